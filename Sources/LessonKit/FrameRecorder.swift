@@ -1,0 +1,100 @@
+import TableKit
+
+/// Turns the frames the main queue committed into what the user saw.
+///
+/// The display refreshes at 60 Hz of wall time whatever the app does. Each
+/// commit stays on screen until the next one, so a commit followed by a 500 ms
+/// gap was seen for 30 refreshes, 29 of them dropped frames. Counting by
+/// refreshes rather than by commits is what makes a frozen screen count.
+final class FrameRecorder {
+    enum RowState: Equatable {
+        case blank, placeholder, own
+        /// Another row's icon; the row it belongs to, when known.
+        case wrong(Int?)
+    }
+
+    private let frameMs = FrameClock.frameMs
+    /// Each row's own icon, and the row each icon belongs to.
+    private let expected: [Int]
+    private let rowOfIcon: [Int: Int]
+    /// The last commit, judged. Only the verdicts are kept: holding the
+    /// snapshot would keep its images alive and blur the memory account.
+    private var last: (ms: Double, states: [RowState])?
+
+    private(set) var frames = 0
+    private(set) var droppedFrames = 0
+    private(set) var maxStallMs = 0.0
+    private(set) var blankFrames = 0
+    private(set) var placeholderFrames = 0
+    private(set) var wrongImageFrames = 0
+    private(set) var timeToAllVisibleMs: Double?
+    /// Main-queue gaps longer than two frames, for the timeline.
+    private(set) var stalls: [(startMs: Double, endMs: Double)] = []
+
+    init(expectedFingerprints: [Int]) {
+        expected = expectedFingerprints
+        var rowOfIcon: [Int: Int] = [:]
+        for (row, fingerprint) in expectedFingerprints.enumerated() where rowOfIcon[fingerprint] == nil {
+            rowOfIcon[fingerprint] = row
+        }
+        self.rowOfIcon = rowOfIcon
+    }
+
+    func state(of visible: VisibleRow) -> RowState {
+        guard let image = visible.image else { return .blank }
+        if image.isPlaceholder { return .placeholder }
+        if expected.indices.contains(visible.row) && expected[visible.row] == image.fingerprint { return .own }
+        return .wrong(rowOfIcon[image.fingerprint])
+    }
+
+    /// The app was launched at `launchMs` and showed nothing until its first
+    /// commit: those refreshes were blank, and the main queue was stalled.
+    func launched(atMs launchMs: Double, firstCommitMs: Double, snapshot: ScreenSnapshot) {
+        let blank = Int(((firstCommitMs - launchMs) / frameMs).rounded(.down))
+        frames += blank
+        droppedFrames += blank
+        blankFrames += blank
+        recordStall(from: launchMs, to: firstCommitMs)
+        last = (firstCommitMs, snapshot.rows.map(state(of:)))
+        noteAllVisible(atMs: firstCommitMs)
+    }
+
+    func commit(atMs ms: Double, snapshot: ScreenSnapshot) {
+        if let previous = last {
+            let refreshes = max(1, Int(((ms - previous.ms) / frameMs).rounded()))
+            count(previous.states, refreshes: refreshes)
+            droppedFrames += refreshes - 1
+            recordStall(from: previous.ms, to: ms)
+        }
+        last = (ms, snapshot.rows.map(state(of:)))
+        noteAllVisible(atMs: ms)
+    }
+
+    /// The last commit was on screen for one refresh.
+    func finish() {
+        if let last { count(last.states, refreshes: 1) }
+        last = nil
+    }
+
+    func allVisibleShowOwnIcon(_ snapshot: ScreenSnapshot) -> Bool {
+        !snapshot.rows.isEmpty && snapshot.rows.allSatisfy { state(of: $0) == .own }
+    }
+
+    private func count(_ states: [RowState], refreshes: Int) {
+        frames += refreshes
+        if states.contains(.blank) { blankFrames += refreshes }
+        if states.contains(.placeholder) { placeholderFrames += refreshes }
+        if states.contains(where: { if case .wrong = $0 { true } else { false } }) { wrongImageFrames += refreshes }
+    }
+
+    private func recordStall(from start: Double, to end: Double) {
+        let stall = max(0, end - start - frameMs)
+        maxStallMs = max(maxStallMs, stall)
+        if end - start > 2 * frameMs { stalls.append((start, end)) }
+    }
+
+    private func noteAllVisible(atMs ms: Double) {
+        guard timeToAllVisibleMs == nil, let states = last?.states, !states.isEmpty else { return }
+        if states.allSatisfy({ $0 == .own }) { timeToAllVisibleMs = ms }
+    }
+}

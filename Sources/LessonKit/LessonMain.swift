@@ -1,0 +1,155 @@
+import Foundation
+import SlowNetwork
+import TableKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The whole of a lesson executable's `main.swift`:
+/// `exit(await LessonMain.run(3, controller: AppsViewController.self))`.
+///
+/// Parses the common flags, plays the scenario on screen (or as plain text, or
+/// silently with `--json`), prints the report and the one-sentence lesson.
+/// Exit status: 0 after a run, 2 for a bad command line, 1 for bad input files.
+public enum LessonMain {
+    public static func run(
+        _ number: Int, controller: any LessonController.Type,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) async -> Int32 {
+        guard let entry = LessonCatalog.entry(number) else {
+            printError("lesson \(number) is not in the catalog")
+            return 1
+        }
+        let program = entry.target
+        let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name))
+        let options: LessonOptions
+        do {
+            options = try LessonOptions.parse(arguments)
+        } catch {
+            printError("\(program): \(error)\n\(usage)")
+            return 2
+        }
+        if options.help {
+            print(help(entry, usage: usage))
+            return 0
+        }
+        let scenarioName = options.scenario ?? entry.defaultScenario
+        guard let scenario = Scenario.named(scenarioName) else {
+            printError("\(program): unknown scenario '\(scenarioName)'\n\(usage)")
+            return 2
+        }
+        let catalog: AppCatalog
+        do {
+            catalog = try options.catalogPath.map { try AppCatalog.load(from: URL(fileURLWithPath: $0)) } ?? .bundled()
+        } catch {
+            printError("\(program): \(error)")
+            return 1
+        }
+        let cachesDirectory = cachesDirectory(for: entry)
+        if options.clearCache {
+            try? FileManager.default.removeItem(at: cachesDirectory)
+        }
+
+        let screen = Screen(options: options, entry: entry, scenario: scenario)
+        screen.begin()
+        let result = await ScenarioRunner.run(
+            ScenarioSetup(
+                lesson: entry.id, title: entry.title, controller: controller, scenario: scenario, options: options,
+                catalog: catalog, cachesDirectory: cachesDirectory, display: screen.display))
+        screen.end()
+
+        if options.json {
+            print(result.report.json())
+        } else {
+            print(result.report.summary)
+            print("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+        }
+        if let path = options.timelinePath {
+            do {
+                try TimelineSVG.render(result.timeline).write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                printError("\(program): cannot write the timeline to \(path): \(error.localizedDescription)")
+                return 1
+            }
+        }
+        return 0
+    }
+
+    /// This step's own folder in the user's Caches directory (`~/.cache` on
+    /// Linux, honouring `XDG_CACHE_HOME`): the tutorials' "sandbox".
+    public static func cachesDirectory(for entry: LessonEntry) -> URL {
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return caches.appendingPathComponent("OperationLessons").appendingPathComponent(entry.target)
+    }
+
+    static func help(_ entry: LessonEntry, usage: String) -> String {
+        """
+        Lesson \(entry.id): \(entry.title)
+        Fixes: \(entry.fixes)
+        \(entry.lesson)
+        Default scenario: \(entry.defaultScenario). Text: \(entry.text)
+
+        \(usage)
+
+        example: swift run \(entry.target) --speed 5 --timeline /tmp/lesson\(entry.id).svg
+        """
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
+
+/// Where the run is shown: a live colour screen on a terminal, plain text
+/// snapshots after each script step otherwise, nothing with `--json`.
+private struct Screen: Sendable {
+    let display: (@Sendable (ScreenFrame) -> Void)?
+    private let live: Bool
+
+    init(options: LessonOptions, entry: LessonEntry, scenario: Scenario) {
+        let header = "Lesson \(entry.id) · \(entry.title) · scenario \(scenario.name): \(scenario.summary)"
+        live = !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
+        if options.json {
+            display = nil
+        } else if live {
+            let terminal = TerminalScreen(style: .colour)
+            display = { frame in
+                write(terminal.render(header: header, snapshot: frame.snapshot, marks: frame.marks, status: [frame.status]))
+            }
+        } else {
+            let terminal = TerminalScreen(style: .plain)
+            write(header + "\n")
+            display = { frame in
+                guard let step = frame.finishedStep else { return }
+                write(
+                    "\nafter \(step):\n"
+                        + terminal.render(header: "", snapshot: frame.snapshot, marks: frame.marks, status: [frame.status])
+                        .dropFirst())
+            }
+        }
+    }
+
+    func begin() {
+        guard live else { return }
+        // Clear the screen and hide the cursor; put it back on Ctrl-C too.
+        write("\u{1B}[2J\u{1B}[?25l")
+        // A plain C handler: it runs even while step 1 blocks the main queue.
+        signal(SIGINT) { _ in
+            let restore: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\n".utf8)
+            _ = restore.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            _exit(130)
+        }
+    }
+
+    func end() {
+        guard live else { return }
+        write("\u{1B}[0m\u{1B}[?25h\n\n")
+    }
+}
+
+private func write(_ text: some StringProtocol) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The flags every lesson accepts (docs/cli.md), parsed in one place.
+public struct LessonOptions: Equatable, Sendable {
+    public var scenario: String?
+    /// Network latency in milliseconds of story time; nil keeps the scenario's.
+    public var latencyMs: Double?
+    /// Story seconds per wall second.
+    public var speed: Double = 1
+    public var offline = false
+    public var failRate: Double = 0
+    public var seed: UInt64 = 1
+    public var json = false
+    public var timelinePath: String?
+    public var plain = false
+    public var catalogPath: String?
+    public var clearCache = false
+    public var help = false
+    /// Flags a lesson adds for itself (step 9's `--script`), by name without dashes.
+    public var extra: [String: String] = [:]
+
+    public init() {}
+
+    /// A flag a lesson adds: its name (without dashes), whether it takes a
+    /// value, and the line `--help` prints for it.
+    public struct ExtraFlag: Sendable {
+        public let name: String
+        public let takesValue: Bool
+        public let help: String
+
+        public init(name: String, takesValue: Bool, help: String) {
+            self.name = name
+            self.takesValue = takesValue
+            self.help = help
+        }
+    }
+
+    /// Parses the arguments (without the program name). Unknown flags,
+    /// missing values and malformed numbers are errors that say which flag.
+    public static func parse(_ arguments: [String], extraFlags: [ExtraFlag] = []) throws(UsageError) -> LessonOptions {
+        var options = LessonOptions()
+        var remaining = arguments[...]
+        func value(for flag: String) throws(UsageError) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw UsageError("\(flag) needs a value")
+            }
+            return value
+        }
+        func number(for flag: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+            let text = try value(for: flag)
+            guard let number = Double(text), number.isFinite, range.contains(number) else {
+                throw UsageError("\(flag) takes a number from \(range.lowerBound.clean) to \(range.upperBound.clean), not '\(text)'")
+            }
+            return number
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--help", "-h": options.help = true
+            case "--scenario": options.scenario = try value(for: argument)
+            case "--latency": options.latencyMs = try number(for: argument, in: 0...60_000)
+            case "--speed": options.speed = try number(for: argument, in: 0.1...1000)
+            case "--offline": options.offline = true
+            case "--fail-rate": options.failRate = try number(for: argument, in: 0...1)
+            case "--seed":
+                let text = try value(for: argument)
+                guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
+                options.seed = seed
+            case "--json": options.json = true
+            case "--timeline": options.timelinePath = try value(for: argument)
+            case "--plain": options.plain = true
+            case "--catalog": options.catalogPath = try value(for: argument)
+            case "--clear-cache": options.clearCache = true
+            default:
+                let name = argument.hasPrefix("--") ? String(argument.dropFirst(2)) : ""
+                guard let extra = extraFlags.first(where: { $0.name == name }) else {
+                    throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+                }
+                options.extra[name] = extra.takesValue ? try value(for: argument) : "true"
+            }
+        }
+        return options
+    }
+
+    /// The flag list `--help` and usage errors print.
+    public static func usage(program: String, scenarios: [String], extraFlags: [ExtraFlag] = []) -> String {
+        var lines = [
+            "usage: \(program) [flags]",
+            "  --help               what this lesson shows, these flags, an example",
+            "  --scenario NAME      the script to play: \(scenarios.joined(separator: ", "))",
+            "  --latency MS         network latency in ms (the tutorials' 500 by default)",
+            "  --speed X            play the network and the script X times faster (display stays 60 Hz)",
+            "  --offline            start with the network offline",
+            "  --fail-rate P        each request fails with probability P (0…1), drawn from the seed",
+            "  --seed N             the seed for jitter and faults (same seed, same faults)",
+            "  --json               print the report as JSON instead of the screen",
+            "  --timeline FILE.svg  write the timeline picture",
+            "  --plain              no colours or cursor moves (automatic when not a terminal)",
+            "  --catalog FILE       load another app catalog (plist)",
+            "  --clear-cache        empty this step's disk cache first",
+        ]
+        for flag in extraFlags {
+            let left = "--\(flag.name)" + (flag.takesValue ? " VALUE" : "")
+            lines.append("  " + left.padding(toLength: 21, withPad: " ", startingAt: 0) + flag.help)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A command line that cannot be used; printed as one line, then the usage, exit status 2.
+public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension Double {
+    fileprivate var clean: String { self == rounded() ? String(Int(self)) : String(self) }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// What one run measured: from the network's request log, the frame record and
+/// the instruments, never from the lesson's own say-so. Printed as a summary,
+/// as JSON (`--json`, keys documented in docs/cli.md), and drawn as a timeline.
+public struct Report: Codable, Equatable, Sendable {
+    public var lesson = ""
+    public var title = ""
+    public var scenario = ""
+    public var seed: UInt64 = 1
+    public var speed = 1.0
+    public var latencyMs = 0.0
+
+    // From the request log.
+    public var requests = 0
+    public var uniqueURLs = 0
+    public var duplicateRequests = 0
+    public var failedRequests = 0
+    public var bytes = 0
+    public var maxInFlight = 0
+    public var requestsOnMainQueue = 0
+    /// Requests made after the last relaunch; nil when the scenario has none.
+    public var requestsAfterRelaunch: Int?
+
+    // From the frames (wall-clock milliseconds, 60 Hz display).
+    public var frames = 0
+    public var maxMainStallMs = 0.0
+    public var droppedFrames = 0
+    public var blankFrames = 0
+    public var placeholderFrames = 0
+    public var wrongImageFrames = 0
+    public var timeToAllVisibleMs: Double?
+    public var visibleRowsAtEnd = 0
+    public var ownIconsAtEnd = 0
+
+    // From the instruments and the controller.
+    public var memoryWarnings = 0
+    /// Image bytes alive right after the last memory warning that no cell
+    /// holds: what the app kept. Nil when the scenario has no warning.
+    public var liveImageBytes: Int?
+    public var mainThreadViolations = 0
+    public var controllerFreed = false
+    public var cellsCreated = 0
+    public var diskCacheFiles = 0
+    public var durationMs = 0.0
+    /// Numbers only one step can know (stale deliveries, operations started
+    /// while dragging…), by name.
+    public var measures: [String: Double] = [:]
+
+    public init() {}
+
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Optional keys are written as null rather than left out: the key set is stable.
+        guard let data = try? encoder.encode(self), var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return "{}" }
+        for key in ["requestsAfterRelaunch", "timeToAllVisibleMs", "liveImageBytes"] where object[key] == nil {
+            object[key] = NSNull()
+        }
+        guard let full = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        else { return "{}" }
+        return String(decoding: full, as: UTF8.self)
+    }
+
+    /// The readable summary a lesson prints at the end.
+    public var summary: String {
+        func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "never" }
+        var lines = [
+            "Lesson \(lesson) · \(title) · scenario \(scenario) · seed \(seed) · speed \(speed.formatted)× · latency \(latencyMs.formatted) ms",
+            "  network   \(requests) requests for \(uniqueURLs) icons · \(duplicateRequests) duplicates in flight · \(failedRequests) failed · \(bytes) bytes · at most \(maxInFlight) at once"
+                + (requestsOnMainQueue > 0 ? " · \(requestsOnMainQueue) on the main queue" : ""),
+            "  screen    \(frames) frames · \(droppedFrames) dropped · longest main-queue stall \(ms(maxMainStallMs))",
+            "            \(blankFrames) blank · \(placeholderFrames) with a placeholder · \(wrongImageFrames) with another row's icon",
+            "            all visible icons shown after \(ms(timeToAllVisibleMs)) · at the end \(ownIconsAtEnd)/\(visibleRowsAtEnd) rows show their own icon",
+            "  memory    \(memoryWarnings) memory warnings · image bytes kept after the last one: \(liveImageBytes.map(String.init) ?? "n/a")",
+            "  app       \(mainThreadViolations) main-queue violations · controller freed: \(controllerFreed ? "yes" : "no") · \(cellsCreated) cells made · \(diskCacheFiles) files in the disk cache",
+        ]
+        if let requestsAfterRelaunch { lines[1] += " · \(requestsAfterRelaunch) after the relaunch" }
+        if !measures.isEmpty {
+            lines.append(
+                "  step      " + measures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.formatted)" }
+                    .joined(separator: " · "))
+        }
+        lines.append("  took      \(ms(durationMs))")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Double {
+    /// "20" rather than "20.0", "0.3" rather than "0.30000000000000004".
+    var formatted: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(format: "%.3g", self)
+    }
+}

@@ -1,0 +1,323 @@
+import Foundation
+import SlowNetwork
+import TableKit
+
+/// Everything one run needs.
+public struct ScenarioSetup: Sendable {
+    public var lesson: String
+    public var title: String
+    public var controller: any LessonController.Type
+    public var scenario: Scenario
+    public var options: LessonOptions
+    public var catalog: AppCatalog
+    public var cachesDirectory: URL
+    /// Called on the main queue with each screenful to draw (nil: draw nothing).
+    public var display: (@Sendable (ScreenFrame) -> Void)?
+
+    public init(
+        lesson: String, title: String, controller: any LessonController.Type, scenario: Scenario,
+        options: LessonOptions = LessonOptions(), catalog: AppCatalog = .bundled(),
+        cachesDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "OperationLessons-\(UUID().uuidString)"),
+        display: (@Sendable (ScreenFrame) -> Void)? = nil
+    ) {
+        self.lesson = lesson
+        self.title = title
+        self.controller = controller
+        self.scenario = scenario
+        self.options = options
+        self.catalog = catalog
+        self.cachesDirectory = cachesDirectory
+        self.display = display
+    }
+}
+
+/// One screenful for a display: what is on screen, how each row is judged,
+/// and the live counts for the status line.
+public struct ScreenFrame: Sendable {
+    public let snapshot: ScreenSnapshot
+    public let marks: [Int: String]
+    public let status: String
+    /// The script step that just ended, when this frame closes one (plain output prints those).
+    public let finishedStep: String?
+}
+
+/// A finished run: its report and its timeline.
+public struct ScenarioResult: Sendable {
+    public let report: Report
+    public let timeline: Timeline
+}
+
+/// Plays a scenario against a controller and measures it. Works the same in
+/// an executable (whose top-level `await` keeps the main queue running) and
+/// under Swift Testing (whose runner drains the main queue): the caller awaits,
+/// the run happens on the main queue.
+public enum ScenarioRunner {
+    public static func run(_ setup: ScenarioSetup) async -> ScenarioResult {
+        await ScenarioGate.shared.enter()
+        let result = await withCheckedContinuation { (done: CheckedContinuation<ScenarioResult, Never>) in
+            DispatchQueue.main.async {
+                ActiveRun(setup: setup, done: { done.resume(returning: $0) }).start()
+            }
+        }
+        await ScenarioGate.shared.leave()
+        return result
+    }
+}
+
+/// One run in progress. Lives on the main queue only, from `start()` to the
+/// moment it hands its result back.
+private final class ActiveRun: @unchecked Sendable {
+    private let setup: ScenarioSetup
+    private let done: (ScenarioResult) -> Void
+    private let network: SlowNetwork
+    private let instruments = Instruments()
+    private let environment: LessonEnvironment
+    private let recorder: FrameRecorder
+    private var clock: FrameClock?
+    private var controller: (any LessonController)?
+    private var retiredControllers: [() -> Bool] = []
+
+    private var stepIndex = 0
+    private var stepStartStory: Double?
+    private var stepStartOffset = 0.0
+    private var frameCount = 0
+    private var events: [Timeline.Event] = []
+    private var memoryWarnings = 0
+    private var liveImageBytesAfterWarning: Int?
+    private var requestsAtRelaunch: Int?
+    private var measuresOfRetired: [String: Double] = [:]
+
+    init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
+        self.setup = setup
+        self.done = done
+        var conditions = NetworkConditions()
+        conditions.latency = (setup.options.latencyMs ?? 500) / 1000
+        conditions.timeScale = setup.options.speed
+        conditions.seed = setup.options.seed
+        conditions.failRate = setup.options.failRate
+        conditions.offline = setup.options.offline || setup.scenario.startsOffline
+        conditions.rules = setup.scenario.rules(for: setup.catalog)
+        network = SlowNetwork(conditions: conditions, isMainQueue: { MainQueue.isCurrent })
+        environment = LessonEnvironment(
+            network: network, catalogURL: setup.catalog.source, cachesDirectory: setup.cachesDirectory)
+        recorder = FrameRecorder(
+            expectedFingerprints: setup.catalog.entries.map { Image.fingerprint(of: IconArt.ppm(for: $0.icon)) ?? 0 })
+    }
+
+    private var storyNow: Double { network.now() / 1000 * setup.options.speed }
+
+    func start() {
+        Instruments.current = instruments
+        let launchMs = network.now()
+        event("launch")
+        launchController()
+        recorder.launched(atMs: launchMs, firstCommitMs: network.now(), snapshot: tableSnapshot())
+        let clock = FrameClock { [self] in frame() }
+        self.clock = clock
+        clock.start()
+    }
+
+    private func launchController() {
+        let controller = setup.controller.init(environment: environment)
+        self.controller = controller
+        controller.viewDidLoad()
+        controller.tableView.reloadData()
+    }
+
+    private func tableSnapshot() -> ScreenSnapshot {
+        controller?.tableView.snapshot() ?? ScreenSnapshot(contentOffset: 0, rows: [])
+    }
+
+    private func frame() {
+        let finished = advanceScript()
+        let snapshot = tableSnapshot()
+        recorder.commit(atMs: network.now(), snapshot: snapshot)
+        frameCount += 1
+        if let display = setup.display, frameCount % 2 == 0 || finished != nil {
+            display(screenFrame(snapshot, finishedStep: finished))
+        }
+        if stepIndex == setup.scenario.steps.count { finish() }
+    }
+
+    /// Plays the script up to now; returns the step that finished, if one did.
+    private func advanceScript() -> String? {
+        var finished: String?
+        while stepIndex < setup.scenario.steps.count {
+            let step = setup.scenario.steps[stepIndex]
+            if stepStartStory == nil {
+                stepStartStory = storyNow
+                stepStartOffset = controller?.tableView.contentOffset ?? 0
+                begin(step)
+            }
+            guard advance(step, elapsed: storyNow - (stepStartStory ?? storyNow)) else { break }
+            finished = "\(step)"
+            stepIndex += 1
+            stepStartStory = nil
+        }
+        return finished
+    }
+
+    private func begin(_ step: Scenario.Step) {
+        guard let table = controller?.tableView else { return }
+        switch step {
+        case .drag(let row, _), .fling(let row, _):
+            event("drag to row \(Int(row))")
+            table.beginDragging()
+        case .memoryWarning:
+            event("memory warning")
+            memoryWarnings += 1
+            controller?.didReceiveMemoryWarning()
+            let heldByCells = Set(table.allCells.compactMap { $0.imageView.image.map(ObjectIdentifier.init) })
+            liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
+        case .goOffline:
+            event("offline")
+            network.setOffline(true)
+        case .goOnline:
+            event("online")
+            network.setOffline(false)
+        case .relaunch:
+            event("relaunch")
+            retireController()
+            requestsAtRelaunch = network.log.count
+            launchController()
+        case .pause, .settle:
+            break
+        }
+    }
+
+    /// Moves a step on; true when it is over.
+    private func advance(_ step: Scenario.Step, elapsed: Double) -> Bool {
+        guard let table = controller?.tableView else { return true }
+        switch step {
+        case .drag(let row, let seconds):
+            let progress = min(1, elapsed / max(seconds, 0.001))
+            table.setContentOffset(stepStartOffset + (row - stepStartOffset) * progress)
+            if progress >= 1 { table.endDragging(willDecelerate: false) }
+            return progress >= 1
+        case .fling(let row, let seconds):
+            // The finger covers 40 % of the way in the first 25 % of the time,
+            // then the content glides, slowing down, the rest of the way.
+            let progress = min(1, elapsed / max(seconds, 0.001))
+            let distance = row - stepStartOffset
+            if progress < 0.25 {
+                table.setContentOffset(stepStartOffset + distance * 0.4 * progress / 0.25)
+                return false
+            }
+            if table.isDragging { table.endDragging(willDecelerate: true) }
+            let glide = (progress - 0.25) / 0.75
+            table.setContentOffset(stepStartOffset + distance * (0.4 + 0.6 * (1 - (1 - glide) * (1 - glide))))
+            if progress >= 1 { table.endDecelerating() }
+            return progress >= 1
+        case .pause(let seconds):
+            return elapsed >= seconds
+        case .settle(let timeout):
+            if elapsed >= timeout || recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
+            // Nothing loading, and nothing started or ended for a moment: the app has given up.
+            let activity = network.activity
+            let quietMs = network.now() - activity.lastChangeMs
+            return activity.inFlight == 0 && quietMs > max(100, 250 / setup.options.speed)
+        case .memoryWarning, .goOffline, .goOnline, .relaunch:
+            return true
+        }
+    }
+
+    /// The screen goes away: the table stops asking its data source (as a
+    /// view off-window does), and the harness lets go of the controller.
+    /// Whether it is then freed says if anything else still holds it.
+    private func retireController() {
+        guard let controller else { return }
+        for (key, value) in controller.measures { measuresOfRetired[key, default: 0] += value }
+        controller.tableView.dataSource = nil
+        controller.tableView.delegate = nil
+        weak let retired = controller
+        retiredControllers.append { retired == nil }
+        self.controller = nil
+    }
+
+    private func finish() {
+        clock?.stop()
+        clock = nil
+        recorder.finish()
+        event("end")
+        var report = measuredReport()
+        retireController()
+        // One more turn of the main queue, so work already queued there can
+        // drop its references, then ask whether the last controller is gone.
+        DispatchQueue.main.async { [self] in
+            report.controllerFreed = retiredControllers.last?() ?? false
+            report.durationMs = network.now()
+            network.shutdown()
+            Instruments.current = nil
+            var timeline = Timeline()
+            timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
+            timeline.durationMs = report.durationMs
+            timeline.stalls = recorder.stalls
+            timeline.events = events
+            timeline.requests = network.log.requests
+            done(ScenarioResult(report: report, timeline: timeline))
+        }
+    }
+
+    private func measuredReport() -> Report {
+        let log = network.log
+        let snapshot = tableSnapshot()
+        var report = Report()
+        report.lesson = setup.lesson
+        report.title = setup.title
+        report.scenario = setup.scenario.name
+        report.seed = setup.options.seed
+        report.speed = setup.options.speed
+        report.latencyMs = network.conditions.latency * 1000
+        report.requests = log.count
+        report.uniqueURLs = log.uniqueURLs
+        report.duplicateRequests = log.duplicateRequests
+        report.failedRequests = log.failed
+        report.bytes = log.bytes
+        report.maxInFlight = log.maxInFlight
+        report.requestsOnMainQueue = log.requests.filter { $0.thread == "main queue" }.count
+        report.requestsAfterRelaunch = requestsAtRelaunch.map { log.count - $0 }
+        report.frames = recorder.frames
+        report.maxMainStallMs = recorder.maxStallMs
+        report.droppedFrames = recorder.droppedFrames
+        report.blankFrames = recorder.blankFrames
+        report.placeholderFrames = recorder.placeholderFrames
+        report.wrongImageFrames = recorder.wrongImageFrames
+        report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
+        report.visibleRowsAtEnd = snapshot.rows.count
+        report.ownIconsAtEnd = snapshot.rows.filter { recorder.state(of: $0) == .own }.count
+        report.memoryWarnings = memoryWarnings
+        report.liveImageBytes = liveImageBytesAfterWarning
+        report.mainThreadViolations = instruments.mainQueueViolations.count
+        report.cellsCreated = controller?.tableView.cellsCreated ?? 0
+        report.diskCacheFiles = (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
+        report.measures = measuresOfRetired.merging(controller?.measures ?? [:], uniquingKeysWith: +)
+        return report
+    }
+
+    private func event(_ label: String) {
+        events.append(Timeline.Event(ms: network.now(), label: label))
+    }
+
+    private func screenFrame(_ snapshot: ScreenSnapshot, finishedStep: String?) -> ScreenFrame {
+        var marks: [Int: String] = [:]
+        for row in snapshot.rows {
+            marks[row.row] =
+                switch recorder.state(of: row) {
+                case .own: "✓ its icon"
+                case .placeholder: "… placeholder"
+                case .blank: "  (blank)"
+                case .wrong(let other?): "✗ row \(other)'s icon!"
+                case .wrong(nil): "✗ not its icon!"
+                }
+        }
+        let activity = network.activity
+        let log = network.log
+        let status = [
+            "requests \(log.count) (\(log.uniqueURLs) icons, \(log.duplicateRequests) dup) · in flight \(activity.inFlight)",
+            "stall max \(Int(recorder.maxStallMs)) ms · dropped \(recorder.droppedFrames) · wrong-icon frames \(recorder.wrongImageFrames)"
+                + (network.isOffline ? " · OFFLINE" : ""),
+        ].joined(separator: "\n")
+        return ScreenFrame(snapshot: snapshot, marks: marks, status: status, finishedStep: finishedStep)
+    }
+}

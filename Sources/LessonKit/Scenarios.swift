@@ -1,0 +1,93 @@
+/// The named scripts, shared by the lesson executables and the tests, so a
+/// test measures exactly what a learner watches.
+extension Scenario {
+    public static let all: [Scenario] = [
+        .standard, .fastScrollSlowRows, .offlineBrowse, .leaveWhileLoading, .failOnce, .relaunch, .offlineRelaunch,
+        .memoryWarningMidDownload,
+    ]
+
+    public static func named(_ name: String) -> Scenario? {
+        all.first { $0.name == name }
+    }
+
+    /// Load the first screen, scroll down 20 rows, scroll back, then a memory warning.
+    public static let standard = Scenario(
+        name: "standard",
+        summary: "first screen, scroll down 20 rows and back, then a memory warning",
+        steps: [
+            .settle(timeout: 10), .drag(toRow: 20, seconds: 1.5), .settle(timeout: 10),
+            .drag(toRow: 0, seconds: 1.5), .settle(timeout: 10), .memoryWarning, .pause(seconds: 0.5),
+        ])
+
+    /// Rows 10 and below take 5–10 s; the user flicks past them and back before they arrive.
+    public static let fastScrollSlowRows: Scenario = {
+        var scenario = Scenario(
+            name: "fast-scroll-slow-rows",
+            summary: "rows 10+ take 5–10 s; flick down past them, back up, and down again before they arrive",
+            steps: [
+                .settle(timeout: 3), .fling(toRow: 30, seconds: 1), .pause(seconds: 0.5),
+                .fling(toRow: 6, seconds: 1), .pause(seconds: 0.5), .fling(toRow: 14, seconds: 1),
+                .settle(timeout: 12),
+            ])
+        scenario.slowRows = 10..<Int.max
+        return scenario
+    }()
+
+    /// The network is down: what does the app do while the user waits?
+    public static let offlineBrowse: Scenario = {
+        var scenario = Scenario(
+            name: "offline",
+            summary: "offline from the start: show the first screen, scroll 10 rows, wait 3 s",
+            steps: [.pause(seconds: 1), .drag(toRow: 10, seconds: 1), .pause(seconds: 3)])
+        scenario.startsOffline = true
+        return scenario
+    }()
+
+    /// The user leaves the screen while slow icons are still loading: is the controller freed?
+    public static let leaveWhileLoading: Scenario = {
+        var scenario = Scenario(
+            name: "leave-while-loading",
+            summary: "rows 10+ are slow; scroll to them and leave the screen while they load",
+            steps: [.settle(timeout: 3), .drag(toRow: 12, seconds: 0.5), .pause(seconds: 0.5)])
+        scenario.slowRows = 10..<Int.max
+        return scenario
+    }()
+
+    /// Row 2's icon fails once, then works: is it ever asked for again?
+    public static let failOnce: Scenario = {
+        var scenario = Scenario(
+            name: "fail-once",
+            summary: "row 2's icon fails the first time; scroll away and back: does it load?",
+            steps: [
+                .settle(timeout: 5), .drag(toRow: 12, seconds: 1), .settle(timeout: 5), .drag(toRow: 0, seconds: 1),
+                .settle(timeout: 5),
+            ])
+        scenario.rowRules = [(rows: [2], behavior: .failFirst(1))]
+        return scenario
+    }()
+
+    /// Load, then kill and restart the app: does it download everything again?
+    public static let relaunch = Scenario(
+        name: "relaunch",
+        summary: "load the first screen, relaunch the app, load it again",
+        steps: [.settle(timeout: 10), .relaunch, .settle(timeout: 10)])
+
+    /// Load, go offline, relaunch: does the app show anything?
+    public static let offlineRelaunch = Scenario(
+        name: "offline-relaunch",
+        summary: "load the first screen, go offline, relaunch the app",
+        steps: [.settle(timeout: 10), .goOffline, .relaunch, .settle(timeout: 3)])
+
+    /// A memory warning arrives while slow downloads are still running.
+    public static let memoryWarningMidDownload: Scenario = {
+        var scenario = Scenario(
+            name: "memory-warning-mid-download",
+            summary: "rows 10+ are slow; scroll to them, get a memory warning while they load",
+            steps: [
+                .settle(timeout: 3), .drag(toRow: 14, seconds: 0.5), .pause(seconds: 1), .memoryWarning,
+                .settle(timeout: 12),
+            ])
+        scenario.slowRows = 10..<Int.max
+        return scenario
+    }()
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// One row of the app catalog, as the tutorials' `apps.plist` has it.
+///
+/// The lessons decode their own model type from the same plist (that decoding
+/// is part of step 1); this type is what the harness and the network use to
+/// know which icon URL belongs to which row.
+public struct AppEntry: Codable, Equatable, Sendable {
+    public var name: String
+    public var icon: String
+    public var download: String
+
+    public init(name: String, icon: String, download: String) {
+        self.name = name
+        self.icon = icon
+        self.download = download
+    }
+}
+
+/// The app catalog: the list the table view shows.
+public struct AppCatalog: Sendable {
+    /// Where the plist came from, so errors and reports can name it.
+    public let source: URL
+    public let entries: [AppEntry]
+
+    /// The plist shipped with the package: dozens of apps, some of whose icon
+    /// URLs share their last path component (`…/qq/icon.png`, `…/wechat/icon.png`).
+    public static var bundledURL: URL {
+        guard let url = Bundle.module.url(forResource: "apps", withExtension: "plist") else {
+            preconditionFailure("apps.plist is missing from the SlowNetwork bundle")
+        }
+        return url
+    }
+
+    public static func bundled() -> AppCatalog {
+        do {
+            return try load(from: bundledURL)
+        } catch {
+            preconditionFailure("the bundled catalog is broken: \(error)")
+        }
+    }
+
+    /// Reads and validates a catalog plist, throwing an error that names the
+    /// file and says what is wrong with it.
+    public static func load(from url: URL) throws -> AppCatalog {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CatalogError(file: url, problem: "cannot be read (\(error.localizedDescription))")
+        }
+        guard !data.isEmpty else {
+            throw CatalogError(file: url, problem: "is empty")
+        }
+        let entries: [AppEntry]
+        do {
+            entries = try PropertyListDecoder().decode([AppEntry].self, from: data)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            throw CatalogError(
+                file: url, problem: "row \(rowNumber(context.codingPath)) has no '\(key.stringValue)' field")
+        } catch DecodingError.typeMismatch(_, let context) {
+            throw CatalogError(
+                file: url, problem: "is not an array of {name, icon, download} dictionaries (\(describe(context)))")
+        } catch {
+            throw CatalogError(file: url, problem: "is not a valid property list (\(error.localizedDescription))")
+        }
+        guard !entries.isEmpty else {
+            throw CatalogError(file: url, problem: "has no rows")
+        }
+        return AppCatalog(source: url, entries: entries)
+    }
+
+    public init(source: URL, entries: [AppEntry]) {
+        self.source = source
+        self.entries = entries
+    }
+
+    private static func rowNumber(_ path: [any CodingKey]) -> String {
+        path.first?.intValue.map(String.init) ?? "?"
+    }
+
+    private static func describe(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "row \($0)" } ?? $0.stringValue }
+        return path.isEmpty ? context.debugDescription : path.joined(separator: ", ")
+    }
+}
+
+/// A catalog that could not be used, with the file and the reason.
+public struct CatalogError: Error, CustomStringConvertible, Sendable {
+    public let file: URL
+    public let problem: String
+
+    public var description: String { "catalog \(file.path) \(problem)" }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An in-process "internet" serving the icons, slowly, deterministically, and
+/// with the faults you ask for. One instance per scenario: it owns the request
+/// log that the scenario's report is computed from, so nothing is shared between
+/// runs, tests or threads by accident.
+public final class SlowNetwork: Sendable {
+    public let conditions: NetworkConditions
+    private let epoch: ContinuousClock.Instant
+    private let isMainQueue: @Sendable () -> Bool
+    private let state: Mutex<State>
+    /// Sleeping requests wait on this, so `shutdown()` can wake them at once.
+    private let wakeUp = NSCondition()
+
+    private struct State {
+        var offline: Bool
+        var isShutDown = false
+        var attemptsByURL: [String: Int] = [:]
+        var workerNumbers: [UInt: Int] = [:]
+        var log = RequestLog()
+        var inFlight = 0
+        var lastChangeMs = 0.0
+    }
+
+    /// - Parameters:
+    ///   - epoch: time zero of the request log (the scenario's start).
+    ///   - isMainQueue: tells the log which requests were made on the main
+    ///     queue (the step 1 bug); TableKit knows how to answer it.
+    public init(
+        conditions: NetworkConditions = NetworkConditions(),
+        epoch: ContinuousClock.Instant = .now,
+        isMainQueue: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.conditions = conditions
+        self.epoch = epoch
+        self.isMainQueue = isMainQueue
+        self.state = Mutex(State(offline: conditions.offline))
+    }
+
+    public var isOffline: Bool { state.withLock { $0.offline } }
+
+    /// Pulls the plug (or plugs it back in). Requests in flight when the plug is
+    /// pulled fail when they would have finished.
+    public func setOffline(_ offline: Bool) {
+        state.withLock { $0.offline = offline }
+    }
+
+    /// A copy of the request log as it is now.
+    public var log: RequestLog { state.withLock { $0.log } }
+
+    /// Requests in flight now, and when a request last started or ended: what
+    /// "has the app stopped loading?" needs, without copying the whole log.
+    public var activity: (inFlight: Int, lastChangeMs: Double) {
+        state.withLock { ($0.inFlight, $0.lastChangeMs) }
+    }
+
+    /// Ends the scenario's network: sleeping requests wake and fail, later ones
+    /// fail at once. Work left running by a lesson cannot outlive its scenario.
+    public func shutdown() {
+        state.withLock { $0.isShutDown = true }
+        wakeUp.lock()
+        wakeUp.broadcast()
+        wakeUp.unlock()
+    }
+
+    /// Milliseconds since the epoch, on the same clock as the request log.
+    public func now() -> Double {
+        let elapsed = ContinuousClock.now - epoch
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    /// The blocking fetch the tutorials call: `Data(contentsOf:)` /
+    /// `dataWithContentsOfURL:`. It blocks the calling thread for the latency,
+    /// which is the whole point of step 1 (call it on the main queue and the
+    /// app freezes).
+    public func data(contentsOf url: URL) throws -> Data {
+        let key = url.absoluteString
+        let thread = threadLabel()
+        let (id, attempt, shutDown) = state.withLock { state in
+            let attempt = state.attemptsByURL[key, default: 0]
+            state.attemptsByURL[key] = attempt + 1
+            let start = now()
+            state.inFlight += 1
+            state.lastChangeMs = start
+            return (state.log.begin(url: key, at: start, thread: thread), attempt, state.isShutDown)
+        }
+        if shutDown { throw finish(id, failure: .shutDown) }
+
+        // Every draw comes from (seed, URL, attempt), never from a shared
+        // generator, so the faults do not depend on which thread ran first.
+        var random = SeededGenerator(
+            seed: conditions.seed ^ StableHash.fnv1a(key) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15))
+        let behavior = conditions.rules.first { $0.matches(key) }?.behavior
+        let jitter = conditions.jitter * (2 * random.nextUnit() - 1)
+        var storySeconds = conditions.latency * (1 + jitter)
+        if case .slow(let range) = behavior {
+            storySeconds = range.lowerBound + (range.upperBound - range.lowerBound) * random.nextUnit()
+        }
+        let failsByChance = random.nextUnit() < conditions.failRate
+        var body = IconArt.ppm(for: key)
+        if let bandwidth = conditions.bandwidth, bandwidth > 0 {
+            storySeconds += Double(body.count) / bandwidth
+        }
+
+        if isOffline { throw finish(id, failure: .offline) }
+        guard sleep(wallSeconds: conditions.wallSeconds(max(0, storySeconds))) else {
+            throw finish(id, failure: .shutDown)
+        }
+        if isOffline { throw finish(id, failure: .offline) }
+
+        var outcome = Request.Outcome.ok
+        switch behavior {
+        case .failFirst(let count) where attempt < count:
+            throw finish(id, failure: .connectionLost)
+        case .httpError(let status):
+            throw finish(id, failure: .http(status))
+        case .corrupt:
+            body = scrambled(body)
+            outcome = .corrupt
+        case .truncate:
+            body = body.prefix(body.count / 2)
+            outcome = .truncated
+        default:
+            break
+        }
+        if failsByChance { throw finish(id, failure: .connectionLost) }
+        end(id, outcome: outcome, bytes: body.count)
+        return body
+    }
+
+    private func finish(_ id: Int, failure: NetworkError) -> NetworkError {
+        end(id, outcome: .failed, bytes: 0, error: failure.description)
+        return failure
+    }
+
+    private func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
+        let end = now()
+        state.withLock { state in
+            state.log.end(id, at: end, outcome: outcome, bytes: bytes, error: error)
+            state.inFlight -= 1
+            state.lastChangeMs = end
+        }
+    }
+
+    /// Sleeps, unless the network is shut down first. Returns false if it was.
+    private func sleep(wallSeconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: wallSeconds)
+        wakeUp.lock()
+        defer { wakeUp.unlock() }
+        while !state.withLock({ $0.isShutDown }) {
+            if !wakeUp.wait(until: deadline) { break }
+        }
+        return !state.withLock { $0.isShutDown }
+    }
+
+    /// Keeps the PPM header (so it still looks like an image) and garbles the
+    /// rest the way a broken proxy would: the header then promises more pixels
+    /// than arrive, and the decoder refuses it.
+    private func scrambled(_ body: Data) -> Data {
+        guard let headerEnd = headerLength(of: body) else { return Data(body.reversed()) }
+        var garbage = Data(body.prefix(headerEnd))
+        garbage.append(contentsOf: body.dropFirst(headerEnd).prefix(17).map { $0 ^ 0x5A })
+        garbage.append(Data("<html>502 Bad Gateway</html>".utf8))
+        return garbage
+    }
+
+    private func headerLength(of body: Data) -> Int? {
+        var newlines = 0
+        for (offset, byte) in body.enumerated() where byte == UInt8(ascii: "\n") {
+            newlines += 1
+            if newlines == 3 { return offset + 1 }
+        }
+        return nil
+    }
+
+    private func threadLabel() -> String {
+        if isMainQueue() { return "main queue" }
+        let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
+        let number = state.withLock { state in
+            if let known = state.workerNumbers[thread] { return known }
+            let next = state.workerNumbers.count + 1
+            state.workerNumbers[thread] = next
+            return next
+        }
+        return "worker \(number)"
+    }
+}

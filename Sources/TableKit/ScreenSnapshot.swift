@@ -1,0 +1,37 @@
+/// What one visible row shows at one moment.
+public struct VisibleRow: Sendable {
+    public let row: Int
+    public let title: String?
+    public let detail: String?
+    public let image: Image?
+
+    public init(row: Int, title: String?, detail: String?, image: Image?) {
+        self.row = row
+        self.title = title
+        self.detail = detail
+        self.image = image
+    }
+}
+
+/// What the screen shows at one moment: the frame clock takes one per frame.
+public struct ScreenSnapshot: Sendable {
+    public let contentOffset: Double
+    public let rows: [VisibleRow]
+
+    public init(contentOffset: Double, rows: [VisibleRow]) {
+        self.contentOffset = contentOffset
+        self.rows = rows
+    }
+}
+
+extension TableView {
+    /// The visible rows, top to bottom, as the user sees them now.
+    public func snapshot() -> ScreenSnapshot {
+        let rows = visibleRows.map { row in
+            let cell = visibleCells[row]
+            return VisibleRow(
+                row: row, title: cell?.textLabel.text, detail: cell?.detailTextLabel.text, image: cell?.imageView.image)
+        }
+        return ScreenSnapshot(contentOffset: contentOffset, rows: rows)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// `UITableView` with the behaviour the tutorials' bugs depend on: a viewport
+/// of `visibleRowCount` rows, cells asked for only when a row scrolls into view,
+/// and real reuse: a cell that scrolls out goes to a pool and comes back for
+/// another row.
+///
+/// Positions are in rows: `contentOffset` 12.5 means row 12 is half scrolled
+/// out at the top. Every method must be called on the main queue; calls from
+/// elsewhere are recorded as violations.
+public final class TableView {
+    public weak var dataSource: (any TableViewDataSource)?
+    public weak var delegate: (any ScrollViewDelegate)?
+
+    /// How many rows fit on screen.
+    public let visibleRowCount: Int
+    public private(set) var numberOfRows = 0
+    public private(set) var contentOffset: Double = 0
+    public private(set) var isDragging = false
+    public private(set) var isDecelerating = false
+
+    /// Cells currently on screen, by row.
+    public private(set) var visibleCells: [Int: TableViewCell] = [:]
+    private var reusePool: [String: [TableViewCell]] = [:]
+    /// How many cell objects were ever made: about one screenful, however long the list.
+    public private(set) var cellsCreated = 0
+    /// How many times the data source was asked for a cell.
+    public private(set) var cellRequests = 0
+
+    public init(visibleRowCount: Int) {
+        precondition(visibleRowCount > 0, "a table shows at least one row")
+        self.visibleRowCount = visibleRowCount
+    }
+
+    /// The rows any part of which is on screen.
+    public var visibleRows: Range<Int> {
+        guard numberOfRows > 0 else { return 0..<0 }
+        let first = max(0, Int(contentOffset.rounded(.down)))
+        let end = min(numberOfRows, Int((contentOffset + Double(visibleRowCount)).rounded(.up)))
+        return first..<max(first, end)
+    }
+
+    public var indexPathsForVisibleRows: [IndexPath] { visibleRows.map { IndexPath(row: $0) } }
+
+    /// The largest offset: the last row at the bottom of the screen.
+    public var maximumOffset: Double { Double(max(0, numberOfRows - visibleRowCount)) }
+
+    /// A pooled cell if there is one, otherwise a new one.
+    public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) -> TableViewCell {
+        MainQueue.check("TableView.dequeueReusableCell called off the main queue")
+        if let cell = reusePool[identifier]?.popLast() {
+            cell.prepareForReuse()
+            return cell
+        }
+        cellsCreated += 1
+        return TableViewCell(reuseIdentifier: identifier)
+    }
+
+    /// The cell showing `indexPath`, or nil if the row is off screen.
+    public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
+        MainQueue.check("TableView.cellForRow called off the main queue")
+        return visibleCells[indexPath.row]
+    }
+
+    /// Forgets every visible cell and asks the data source again.
+    public func reloadData() {
+        MainQueue.check("TableView.reloadData called off the main queue")
+        for row in visibleCells.keys.sorted() { recycleCell(at: row) }
+        numberOfRows = dataSource?.tableView(self, numberOfRowsInSection: 0) ?? 0
+        contentOffset = min(contentOffset, maximumOffset)
+        layoutRows()
+    }
+
+    /// Asks the data source again for these rows, if they are on screen; rows
+    /// off screen are ignored, as in UIKit.
+    public func reloadRows(at indexPaths: [IndexPath]) {
+        MainQueue.check("TableView.reloadRows called off the main queue")
+        for indexPath in indexPaths where visibleCells[indexPath.row] != nil {
+            recycleCell(at: indexPath.row)
+            installCell(at: indexPath.row)
+        }
+    }
+
+    /// Moves the content; rows that leave the screen give their cells back to
+    /// the pool, rows that enter ask the data source for one.
+    public func setContentOffset(_ offset: Double) {
+        MainQueue.check("TableView.setContentOffset called off the main queue")
+        contentOffset = min(max(0, offset), maximumOffset)
+        layoutRows()
+    }
+
+    /// The finger touches down and starts to move.
+    public func beginDragging() {
+        isDragging = true
+        isDecelerating = false
+        delegate?.scrollViewWillBeginDragging(self)
+    }
+
+    /// The finger lifts; with `willDecelerate` the content keeps gliding.
+    public func endDragging(willDecelerate: Bool) {
+        isDragging = false
+        isDecelerating = willDecelerate
+        delegate?.scrollViewDidEndDragging(self, willDecelerate: willDecelerate)
+    }
+
+    /// The glide after a flick comes to rest.
+    public func endDecelerating() {
+        guard isDecelerating else { return }
+        isDecelerating = false
+        delegate?.scrollViewDidEndDecelerating(self)
+    }
+
+    /// Every cell object the table holds, on screen or waiting in the pool.
+    public var allCells: [TableViewCell] {
+        Array(visibleCells.values) + reusePool.values.flatMap { $0 }
+    }
+
+    private func layoutRows() {
+        let rows = visibleRows
+        for row in visibleCells.keys.sorted() where !rows.contains(row) { recycleCell(at: row) }
+        for row in rows where visibleCells[row] == nil { installCell(at: row) }
+    }
+
+    private func installCell(at row: Int) {
+        guard let dataSource else { return }
+        cellRequests += 1
+        visibleCells[row] = dataSource.tableView(self, cellForRowAt: IndexPath(row: row))
+    }
+
+    private func recycleCell(at row: Int) {
+        guard let cell = visibleCells.removeValue(forKey: row) else { return }
+        reusePool[cell.reuseIdentifier, default: []].append(cell)
+    }
+}

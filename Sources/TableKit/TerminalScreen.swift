@@ -1,0 +1,101 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Draws the simulated table in a terminal: each visible row with its icon in
+/// 24-bit colour (two pixels per character with "▀"), its title, and a mark the
+/// harness chooses (own icon, placeholder, another row's icon…). Without a
+/// terminal, or with `--plain`, the same rows are written as plain text.
+public struct TerminalScreen: Sendable {
+    public enum Style: Sendable { case colour, plain }
+
+    public let style: Style
+    /// Icon size in pixels on screen; each text line shows two pixel rows.
+    public let iconPixels: Int
+
+    public init(style: Style, terminalLines: Int = TerminalScreen.terminalSize().lines, visibleRows: Int = 8) {
+        self.style = style
+        // Three lines a row when they fit, else two: the whole table stays on screen.
+        self.iconPixels = terminalLines >= visibleRows * 3 + 6 ? 6 : 4
+    }
+
+    public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    public static func terminalSize() -> (lines: Int, columns: Int) {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return (24, 80) }
+        return (Int(size.ws_row), Int(size.ws_col))
+    }
+
+    /// The whole screen: a header, the rows, and the status lines.
+    public func render(header: String, snapshot: ScreenSnapshot, marks: [Int: String], status: [String]) -> String {
+        var lines = [header]
+        for visible in snapshot.rows {
+            lines += rowLines(visible, mark: marks[visible.row] ?? "")
+        }
+        lines += status
+        switch style {
+        case .plain:
+            return lines.joined(separator: "\n") + "\n"
+        case .colour:
+            // Home, then each line cleared to its end, then the rest cleared.
+            return "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J"
+        }
+    }
+
+    private func rowLines(_ visible: VisibleRow, mark: String) -> [String] {
+        let number = String(visible.row).leftPadded(to: 3)
+        let title = (visible.title ?? "").padded(to: 16)
+        let detail = (visible.detail ?? "").padded(to: 8)
+        let text = "\(number) \(title) \(detail) \(mark)"
+        guard style == .colour else {
+            let icon =
+                switch visible.image {
+                case nil: "[      ]"
+                case let image? where image.isPlaceholder: "[ .... ]"
+                default: "[ icon ]"
+                }
+            return ["\(icon) \(text)"]
+        }
+        let iconLines = drawIcon(visible.image)
+        return iconLines.enumerated().map { index, icon in
+            index == iconLines.count / 2 - (iconLines.count + 1) % 2 ? "\(icon) \(text)" : icon
+        }
+    }
+
+    /// The icon scaled to `iconPixels`, two pixel rows per text line.
+    private func drawIcon(_ image: Image?) -> [String] {
+        let lineCount = iconPixels / 2
+        guard let image else {
+            return Array(repeating: String(repeating: " ", count: iconPixels), count: lineCount)
+        }
+        func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+            let sourceX = x * image.width / iconPixels
+            let sourceY = y * image.height / iconPixels
+            let offset = (sourceY * image.width + sourceX) * 3
+            return (Int(image.pixels[offset]), Int(image.pixels[offset + 1]), Int(image.pixels[offset + 2]))
+        }
+        return (0..<lineCount).map { line in
+            var text = ""
+            for x in 0..<iconPixels {
+                let top = pixel(x, line * 2)
+                let bottom = pixel(x, line * 2 + 1)
+                text +=
+                    "\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
+            }
+            return text + "\u{1B}[0m"
+        }
+    }
+}
+
+extension String {
+    fileprivate func padded(to width: Int) -> String {
+        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
+    }
+
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

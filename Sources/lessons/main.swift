@@ -1,0 +1,58 @@
+import Foundation
+import LessonKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `swift run lessons`: the catalog of steps, and a way to run any of them.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: lessons                 list the steps
+           lessons run N [flags]   run step N (flags: lessons run N --help)
+           lessons --help          this text
+    """
+
+func listLessons() {
+    print("OperationLessons: Operation and OperationQueue, one bug at a time.\n")
+    for entry in LessonCatalog.all {
+        print("\(entry.id)  \(entry.title)")
+        print("    fixes: \(entry.fixes)")
+        print("    run:   swift run lessons run \(entry.number)   (or: swift run \(entry.target))")
+        print("    read:  \(entry.text)")
+    }
+    print("\nEvery step takes --help, --speed X, --json, --timeline FILE.svg. Tests: swift test")
+}
+
+/// Replaces this process with the step's own executable, built beside this one,
+/// so the step owns the terminal (colours, Ctrl-C) exactly as when run directly.
+func runLesson(_ entry: LessonEntry, flags: [String]) -> Never {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let executable = directory.appendingPathComponent(entry.target).path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+        FileHandle.standardError.write(Data("lessons: \(executable) is not built; run: swift build\n".utf8))
+        exit(1)
+    }
+    let argv = [executable] + flags
+    var cArguments = argv.map { strdup($0) } + [nil]
+    execv(executable, &cArguments)
+    FileHandle.standardError.write(Data("lessons: cannot start \(executable): \(String(cString: strerror(errno)))\n".utf8))
+    exit(1)
+}
+
+switch arguments.first {
+case nil, "list":
+    listLessons()
+case "--help", "-h", "help":
+    print(usage)
+case "run":
+    guard arguments.count >= 2, let number = Int(arguments[1]), let entry = LessonCatalog.entry(number) else {
+        let known = LessonCatalog.all.map { String($0.number) }.joined(separator: ", ")
+        FileHandle.standardError.write(Data("lessons: run needs a step number (\(known))\n\(usage)\n".utf8))
+        exit(2)
+    }
+    runLesson(entry, flags: Array(arguments.dropFirst(2)))
+default:
+    FileHandle.standardError.write(Data("lessons: unknown command '\(arguments[0])'\n\(usage)\n".utf8))
+    exit(2)
+}
