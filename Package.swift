@@ -6,6 +6,9 @@ import PackageDescription
 /// the lesson. Add a new step here and in `LessonCatalog.swift`.
 let lessonTargets = [
     "Lesson01SyncLoad",
+    "Lesson02AsyncPlaceholder",
+    "Lesson03ModelCache",
+    "Lesson04CacheDictionary",
 ]
 
 let package = Package(

@@ -23,6 +23,21 @@ public enum LessonCatalog {
             fixes: "— shows the problem: icons fetched on the main queue freeze the app",
             lesson: "Anything slow on the main queue freezes the screen: the first screen waits rows × latency.",
             defaultScenario: "standard", text: "Lessons/01-synchronous-load.md"),
+        LessonEntry(
+            number: 2, target: "Lesson02AsyncPlaceholder", title: "async with a placeholder",
+            fixes: "the frozen main queue and blank cells",
+            lesson: "Download on a background queue, touch the UI only on the main queue, show a placeholder first.",
+            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/02-async-with-placeholder.md"),
+        LessonEntry(
+            number: 3, target: "Lesson03ModelCache", title: "model-held cache",
+            fixes: "re-downloads on every scroll back; a late icon landing in a reused cell of another row",
+            lesson: "Keep what you downloaded, and reload the row rather than the cell you captured: cells are reused.",
+            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/03-model-held-cache.md"),
+        LessonEntry(
+            number: 4, target: "Lesson04CacheDictionary", title: "cache dictionary",
+            fixes: "a memory warning that frees nothing",
+            lesson: "Keep the cache in one place you own, so a memory warning can empty it.",
+            defaultScenario: "standard", text: "Lessons/04-cache-dictionary.md"),
     ]
 
     public static func entry(_ number: Int) -> LessonEntry? {

@@ -46,7 +46,8 @@ public struct Scenario: Sendable {
         }
         var rules = rowRules.map { URLRule(urls: urls($0.rows), behavior: $0.behavior) }
         if let slowRows {
-            rules.append(URLRule(urls: urls(slowRows), behavior: .slow(slowSeconds)))
+            let rows = slowRows.clamped(to: catalog.entries.indices)
+            rules.append(URLRule(urls: urls(rows), behavior: .slow(slowSeconds)))
         }
         return rules
     }
