@@ -20,6 +20,8 @@ final class FrameRecorder {
     /// The last commit, judged. Only the verdicts are kept: holding the
     /// snapshot would keep its images alive and blur the memory account.
     private var last: (ms: Double, states: [RowState])?
+    /// When the app was launched: "time until all visible" counts from here.
+    private var launchMs = 0.0
 
     private(set) var frames = 0
     private(set) var droppedFrames = 0
@@ -30,6 +32,8 @@ final class FrameRecorder {
     private(set) var timeToAllVisibleMs: Double?
     /// Main-queue gaps longer than two frames, for the timeline.
     private(set) var stalls: [(startMs: Double, endMs: Double)] = []
+    /// What the screen showed, as spans of equal verdicts, for the timeline.
+    private(set) var screen: [Timeline.ScreenSpan] = []
 
     init(expectedFingerprints: [Int]) {
         expected = expectedFingerprints
@@ -50,11 +54,13 @@ final class FrameRecorder {
     /// The app was launched at `launchMs` and showed nothing until its first
     /// commit: those refreshes were blank, and the main queue was stalled.
     func launched(atMs launchMs: Double, firstCommitMs: Double, snapshot: ScreenSnapshot) {
+        self.launchMs = launchMs
         let blank = Int(((firstCommitMs - launchMs) / frameMs).rounded(.down))
         frames += blank
         droppedFrames += blank
         blankFrames += blank
         recordStall(from: launchMs, to: firstCommitMs)
+        extendScreen(from: launchMs, to: firstCommitMs, states: snapshot.rows.map { _ in .blank })
         last = (firstCommitMs, snapshot.rows.map(state(of:)))
         noteAllVisible(atMs: firstCommitMs)
     }
@@ -65,6 +71,7 @@ final class FrameRecorder {
             count(previous.states, refreshes: refreshes)
             droppedFrames += refreshes - 1
             recordStall(from: previous.ms, to: ms)
+            extendScreen(from: previous.ms, to: ms, states: previous.states)
         }
         last = (ms, snapshot.rows.map(state(of:)))
         noteAllVisible(atMs: ms)
@@ -72,7 +79,10 @@ final class FrameRecorder {
 
     /// The last commit was on screen for one refresh.
     func finish() {
-        if let last { count(last.states, refreshes: 1) }
+        if let last {
+            count(last.states, refreshes: 1)
+            extendScreen(from: last.ms, to: last.ms + frameMs, states: last.states)
+        }
         last = nil
     }
 
@@ -95,6 +105,23 @@ final class FrameRecorder {
 
     private func noteAllVisible(atMs ms: Double) {
         guard timeToAllVisibleMs == nil, let states = last?.states, !states.isEmpty else { return }
-        if states.allSatisfy({ $0 == .own }) { timeToAllVisibleMs = ms }
+        if states.allSatisfy({ $0 == .own }) { timeToAllVisibleMs = ms - launchMs }
+    }
+
+    private func extendScreen(from start: Double, to end: Double, states: [RowState]) {
+        var span = Timeline.ScreenSpan(startMs: start, endMs: end)
+        for state in states {
+            switch state {
+            case .own: span.own += 1
+            case .placeholder: span.placeholder += 1
+            case .blank: span.blank += 1
+            case .wrong: span.wrong += 1
+            }
+        }
+        if let previous = screen.last, previous.sameVerdicts(as: span), previous.endMs >= start {
+            screen[screen.count - 1].endMs = end
+        } else {
+            screen.append(span)
+        }
     }
 }

@@ -29,6 +29,7 @@ public struct Report: Codable, Equatable, Sendable {
     public var blankFrames = 0
     public var placeholderFrames = 0
     public var wrongImageFrames = 0
+    /// From the launch to the first frame in which every visible row shows its own icon.
     public var timeToAllVisibleMs: Double?
     public var visibleRowsAtEnd = 0
     public var ownIconsAtEnd = 0
@@ -43,6 +44,12 @@ public struct Report: Codable, Equatable, Sendable {
     public var cellsCreated = 0
     public var diskCacheFiles = 0
     public var durationMs = 0.0
+    /// What the frame handler cost per frame (wall ms): everything it did
+    /// (scrolling, so the lesson's `cellForRowAt`, and recording), its slowest
+    /// frame, and the harness's own recording alone. See `FrameWork`.
+    public var frameWorkMeanMs = 0.0
+    public var frameWorkMaxMs = 0.0
+    public var frameRecordingMeanMs = 0.0
     /// Numbers only one step can know (stale deliveries, operations started
     /// while dragging…), by name.
     public var measures: [String: Double] = [:]

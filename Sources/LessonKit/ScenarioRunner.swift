@@ -81,6 +81,13 @@ private final class ActiveRun: @unchecked Sendable {
     private var stepIndex = 0
     private var stepStartStory: Double?
     private var stepStartOffset = 0.0
+    /// Where the current drag or fling ends: its row, clamped to the end of the table.
+    private var stepTargetOffset = 0.0
+    /// The story time of the frame being drawn: a frame happens at one instant,
+    /// so a step that ends and the step that follows it see the same clock.
+    private var frameStoryNow = 0.0
+    private var frameWork = FrameWork()
+    private var launchMs = 0.0
     private var frameCount = 0
     private var events: [Timeline.Event] = []
     private var memoryWarnings = 0
@@ -105,11 +112,11 @@ private final class ActiveRun: @unchecked Sendable {
             expectedFingerprints: setup.catalog.entries.map { Image.fingerprint(of: IconArt.ppm(for: $0.icon)) ?? 0 })
     }
 
-    private var storyNow: Double { network.now() / 1000 * setup.options.speed }
+    private func storyTime(atMs ms: Double) -> Double { ms / 1000 * setup.options.speed }
 
     func start() {
         Instruments.current = instruments
-        let launchMs = network.now()
+        launchMs = network.now()
         event("launch")
         launchController()
         recorder.launched(atMs: launchMs, firstCommitMs: network.now(), snapshot: tableSnapshot())
@@ -130,13 +137,18 @@ private final class ActiveRun: @unchecked Sendable {
     }
 
     private func frame() {
+        let started = ContinuousClock.now
+        let nowMs = network.now()
+        frameStoryNow = storyTime(atMs: nowMs)
         let finished = advanceScript()
+        let scripted = ContinuousClock.now
         let snapshot = tableSnapshot()
-        recorder.commit(atMs: network.now(), snapshot: snapshot)
+        recorder.commit(atMs: nowMs, snapshot: snapshot)
         frameCount += 1
         if let display = setup.display, frameCount % 2 == 0 || finished != nil {
             display(screenFrame(snapshot, finishedStep: finished))
         }
+        frameWork.add(total: ContinuousClock.now - started, recording: ContinuousClock.now - scripted)
         if stepIndex == setup.scenario.steps.count { finish() }
     }
 
@@ -146,11 +158,11 @@ private final class ActiveRun: @unchecked Sendable {
         while stepIndex < setup.scenario.steps.count {
             let step = setup.scenario.steps[stepIndex]
             if stepStartStory == nil {
-                stepStartStory = storyNow
+                stepStartStory = frameStoryNow
                 stepStartOffset = controller?.tableView.contentOffset ?? 0
                 begin(step)
             }
-            guard advance(step, elapsed: storyNow - (stepStartStory ?? storyNow)) else { break }
+            guard advance(step, elapsed: frameStoryNow - (stepStartStory ?? frameStoryNow)) else { break }
             finished = "\(step)"
             stepIndex += 1
             stepStartStory = nil
@@ -162,7 +174,10 @@ private final class ActiveRun: @unchecked Sendable {
         guard let table = controller?.tableView else { return }
         switch step {
         case .drag(let row, _), .fling(let row, _):
-            event("drag to row \(Int(row))")
+            // A row past the end means "to the end": the table stops there, and
+            // so does the gesture, at the same pace whatever the catalog's length.
+            stepTargetOffset = min(max(0, row), table.maximumOffset)
+            event("drag to row \(Int(stepTargetOffset))")
             table.beginDragging()
         case .memoryWarning:
             event("memory warning")
@@ -190,16 +205,16 @@ private final class ActiveRun: @unchecked Sendable {
     private func advance(_ step: Scenario.Step, elapsed: Double) -> Bool {
         guard let table = controller?.tableView else { return true }
         switch step {
-        case .drag(let row, let seconds):
+        case .drag(_, let seconds):
             let progress = min(1, elapsed / max(seconds, 0.001))
-            table.setContentOffset(stepStartOffset + (row - stepStartOffset) * progress)
+            table.setContentOffset(stepStartOffset + (stepTargetOffset - stepStartOffset) * progress)
             if progress >= 1 { table.endDragging(willDecelerate: false) }
             return progress >= 1
-        case .fling(let row, let seconds):
+        case .fling(_, let seconds):
             // The finger covers 40 % of the way in the first 25 % of the time,
             // then the content glides, slowing down, the rest of the way.
             let progress = min(1, elapsed / max(seconds, 0.001))
-            let distance = row - stepStartOffset
+            let distance = stepTargetOffset - stepStartOffset
             if progress < 0.25 {
                 table.setContentOffset(stepStartOffset + distance * 0.4 * progress / 0.25)
                 return false
@@ -251,12 +266,28 @@ private final class ActiveRun: @unchecked Sendable {
             Instruments.current = nil
             var timeline = Timeline()
             timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
+            timeline.caption = Self.caption(report)
+            timeline.speed = setup.options.speed
             timeline.durationMs = report.durationMs
+            timeline.screen = recorder.screen
+            timeline.allVisibleMs = report.timeToAllVisibleMs.map { $0 + launchMs }
             timeline.stalls = recorder.stalls
             timeline.events = events
             timeline.requests = network.log.requests
             done(ScenarioResult(report: report, timeline: timeline))
         }
+    }
+
+    /// The numbers a timeline prints under its title.
+    private static func caption(_ report: Report) -> String {
+        var parts = [
+            "\(report.requests) requests for \(report.uniqueURLs) icons",
+            "\(report.duplicateRequests) duplicates in flight",
+            "longest main-queue stall \(Int(report.maxMainStallMs.rounded())) ms",
+            "\(report.wrongImageFrames) frames with another row's icon",
+        ]
+        if let ms = report.timeToAllVisibleMs { parts.append("all visible icons after \(Int(ms.rounded())) ms") }
+        return parts.joined(separator: " · ")
     }
 
     private func measuredReport() -> Report {
@@ -290,6 +321,9 @@ private final class ActiveRun: @unchecked Sendable {
         report.liveImageBytes = liveImageBytesAfterWarning
         report.mainThreadViolations = instruments.mainQueueViolations.count
         report.cellsCreated = controller?.tableView.cellsCreated ?? 0
+        report.frameWorkMeanMs = frameWork.meanMs
+        report.frameWorkMaxMs = frameWork.maxMs
+        report.frameRecordingMeanMs = frameWork.recordingMeanMs
         report.diskCacheFiles = (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
         report.measures = measuresOfRetired.merging(controller?.measures ?? [:], uniquingKeysWith: +)
         return report
@@ -311,10 +345,11 @@ private final class ActiveRun: @unchecked Sendable {
                 case .wrong(nil): "✗ not its icon!"
                 }
         }
-        let activity = network.activity
-        let log = network.log
+        // Live counts, not the log: copying the log every frame would make a
+        // frame cost grow with every request the run has made.
+        let counts = network.counts
         let status = [
-            "requests \(log.count) (\(log.uniqueURLs) icons, \(log.duplicateRequests) dup) · in flight \(activity.inFlight)",
+            "requests \(counts.requests) (\(counts.uniqueURLs) icons, \(counts.duplicateRequests) dup) · in flight \(counts.inFlight)",
             "stall max \(Int(recorder.maxStallMs)) ms · dropped \(recorder.droppedFrames) · wrong-icon frames \(recorder.wrongImageFrames)"
                 + (network.isOffline ? " · OFFLINE" : ""),
         ].joined(separator: "\n")

@@ -1,16 +1,51 @@
 import SlowNetwork
 
-/// What happened when, for the timeline picture: the main queue's stalls, the
-/// script's events, and every request on the thread that made it.
+/// What happened when, for the timeline picture: what the screen showed, the
+/// main queue's stalls, the script's events, and every request on the thread
+/// that made it. Times are wall-clock milliseconds since the run began.
 public struct Timeline: Sendable {
     public struct Event: Sendable {
         public let ms: Double
         public let label: String
     }
 
+    /// A stretch of time during which every refresh showed the same verdicts:
+    /// how many visible rows had their own icon, a placeholder, nothing, or
+    /// another row's icon.
+    public struct ScreenSpan: Sendable, Equatable {
+        public var startMs: Double
+        public var endMs: Double
+        public var own = 0
+        public var placeholder = 0
+        public var blank = 0
+        public var wrong = 0
+
+        public init(startMs: Double, endMs: Double, own: Int = 0, placeholder: Int = 0, blank: Int = 0, wrong: Int = 0) {
+            self.startMs = startMs
+            self.endMs = endMs
+            self.own = own
+            self.placeholder = placeholder
+            self.blank = blank
+            self.wrong = wrong
+        }
+
+        public var rows: Int { own + placeholder + blank + wrong }
+
+        func sameVerdicts(as other: ScreenSpan) -> Bool {
+            own == other.own && placeholder == other.placeholder && blank == other.blank && wrong == other.wrong
+        }
+    }
+
     public var title = ""
+    /// One line of the run's key numbers, printed under the title.
+    public var caption = ""
+    /// The run's `--speed`: the picture's clock is wall time, the story ran this much faster.
+    public var speed = 1.0
     public var durationMs = 0.0
+    public var screen: [ScreenSpan] = []
     public var stalls: [(startMs: Double, endMs: Double)] = []
+    /// When every visible row first showed its own icon, if it ever did.
+    public var allVisibleMs: Double?
     public var events: [Event] = []
     public var requests: [Request] = []
 

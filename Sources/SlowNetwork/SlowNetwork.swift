@@ -25,6 +25,9 @@ public final class SlowNetwork: Sendable {
         var log = RequestLog()
         var inFlight = 0
         var lastChangeMs = 0.0
+        /// Kept as requests come and go, so the live counts cost O(1).
+        var inFlightByURL: [String: Int] = [:]
+        var duplicateRequests = 0
     }
 
     /// - Parameters:
@@ -59,6 +62,18 @@ public final class SlowNetwork: Sendable {
         state.withLock { ($0.inFlight, $0.lastChangeMs) }
     }
 
+    /// The log's headline counts as they are now, kept up to date as requests
+    /// start and end: what a status line drawn every frame needs, without
+    /// copying the log (whose size grows with every request). They agree with
+    /// `log.count`, `log.uniqueURLs` and `log.duplicateRequests`.
+    public var counts: NetworkCounts {
+        state.withLock { state in
+            NetworkCounts(
+                requests: state.log.count, uniqueURLs: state.attemptsByURL.count,
+                duplicateRequests: state.duplicateRequests, inFlight: state.inFlight)
+        }
+    }
+
     /// Ends the scenario's network: sleeping requests wake and fail, later ones
     /// fail at once. Work left running by a lesson cannot outlive its scenario.
     public func shutdown() {
@@ -87,6 +102,9 @@ public final class SlowNetwork: Sendable {
             let start = now()
             state.inFlight += 1
             state.lastChangeMs = start
+            // Another request for this URL has not ended yet: a duplicate in flight.
+            if state.inFlightByURL[key, default: 0] > 0 { state.duplicateRequests += 1 }
+            state.inFlightByURL[key, default: 0] += 1
             return (state.log.begin(url: key, at: start, thread: thread), attempt, state.isShutDown)
         }
         if shutDown { throw finish(id, failure: .shutDown) }
@@ -139,8 +157,13 @@ public final class SlowNetwork: Sendable {
     }
 
     private func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
-        let end = now()
         state.withLock { state in
+            // Read the clock under the lock, as `begin` does, so the order of
+            // starts and ends in the log is the order the live counts saw.
+            let end = now()
+            let url = state.log.requests[id].url
+            state.inFlightByURL[url, default: 1] -= 1
+            if state.inFlightByURL[url] == 0 { state.inFlightByURL[url] = nil }
             state.log.end(id, at: end, outcome: outcome, bytes: bytes, error: error)
             state.inFlight -= 1
             state.lastChangeMs = end
@@ -189,4 +212,12 @@ public final class SlowNetwork: Sendable {
         }
         return "worker \(number)"
     }
+}
+
+/// The request log's headline numbers at one moment (see `SlowNetwork.counts`).
+public struct NetworkCounts: Equatable, Sendable {
+    public let requests: Int
+    public let uniqueURLs: Int
+    public let duplicateRequests: Int
+    public let inFlight: Int
 }
