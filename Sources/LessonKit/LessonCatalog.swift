@@ -11,6 +11,10 @@ public struct LessonEntry: Sendable {
     public let defaultScenario: String
     /// The lesson text in `Lessons/`.
     public let text: String
+    /// Whether the step is the image list (steps 1–7): the scoreboard, the bug
+    /// matrix and the timeline pictures run every such step on the same script.
+    /// Steps that are not a table of icons (dependencies, the lottery machine) say false.
+    public var showsImageList = true
 
     public var id: String { number < 10 ? "0\(number)" : "\(number)" }
 }
@@ -39,6 +43,9 @@ public enum LessonCatalog {
             lesson: "Keep the cache in one place you own, so a memory warning can empty it.",
             defaultScenario: "standard", text: "Lessons/04-cache-dictionary.md"),
     ]
+
+    /// The steps that show the image list, in order: what the scoreboard compares.
+    public static var imageListSteps: [LessonEntry] { all.filter(\.showsImageList) }
 
     public static func entry(_ number: Int) -> LessonEntry? {
         all.first { $0.number == number }

@@ -3,7 +3,7 @@
 extension Scenario {
     public static let all: [Scenario] = [
         .standard, .fastScrollSlowRows, .offlineBrowse, .leaveWhileLoading, .failOnce, .relaunch, .offlineRelaunch,
-        .memoryWarningMidDownload,
+        .memoryWarningMidDownload, .scrollEndToEnd,
     ]
 
     public static func named(_ name: String) -> Scenario? {
@@ -90,4 +90,12 @@ extension Scenario {
         scenario.slowRows = 10..<Int.max
         return scenario
     }()
+
+    /// The harness's own test: drag from the first row to the last, however
+    /// long the catalog (`--catalog`), at one steady pace. A frame's work must
+    /// depend on the rows on screen, not on the rows in the catalog.
+    public static let scrollEndToEnd = Scenario(
+        name: "scroll-end-to-end",
+        summary: "load the first screen, drag steadily to the last row of the catalog, settle",
+        steps: [.settle(timeout: 5), .drag(toRow: .infinity, seconds: 60), .settle(timeout: 5)])
 }

@@ -5,12 +5,18 @@ import LessonKit
     import Glibc
 #endif
 
-/// `swift run lessons`: the catalog of steps, and a way to run any of them.
+/// `swift run lessons`: the catalog of steps, a way to run any of them, and the
+/// tools that compare them (scoreboard, timelines, frame cost, benchmark).
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
-    usage: lessons                 list the steps
-           lessons run N [flags]   run step N (flags: lessons run N --help)
-           lessons --help          this text
+    usage: lessons                      list the steps
+           lessons run N [flags]        run step N (flags: lessons run N --help)
+           lessons scoreboard [flags]   every image-list step on one scenario, in one table (--matrix: bugs × steps)
+           lessons timelines [flags]    one timeline picture per image-list step, into docs/timelines/
+           lessons framecost [flags]    the harness's frame work against the catalog's length
+           lessons bench [flags]        Operation vs GCD vs Swift concurrency (swift run -c release lessons bench)
+           lessons --help               this text
+    Each command takes --help.
     """
 
 func listLessons() {
@@ -22,13 +28,13 @@ func listLessons() {
         print("    read:  \(entry.text)")
     }
     print("\nEvery step takes --help, --speed X, --json, --timeline FILE.svg. Tests: swift test")
+    print("Compare them: swift run lessons scoreboard")
 }
 
 /// Replaces this process with the step's own executable, built beside this one,
 /// so the step owns the terminal (colours, Ctrl-C) exactly as when run directly.
 func runLesson(_ entry: LessonEntry, flags: [String]) -> Never {
-    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let executable = directory.appendingPathComponent(entry.target).path
+    let executable = StepProcess.besideThisProgram().executable(for: entry).path
     guard FileManager.default.isExecutableFile(atPath: executable) else {
         FileHandle.standardError.write(Data("lessons: \(executable) is not built; run: swift build\n".utf8))
         exit(1)
@@ -52,6 +58,14 @@ case "run":
         exit(2)
     }
     runLesson(entry, flags: Array(arguments.dropFirst(2)))
+case "scoreboard":
+    exit(ScoreboardCommand.run(Array(arguments.dropFirst())))
+case "timelines":
+    exit(TimelinesCommand.run(Array(arguments.dropFirst())))
+case "framecost":
+    exit(FrameCostCommand.run(Array(arguments.dropFirst())))
+case "bench":
+    exit(await BenchCommand.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data("lessons: unknown command '\(arguments[0])'\n\(usage)\n".utf8))
     exit(2)

@@ -1,0 +1,146 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `lessons bench`: what one trivial unit of work costs when it goes through
+/// an `OperationQueue`, through `DispatchQueue.async`, and through Swift
+/// concurrency's tasks — measured in one run, on this machine, as ratios.
+///
+/// The seed tutorial opens with "NSOperation vs GCD"; this is the measured
+/// answer. Build it optimised: `swift run -c release lessons bench`.
+enum BenchCommand {
+    static let usage = """
+        usage: swift run -c release lessons bench [--units N] [--rounds N]
+          --units N   units of work per path and round (default: 100000)
+          --rounds N  rounds; the median is reported (default: 5)
+        The unit of work is one atomic increment: what is measured is the cost of scheduling it.
+        """
+
+    /// One way to run `units` trivial closures and wait for all of them.
+    struct Path: Sendable {
+        let name: String
+        let run: @Sendable (Int, Counter) async -> Void
+    }
+
+    final class Counter: Sendable {
+        private let value = Atomic(0)
+        func tick() { value.add(1, ordering: .relaxed) }
+        var count: Int { value.load(ordering: .relaxed) }
+    }
+
+    static let baseline = "DispatchQueue.async + group"
+
+    static let paths: [Path] = [
+        Path(name: "direct call (the work alone)") { units, counter in
+            for _ in 0..<units { counter.tick() }
+        },
+        Path(name: baseline) { units, counter in
+            dispatchAsync(units, counter)
+        },
+        Path(name: "OperationQueue.addOperation") { units, counter in
+            operationQueue(units, counter)
+        },
+        Path(name: "withTaskGroup { addTask }") { units, counter in
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<units { group.addTask { counter.tick() } }
+            }
+        },
+        Path(name: "Task { } per unit, awaited") { units, counter in
+            let tasks = (0..<units).map { _ in Task { counter.tick() } }
+            for task in tasks { await task.value }
+        },
+    ]
+
+    /// Blocking waits live in plain functions: they are the way GCD and
+    /// OperationQueue are waited for, and they must not run on a task's thread.
+    private static func dispatchAsync(_ units: Int, _ counter: Counter) {
+        let group = DispatchGroup()
+        let queue = DispatchQueue.global()
+        for _ in 0..<units { queue.async(group: group) { counter.tick() } }
+        group.wait()
+    }
+
+    private static func operationQueue(_ units: Int, _ counter: Counter) {
+        let queue = OperationQueue()
+        for _ in 0..<units { queue.addOperation { counter.tick() } }
+        queue.waitUntilAllOperationsAreFinished()
+    }
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        var units = 100_000
+        var rounds = 5
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--help", "-h":
+                print(usage)
+                return 0
+            case "--units", "--rounds":
+                guard let text = remaining.popFirst(), let number = Int(text), (1...10_000_000).contains(number) else {
+                    printError("lessons bench: \(argument) takes a whole number from 1 to 10000000\n\(usage)")
+                    return 2
+                }
+                if argument == "--units" { units = number } else { rounds = number }
+            default:
+                printError("lessons bench: unknown flag \(argument)\n\(usage)")
+                return 2
+            }
+        }
+        #if DEBUG
+            printError("lessons bench: this is a debug build; the figures mean little. Use: swift run -c release lessons bench")
+        #endif
+        let results = await measure(units: units, rounds: rounds)
+        print(report(results, units: units, rounds: rounds))
+        return results.allSatisfy(\.complete) ? 0 : 1
+    }
+
+    struct Result: Sendable {
+        let name: String
+        let nanosecondsPerUnit: Double
+        /// Every unit ran, every round.
+        let complete: Bool
+    }
+
+    /// Runs every path `rounds` times, interleaved (path order rotates each
+    /// round, so no path always runs first on a cold cache), and keeps each
+    /// path's median.
+    static func measure(units: Int, rounds: Int) async -> [Result] {
+        var samples = [[Double]](repeating: [], count: paths.count)
+        var complete = [Bool](repeating: true, count: paths.count)
+        for round in 0..<rounds {
+            for offset in paths.indices {
+                let index = (offset + round) % paths.count
+                let counter = Counter()
+                let start = ContinuousClock.now
+                await paths[index].run(units, counter)
+                let elapsed = ContinuousClock.now - start
+                let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+                samples[index].append(nanoseconds / Double(units))
+                if counter.count != units { complete[index] = false }
+            }
+        }
+        return paths.indices.map { index in
+            let sorted = samples[index].sorted()
+            return Result(name: paths[index].name, nanosecondsPerUnit: sorted[sorted.count / 2], complete: complete[index])
+        }
+    }
+
+    static func report(_ results: [Result], units: Int, rounds: Int) -> String {
+        let reference = results.first { $0.name == baseline }?.nanosecondsPerUnit ?? 1
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+        var lines = [
+            "Cost per trivial unit of work (one atomic increment), \(units) units, median of \(rounds) rounds",
+            "on \(cores) cores, load average \(load) at the end",
+            "",
+            "path".padding(toLength: 32, withPad: " ", startingAt: 0) + "  ns/unit   × GCD",
+        ]
+        for result in results {
+            lines.append(
+                result.name.padding(toLength: 32, withPad: " ", startingAt: 0)
+                    + String(format: " %8.1f %7.2f", result.nanosecondsPerUnit, result.nanosecondsPerUnit / reference)
+                    + (result.complete ? "" : "  (units went missing!)"))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LessonKit
+
+/// `lessons framecost`: generated catalogs of growing length, each scrolled end
+/// to end, and what a frame cost in each. The harness scales if the frame work
+/// follows the rows on screen (always about 8), not the rows in the catalog.
+enum FrameCostCommand {
+    static let usage = """
+        usage: lessons framecost [--rows 60,1000,10000] [--speed X] [--step N]
+          --rows LIST  catalog lengths to try, comma-separated (default: 60,1000,10000)
+          --speed X    play the scroll X times faster (default: 50)
+          --step N     the step to run (default: the last image-list step)
+        Each catalog is generated, then scrolled from the first row to the last (scenario scroll-end-to-end).
+        """
+
+    struct Options {
+        var rows = [60, 1000, 10_000]
+        var speed = 50.0
+        var step: Int?
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
+        var options = Options()
+        var remaining = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--help", "-h": return nil
+            case "--rows":
+                let text = try value(argument)
+                let rows = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard !rows.isEmpty, rows.allSatisfy({ $0.map { (1...1_000_000).contains($0) } ?? false }) else {
+                    throw UsageError("--rows takes row counts from 1 to 1000000 separated by commas, not '\(text)'")
+                }
+                options.rows = rows.compactMap { $0 }
+            case "--speed":
+                let text = try value(argument)
+                guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
+                    throw UsageError("--speed takes a number from 0.1 to 1000, not '\(text)'")
+                }
+                options.speed = speed
+            case "--step":
+                let text = try value(argument)
+                guard let number = Int(text), LessonCatalog.imageListSteps.contains(where: { $0.number == number }) else {
+                    let known = LessonCatalog.imageListSteps.map { String($0.number) }.joined(separator: ", ")
+                    throw UsageError("--step takes an image-list step (\(known)), not '\(text)'")
+                }
+                options.step = number
+            default:
+                throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+            }
+        }
+        return options
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: Options
+        do {
+            guard let parsed = try parse(arguments) else {
+                print(usage)
+                return 0
+            }
+            options = parsed
+        } catch {
+            printError("lessons framecost: \(error)\n\(usage)")
+            return 2
+        }
+        guard let entry = options.step.flatMap(LessonCatalog.entry) ?? LessonCatalog.imageListSteps.last else {
+            printError("lessons framecost: no image-list step in the catalog")
+            return 1
+        }
+        let children = StepProcess.besideThisProgram()
+        guard children.missing([entry]).isEmpty else {
+            printError("lessons framecost: \(entry.target) is not built; run: swift build")
+            return 1
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OperationLessons-framecost-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        print("Step \(entry.id) \(entry.title) · scenario scroll-end-to-end · speed \(options.speed.clean)× · wall-clock ms")
+        print(FrameCost.header)
+        let progress = Progress(total: options.rows.count)
+        var failed = false
+        for rows in options.rows {
+            let catalog = folder.appendingPathComponent("catalog-\(rows).plist")
+            do {
+                _ = try GeneratedCatalog.write(rows: rows, to: catalog)
+            } catch {
+                printError("lessons framecost: cannot write \(catalog.path): \(error.localizedDescription)")
+                return 1
+            }
+            progress.started("\(rows) rows")
+            let outcome = children.run(
+                entry,
+                arguments: ScoreboardCommand.flags("scroll-end-to-end", options.speed, 1) + ["--catalog", catalog.path])
+            progress.finished()
+            progress.end()
+            switch outcome {
+            case .measured(let report): print(FrameCost.line(rows: rows, report))
+            case .failed(let why):
+                failed = true
+                print("\(rows) rows: \(why)")
+            }
+        }
+        return failed ? 1 : 0
+    }
+}
+
+/// One line of the frame-cost table.
+enum FrameCost {
+    static let header = [
+        ("rows", 8), ("frames", 8), ("frame work mean", 17), ("frame work max", 16), ("recording mean", 17),
+        ("requests", 10),
+    ].map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined()
+
+    static func line(rows: Int, _ report: Report) -> String {
+        String(
+            format: "%8d %7d %14.3f ms %13.2f ms %14.3f ms %9d", rows, report.frames, report.frameWorkMeanMs,
+            report.frameWorkMaxMs, report.frameRecordingMeanMs, report.requests)
+    }
+}

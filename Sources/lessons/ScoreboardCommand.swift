@@ -1,0 +1,207 @@
+import Foundation
+import LessonKit
+
+/// `lessons scoreboard`: every image-list step on the same scenario and seed,
+/// each in its own process, in one table; `--matrix`: the named bugs × steps.
+enum ScoreboardCommand {
+    static let usage = """
+        usage: lessons scoreboard [--scenario NAME] [--speed X] [--seed N] [--markdown | --json] [--jobs N]
+               lessons scoreboard --matrix [--speed X] [--seed N] [--markdown | --json] [--jobs N]
+          --scenario NAME  the script every step plays (default: standard): \(Scenario.all.map(\.name).joined(separator: ", "))
+          --speed X        play it X times faster (default: 10; times in the table are wall-clock ms)
+          --seed N         the seed for jitter and faults (default: 1)
+          --markdown       print a Markdown table
+          --json           print every step's full report as JSON
+          --jobs N         run N steps at once (default: 1; more is faster, and noisier in the times)
+          --matrix         the bug matrix: each named bug, on the scenario that shows it, for every step
+        Each step runs as its own executable (built beside lessons: run `swift build` first) with --clear-cache.
+        """
+
+    struct Options {
+        var scenario = "standard"
+        var speed = 10.0
+        var seed: UInt64 = 1
+        var markdown = false
+        var json = false
+        var jobs = 1
+        var matrix = false
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
+        var options = Options()
+        var remaining = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--help", "-h": return nil
+            case "--scenario":
+                options.scenario = try value(argument)
+                guard Scenario.named(options.scenario) != nil else {
+                    throw UsageError("unknown scenario '\(options.scenario)'")
+                }
+            case "--speed":
+                let text = try value(argument)
+                guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
+                    throw UsageError("--speed takes a number from 0.1 to 1000, not '\(text)'")
+                }
+                options.speed = speed
+            case "--seed":
+                let text = try value(argument)
+                guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
+                options.seed = seed
+            case "--jobs":
+                let text = try value(argument)
+                guard let jobs = Int(text), (1...8).contains(jobs) else {
+                    throw UsageError("--jobs takes a whole number from 1 to 8, not '\(text)'")
+                }
+                options.jobs = jobs
+            case "--markdown": options.markdown = true
+            case "--json": options.json = true
+            case "--matrix": options.matrix = true
+            default:
+                throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+            }
+        }
+        if options.markdown && options.json { throw UsageError("choose one of --markdown and --json") }
+        return options
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: Options
+        do {
+            guard let parsed = try parse(arguments) else {
+                print(usage)
+                return 0
+            }
+            options = parsed
+        } catch {
+            printError("lessons scoreboard: \(error)\n\(usage)")
+            return 2
+        }
+        let steps = LessonCatalog.imageListSteps
+        let children = StepProcess.besideThisProgram()
+        let missing = children.missing(steps)
+        guard missing.isEmpty else {
+            printError("lessons scoreboard: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
+            return 1
+        }
+        return options.matrix ? matrix(options, steps: steps, children: children) : table(options, steps, children)
+    }
+
+    private static func table(_ options: Options, _ steps: [LessonEntry], _ children: StepProcess) -> Int32 {
+        let progress = Progress(total: steps.count)
+        let rows = runConcurrently(count: steps.count, jobs: options.jobs) { index in
+            let entry = steps[index]
+            progress.started("step \(entry.id) \(entry.title) · \(options.scenario)")
+            let (outcome, crashes) = children.runRetryingCrashes(
+                entry, arguments: flags(options.scenario, options.speed, options.seed))
+            progress.finished()
+            return Scoreboard.Row(lesson: entry.id, title: entry.title, outcome: outcome, crashedRuns: crashes)
+        }
+        progress.end()
+        if options.json {
+            print(Scoreboard.json(rows, scenario: options.scenario, speed: options.speed, seed: options.seed))
+        } else if options.markdown {
+            print(Scoreboard.markdown(rows))
+        } else {
+            let scenario = Scenario.named(options.scenario)?.summary ?? ""
+            print(
+                Scoreboard.text(
+                    rows,
+                    heading: "Scenario \(options.scenario) (\(scenario)) · speed \(options.speed.clean)× · seed \(options.seed)"
+                        + " · times in wall-clock ms\n"))
+            print("\n" + Scoreboard.legend)
+        }
+        return 0
+    }
+
+    private static func matrix(_ options: Options, steps: [LessonEntry], children: StepProcess) -> Int32 {
+        let bugs = KnownBug.all
+        let runs = BugMatrix.runs(bugs: bugs, steps: steps.map(\.number), speed: options.speed)
+        let progress = Progress(total: runs.count)
+        let outcomes = runConcurrently(count: runs.count, jobs: options.jobs) { index in
+            let run = runs[index]
+            guard let entry = LessonCatalog.entry(run.lesson) else {
+                return (outcome: Scoreboard.Outcome.failed("no such step"), crashes: 0)
+            }
+            progress.started("step \(entry.id) · \(run.scenario) at \(run.speed.clean)×")
+            let result = children.runRetryingCrashes(entry, arguments: flags(run.scenario, run.speed, options.seed))
+            progress.finished()
+            return result
+        }
+        progress.end()
+        let byRun = Dictionary(uniqueKeysWithValues: zip(runs, outcomes.map(\.outcome)))
+        let crashes = zip(runs, outcomes.map(\.crashes)).filter { $0.1 > 0 }
+        if options.json {
+            print(matrixJSON(bugs: bugs, steps: steps, speed: options.speed, byRun: byRun))
+            return 0
+        }
+        print(
+            BugMatrix.render(bugs: bugs, steps: steps, speed: options.speed, markdown: options.markdown) { byRun[$0] })
+        print(
+            "\n✗ present · ✓ gone · ← the step that fixes it · speed \(options.speed.clean)× unless the scenario says"
+                + " · seed \(options.seed)")
+        if !crashes.isEmpty {
+            print(
+                "runs that crashed and were run again: "
+                    + crashes.map { "step \($0.0.lesson) on \($0.0.scenario) \($0.1)×" }.joined(separator: ", "))
+        }
+        return 0
+    }
+
+    private static func matrixJSON(
+        bugs: [KnownBug], steps: [LessonEntry], speed: Double, byRun: [BugMatrix.Run: Scoreboard.Outcome]
+    ) -> String {
+        struct Cell: Encodable {
+            let step: Int
+            let present: Bool?
+            let value: Double?
+            let error: String?
+        }
+        struct Row: Encodable {
+            let bug: String
+            let scenario: String
+            let speed: Double
+            let measure: String
+            let presentWhen: String
+            let fixedIn: Int
+            let steps: [Cell]
+        }
+        let rows = bugs.map { bug in
+            Row(
+                bug: bug.name, scenario: bug.scenario, speed: bug.speed ?? speed, measure: bug.measure.name,
+                presentWhen: bug.presence.description, fixedIn: bug.fixedIn,
+                steps: steps.map { step in
+                    switch byRun[BugMatrix.run(for: bug, step: step.number, speed: speed)] {
+                    case .measured(let report)?:
+                        switch bug.verdict(report) {
+                        case .present(let value): Cell(step: step.number, present: true, value: value, error: nil)
+                        case .gone(let value): Cell(step: step.number, present: false, value: value, error: nil)
+                        case .notMeasured: Cell(step: step.number, present: nil, value: nil, error: "not measured")
+                        }
+                    case .failed(let why)?: Cell(step: step.number, present: nil, value: nil, error: why)
+                    case nil: Cell(step: step.number, present: nil, value: nil, error: "not run")
+                    }
+                })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? encoder.encode(rows)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    static func flags(_ scenario: String, _ speed: Double, _ seed: UInt64) -> [String] {
+        ["--scenario", scenario, "--speed", speed.clean, "--seed", String(seed), "--clear-cache"]
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+extension Double {
+    /// "10" rather than "10.0".
+    var clean: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}

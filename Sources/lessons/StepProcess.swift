@@ -1,0 +1,145 @@
+import Foundation
+import LessonKit
+import Synchronization
+
+/// Runs a step's own executable (built beside `lessons`) as a child process and
+/// reads its `--json` report.
+///
+/// A child process per run is the point: each step gets its own main queue,
+/// its own image accounting and its own threads, so one step's stalls (step 1
+/// blocks the main queue on purpose) or crashes (step 4's racy dictionary can
+/// take its process down) never leak into another step's numbers.
+struct StepProcess: Sendable {
+    /// The folder holding `lessons` and the step executables.
+    let directory: URL
+
+    static func besideThisProgram() -> StepProcess {
+        let program = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return StepProcess(directory: program.deletingLastPathComponent())
+    }
+
+    func executable(for entry: LessonEntry) -> URL {
+        directory.appendingPathComponent(entry.target)
+    }
+
+    /// The steps whose executables are missing, if any.
+    func missing(_ entries: [LessonEntry]) -> [LessonEntry] {
+        entries.filter { !FileManager.default.isExecutableFile(atPath: executable(for: $0).path) }
+    }
+
+    /// Runs the step with `arguments` (plus `--json`) and returns its report,
+    /// or what went wrong: a crash (signal), a non-zero exit, unreadable output.
+    ///
+    /// The child gets a Caches folder of its own (`XDG_CACHE_HOME`), removed
+    /// afterwards: a disk-cache step starts cold, two runs of one step at once
+    /// cannot share files, and the learner's own cache is left alone.
+    func run(_ entry: LessonEntry, arguments: [String]) -> Scoreboard.Outcome {
+        let caches = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "OperationLessons-run-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let process = Process()
+        process.executableURL = executable(for: entry)
+        process.arguments = arguments + ["--json"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": caches.path]) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return .failed("cannot start \(entry.target): \(error.localizedDescription)")
+        }
+        // Read both pipes to the end before waiting, so a chatty child (a
+        // crash backtrace is long) never blocks on a full pipe.
+        let errorText = Mutex("")
+        let readErrors = DispatchGroup()
+        DispatchQueue.global().async(group: readErrors) {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        readErrors.wait()
+        process.waitUntilExit()
+
+        if process.terminationReason == .uncaughtSignal {
+            return .failed("crashed (signal \(process.terminationStatus))")
+        }
+        guard process.terminationStatus == 0 else {
+            let firstLine = errorText.withLock { $0 }.split(separator: "\n").first.map(String.init) ?? ""
+            return .failed("exit status \(process.terminationStatus): \(firstLine)")
+        }
+        do {
+            return .measured(try JSONDecoder().decode(Report.self, from: data))
+        } catch {
+            return .failed("no report in its output (\(error.localizedDescription))")
+        }
+    }
+}
+
+extension StepProcess {
+    /// Runs the step again after a crash, up to `attempts` runs in all: a
+    /// racy step crashes now and then, and its numbers are still worth having.
+    /// Returns the last outcome and how many runs crashed before it.
+    func runRetryingCrashes(
+        _ entry: LessonEntry, arguments: [String], attempts: Int = 3
+    ) -> (outcome: Scoreboard.Outcome, crashes: Int) {
+        var crashes = 0
+        while true {
+            let outcome = run(entry, arguments: arguments)
+            guard case .failed(let why) = outcome, why.hasPrefix("crashed"), crashes + 1 < attempts else {
+                return (outcome, crashes)
+            }
+            crashes += 1
+        }
+    }
+}
+
+/// A one-line progress report on stderr while children run: rewritten in
+/// place on a terminal, one line per update otherwise.
+final class Progress: Sendable {
+    private let total: Int
+    private let done = Mutex(0)
+    private let live = isatty(STDERR_FILENO) == 1
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    func started(_ what: String) {
+        let count = done.withLock { $0 }
+        show("[\(count + 1)/\(total)] \(what) …")
+    }
+
+    func finished() {
+        done.withLock { $0 += 1 }
+    }
+
+    func end() {
+        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    private func show(_ line: String) {
+        let text = live ? "\r\u{1B}[K" + String(line.prefix(100)) : line + "\n"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// Runs `count` jobs, at most `jobs` at a time, and returns their results in order.
+func runConcurrently<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let results = Mutex([T?](repeating: nil, count: count))
+    let next = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
+        while true {
+            let index = next.withLock { value -> Int in
+                defer { value += 1 }
+                return value
+            }
+            guard index < count else { return }
+            let result = body(index)
+            results.withLock { $0[index] = result }
+        }
+    }
+    return results.withLock { $0.compactMap { $0 } }
+}

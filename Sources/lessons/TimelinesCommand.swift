@@ -1,0 +1,108 @@
+import Foundation
+import LessonKit
+
+/// `lessons timelines`: one timeline picture per image-list step, each on the
+/// scenario that shows its bug best (the step's default), into docs/timelines/.
+enum TimelinesCommand {
+    static let usage = """
+        usage: lessons timelines [--out DIR] [--scenario NAME] [--speed X] [--seed N]
+          --out DIR        where to write the pictures (default: docs/timelines)
+          --scenario NAME  play this script on every step (default: each step's own scenario)
+          --speed X        play it X times faster (default: 1, so the picture's clock is the story's)
+          --seed N         the seed for jitter and faults (default: 1)
+        Writes DIR/NN-title.svg for each step, named after its lesson text. Run `swift build` first.
+        """
+
+    struct Options {
+        var out = "docs/timelines"
+        var scenario: String?
+        var speed = 1.0
+        var seed: UInt64 = 1
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
+        var options = Options()
+        var remaining = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--help", "-h": return nil
+            case "--out": options.out = try value(argument)
+            case "--scenario":
+                let name = try value(argument)
+                guard Scenario.named(name) != nil else { throw UsageError("unknown scenario '\(name)'") }
+                options.scenario = name
+            case "--speed":
+                let text = try value(argument)
+                guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
+                    throw UsageError("--speed takes a number from 0.1 to 1000, not '\(text)'")
+                }
+                options.speed = speed
+            case "--seed":
+                let text = try value(argument)
+                guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
+                options.seed = seed
+            default:
+                throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+            }
+        }
+        return options
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: Options
+        do {
+            guard let parsed = try parse(arguments) else {
+                print(usage)
+                return 0
+            }
+            options = parsed
+        } catch {
+            printError("lessons timelines: \(error)\n\(usage)")
+            return 2
+        }
+        let steps = LessonCatalog.imageListSteps
+        let children = StepProcess.besideThisProgram()
+        let missing = children.missing(steps)
+        guard missing.isEmpty else {
+            printError("lessons timelines: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
+            return 1
+        }
+        let folder = URL(fileURLWithPath: options.out)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            printError("lessons timelines: cannot create \(options.out): \(error.localizedDescription)")
+            return 1
+        }
+        var failures = 0
+        let progress = Progress(total: steps.count)
+        for entry in steps {
+            let scenario = options.scenario ?? entry.defaultScenario
+            let file = folder.appendingPathComponent(pictureName(entry))
+            progress.started("step \(entry.id) \(entry.title) · \(scenario)")
+            let outcome = children.run(
+                entry,
+                arguments: ScoreboardCommand.flags(scenario, options.speed, options.seed) + ["--timeline", file.path])
+            progress.finished()
+            progress.end()
+            switch outcome {
+            case .measured(let report):
+                print("\(file.path)  (\(scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)")
+            case .failed(let why):
+                failures += 1
+                printError("step \(entry.id): \(why)")
+            }
+        }
+        return failures == 0 ? 0 : 1
+    }
+
+    /// `Lessons/03-model-held-cache.md` → `03-model-held-cache.svg`.
+    static func pictureName(_ entry: LessonEntry) -> String {
+        let text = URL(fileURLWithPath: entry.text).deletingPathExtension().lastPathComponent
+        return (text.isEmpty ? "\(entry.id)-\(entry.target)" : text) + ".svg"
+    }
+}
