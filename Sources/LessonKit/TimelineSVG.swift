@@ -1,107 +1,406 @@
 import Foundation
 import SlowNetwork
 
-/// Draws a run as an SVG timeline: a lane for the main queue (its stalls, and
-/// any request made on it), a lane per worker thread (its requests, coloured by
-/// outcome), the script's events as vertical lines, a time axis and a legend.
+/// Draws a run as an SVG timeline, one lane per thread under a lane for what
+/// the user saw:
+///
+/// - **screen**: for every moment, how many visible rows showed their own icon,
+///   the placeholder, nothing, or another row's icon (stacked, top to bottom);
+///   a marker where every visible row first showed its own icon.
+/// - **main queue**: red where it was blocked (a stall: no frame for more than
+///   two refreshes), and any download made on it (step 1's mistake).
+/// - **worker N**: each download on that thread, coloured by outcome; a red
+///   outline marks a duplicate (started while the same URL was in flight).
+///
+/// The script's events are dashed lines with their labels on top; the time
+/// axis is wall-clock time; a legend explains the colours. Hover a bar in a
+/// browser for its URL, outcome and duration.
 public enum TimelineSVG {
-    private static let laneHeight = 26.0
-    private static let left = 110.0
-    private static let plotWidth = 860.0
+    private static let left = 150.0
+    private static let plotWidth = 900.0
+    private static let right = 30.0
+    private static let screenHeight = 34.0
+    private static let mainHeight = 30.0
+    private static let font = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
+
+    enum Palette {
+        static let own = "#2ca02c"
+        static let placeholder = "#c7c7c7"
+        static let blank = "#ffffff"
+        static let wrong = "#d62728"
+        static let stall = "#f4a6a6"
+        static let stallEdge = "#d62728"
+        static let ok = "#4c9f50"
+        static let broken = "#ff7f0e"
+        static let failed = "#7f7f7f"
+        static let cutOff = "#6baed6"
+        static let duplicate = "#b00000"
+        static let lane = "#f6f6f6"
+        static let grid = "#e2e2e2"
+        static let text = "#222222"
+        static let muted = "#666666"
+    }
 
     public static func render(_ timeline: Timeline) -> String {
-        let lanes = ["main queue"] + workerLanes(timeline.requests)
-        let top = 48.0
-        let height = top + Double(lanes.count) * laneHeight + 70
-        let scale = plotWidth / max(timeline.durationMs, 1)
+        var canvas = Canvas(timeline: timeline)
+        canvas.draw()
+        return canvas.svg
+    }
+
+    /// A request drawn as one bar, or a run of tiny requests drawn as one
+    /// (an offline retry loop makes thousands of zero-length requests).
+    struct Bar {
+        var startMs: Double
+        var endMs: Double
+        var colour: String
+        var duplicate: Bool
+        var count: Int
+        var title: String
+    }
+
+    private struct Canvas {
+        let timeline: Timeline
+        let workers: [String]
+        let workerHeight: Double
+        let scale: Double
+        let eventRows: Int
+        let eventRowOf: [Int]
+        let duplicates: Set<Int>
+        var parts: [String] = []
+
+        init(timeline: Timeline) {
+            self.timeline = timeline
+            workers = TimelineSVG.workerLanes(timeline.requests)
+            workerHeight = workers.count > 10 ? 14 : 22
+            scale = plotWidth / max(timeline.durationMs, 1)
+            let eventXs = timeline.events.map { left + $0.ms * (plotWidth / max(timeline.durationMs, 1)) }
+            (eventRowOf, eventRows) = TimelineSVG.stagger(eventXs, labels: timeline.events.map(\.label))
+            duplicates = TimelineSVG.duplicateIDs(timeline.requests)
+        }
+
+        var headerHeight: Double { 58 }
+        var eventsTop: Double { headerHeight }
+        var lanesTop: Double { eventsTop + Double(eventRows) * 13 + 8 }
+        var screenTop: Double { lanesTop }
+        var mainTop: Double { screenTop + screenHeight + 6 }
+        var workersTop: Double { mainTop + mainHeight + 6 }
+        var lanesBottom: Double { workersTop + Double(workers.count) * workerHeight }
+        var axisY: Double { lanesBottom + 4 }
+        var legendTop: Double { axisY + 50 }
+        var height: Double { legendTop + 36 }
+        var width: Double { left + plotWidth + right }
+
         func x(_ ms: Double) -> Double { left + min(max(ms, 0), timeline.durationMs) * scale }
-        func y(_ lane: String) -> Double { top + Double(lanes.firstIndex(of: lane) ?? 0) * laneHeight }
 
-        var svg = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + plotWidth + 20))\" height=\"\(Int(height))\" font-family=\"monospace\" font-size=\"11\">",
-            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-            "<text x=\"10\" y=\"20\" font-size=\"14\">\(escape(timeline.title))</text>",
-        ]
-        for (index, lane) in lanes.enumerated() {
-            let laneY = top + Double(index) * laneHeight
-            if index % 2 == 0 {
-                svg.append(rect(left, laneY, plotWidth, laneHeight, fill: "#f4f4f4"))
+        var svg: String {
+            ([
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+                    + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" \(font) font-size=\"11\" fill=\"\(Palette.text)\">"
+            ] + parts + ["</svg>"]).joined(separator: "\n") + "\n"
+        }
+
+        mutating func draw() {
+            parts.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
+            parts.append("<text x=\"14\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape(timeline.title))</text>")
+            parts.append("<text x=\"14\" y=\"40\" fill=\"\(Palette.muted)\">\(escape(timeline.caption))</text>")
+            drawLaneBackgrounds()
+            drawGrid()
+            drawScreen()
+            drawMainQueue()
+            drawWorkers()
+            drawEvents()
+            drawAxis()
+            drawLegend()
+        }
+
+        mutating func drawLaneBackgrounds() {
+            let rows = timeline.screen.map(\.rows).max() ?? 0
+            label("screen", detail: rows > 0 ? "\(rows) rows" : nil, top: screenTop, height: screenHeight)
+            parts.append(rect(left, screenTop, plotWidth, screenHeight, fill: Palette.lane))
+            label("main queue", detail: nil, top: mainTop, height: mainHeight)
+            parts.append(rect(left, mainTop, plotWidth, mainHeight, fill: Palette.lane))
+            for (index, worker) in workers.enumerated() {
+                let top = workersTop + Double(index) * workerHeight
+                let count = timeline.requests.filter { $0.thread == worker }.count
+                label(worker, detail: "\(count)", top: top, height: workerHeight)
+                if index % 2 == 0 { parts.append(rect(left, top, plotWidth, workerHeight, fill: Palette.lane)) }
             }
-            svg.append("<text x=\"10\" y=\"\(laneY + 17)\">\(escape(lane))</text>")
+            if workers.isEmpty && timeline.requests.isEmpty {
+                parts.append(
+                    "<text x=\"\(left + 6)\" y=\"\(workersTop + 14)\" fill=\"\(Palette.muted)\">no downloads</text>")
+            }
         }
-        for stall in timeline.stalls {
-            svg.append(
-                rect(
-                    x(stall.startMs), y("main queue") + 3, max(1, (stall.endMs - stall.startMs) * scale), laneHeight - 6,
-                    fill: "#d62728", title: "main queue blocked \(Int(stall.endMs - stall.startMs)) ms"))
+
+        mutating func label(_ name: String, detail: String?, top: Double, height: Double) {
+            let y = top + height / 2 + 4
+            parts.append("<text x=\"14\" y=\"\(f(y))\">\(escape(name))</text>")
+            if let detail {
+                parts.append(
+                    "<text x=\"\(left - 8)\" y=\"\(f(y))\" text-anchor=\"end\" fill=\"\(Palette.muted)\" font-size=\"10\">"
+                        + "\(escape(detail))</text>")
+            }
         }
-        for request in timeline.requests {
-            let end = request.endMs ?? timeline.durationMs
-            let lane = request.thread == "main queue" ? "main queue" : request.thread
-            let laneY = y(lane) + (lane == "main queue" ? 8 : 5)
-            svg.append(
-                rect(
-                    x(request.startMs), laneY, max(1.5, (end - request.startMs) * scale), laneHeight - (lane == "main queue" ? 16 : 10),
-                    fill: color(request.outcome),
-                    title: "\(request.url) · \(request.outcome.rawValue) · \(Int(end - request.startMs)) ms"))
+
+        mutating func drawGrid() {
+            for tick in TimelineSVG.ticks(timeline.durationMs) {
+                parts.append(line(x(tick), screenTop, x(tick), lanesBottom, stroke: Palette.grid))
+            }
         }
-        let bottom = top + Double(lanes.count) * laneHeight
-        for event in timeline.events {
-            let eventX = x(event.ms)
-            svg.append(
-                "<line x1=\"\(eventX)\" y1=\"\(top - 4)\" x2=\"\(eventX)\" y2=\"\(bottom)\" stroke=\"#555\" stroke-dasharray=\"3,3\"/>")
-            svg.append(
-                "<text x=\"\(eventX + 2)\" y=\"\(top - 8)\" font-size=\"9\" transform=\"rotate(-20 \(eventX + 2) \(top - 8))\">\(escape(event.label))</text>"
-            )
+
+        /// Stacked bars: own icon at the bottom, then placeholder, blank, wrong on top.
+        mutating func drawScreen() {
+            let inner = screenHeight - 4
+            for span in timeline.screen where span.rows > 0 {
+                let x0 = x(span.startMs)
+                let width = max(0.6, x(span.endMs) - x0)
+                var y = screenTop + screenHeight - 2
+                let layers = [
+                    (span.own, Palette.own), (span.placeholder, Palette.placeholder), (span.blank, Palette.blank),
+                    (span.wrong, Palette.wrong),
+                ]
+                for (count, colour) in layers where count > 0 {
+                    let height = inner * Double(count) / Double(span.rows)
+                    y -= height
+                    parts.append(rect(x0, y, width, height, fill: colour))
+                }
+            }
+            parts.append(
+                "<rect x=\"\(left)\" y=\"\(f(screenTop + 2))\" width=\"\(plotWidth)\" height=\"\(f(inner))\" "
+                    + "fill=\"none\" stroke=\"#bbbbbb\" stroke-width=\"0.6\"/>")
+            if let ms = timeline.allVisibleMs {
+                let markX = x(ms)
+                let top = screenTop - 1
+                parts.append(
+                    "<path d=\"M\(f(markX - 5)) \(f(top - 7)) L\(f(markX + 5)) \(f(top - 7)) L\(f(markX)) \(f(top)) Z\" "
+                        + "fill=\"\(Palette.own)\"><title>every visible row shows its own icon at "
+                        + "\(Int(ms.rounded())) ms</title></path>")
+            }
         }
-        let step = tickStep(timeline.durationMs)
-        var tick = 0.0
-        while tick <= timeline.durationMs {
-            svg.append("<line x1=\"\(x(tick))\" y1=\"\(bottom)\" x2=\"\(x(tick))\" y2=\"\(bottom + 5)\" stroke=\"black\"/>")
-            svg.append("<text x=\"\(x(tick) - 8)\" y=\"\(bottom + 17)\">\(tick / 1000 == (tick / 1000).rounded() ? String(Int(tick / 1000)) : String(format: "%.1f", tick / 1000)) s</text>")
-            tick += step
+
+        mutating func drawMainQueue() {
+            for stall in timeline.stalls {
+                let x0 = x(stall.startMs)
+                let width = max(1, x(stall.endMs) - x0)
+                let duration = Int((stall.endMs - stall.startMs).rounded())
+                parts.append(
+                    rect(
+                        x0, mainTop + 1, width, mainHeight - 2, fill: Palette.stall,
+                        extra: "stroke=\"\(Palette.stallEdge)\" stroke-width=\"0.8\"",
+                        title: "main queue blocked \(duration) ms: no frame drawn"))
+                if width > 44 {
+                    parts.append(
+                        "<text x=\"\(f(x0 + width / 2))\" y=\"\(f(mainTop + 11))\" text-anchor=\"middle\" "
+                            + "font-size=\"9\" fill=\"\(Palette.stallEdge)\">\(duration) ms</text>")
+                }
+            }
+            let onMain = timeline.requests.filter { $0.thread == "main queue" }
+            drawBars(onMain, top: mainTop + mainHeight - 13, height: 10)
         }
-        let legendY = bottom + 40
-        let legend: [(String, String)] = [
-            ("#d62728", "main queue blocked (stall)"), ("#2ca02c", "download ok"), ("#ff7f0e", "corrupt / truncated"),
-            ("#7f7f7f", "failed"), ("#1f77b4", "still in flight at the end"),
-        ]
-        var legendX = left
-        for (fill, label) in legend {
-            svg.append(rect(legendX, legendY - 9, 12, 12, fill: fill))
-            svg.append("<text x=\"\(legendX + 16)\" y=\"\(legendY + 1)\">\(label)</text>")
-            legendX += 26 + Double(label.count) * 6.6
+
+        mutating func drawWorkers() {
+            for (index, worker) in workers.enumerated() {
+                let top = workersTop + Double(index) * workerHeight
+                drawBars(timeline.requests.filter { $0.thread == worker }, top: top + 3, height: workerHeight - 6)
+            }
         }
-        svg.append("</svg>")
-        return svg.joined(separator: "\n") + "\n"
+
+        mutating func drawBars(_ requests: [Request], top: Double, height: Double) {
+            var bars: [Bar] = []
+            for request in requests.sorted(by: { $0.startMs < $1.startMs }) {
+                let end = request.endMs ?? timeline.durationMs
+                let colour = TimelineSVG.colour(request)
+                let duplicate = duplicates.contains(request.id)
+                let title = "\(request.url) · \(TimelineSVG.outcomeText(request)) · \(Int((end - request.startMs).rounded())) ms"
+                    + (duplicate ? " · duplicate: the same URL was already in flight" : "")
+                if var last = bars.last, last.colour == colour, last.duplicate == duplicate,
+                    x(request.startMs) - x(last.endMs) < 1, x(end) - x(request.startMs) < 2
+                {
+                    last.endMs = max(last.endMs, end)
+                    last.count += 1
+                    last.title = "\(last.count) requests · \(TimelineSVG.outcomeText(request)) (last: \(request.url))"
+                    bars[bars.count - 1] = last
+                } else {
+                    bars.append(
+                        Bar(
+                            startMs: request.startMs, endMs: end, colour: colour, duplicate: duplicate, count: 1,
+                            title: title))
+                }
+            }
+            for bar in bars {
+                let x0 = x(bar.startMs)
+                // A hair of white between back-to-back downloads keeps them apart.
+                let width = max(1.2, x(bar.endMs) - x0 - (x(bar.endMs) - x0 > 4 ? 1 : 0))
+                let outline = bar.duplicate ? "stroke=\"\(Palette.duplicate)\" stroke-width=\"1.6\"" : ""
+                parts.append(rect(x0, top, width, height, fill: bar.colour, extra: outline, title: bar.title))
+            }
+        }
+
+        mutating func drawEvents() {
+            for (index, event) in timeline.events.enumerated() {
+                let eventX = x(event.ms)
+                let labelY = eventsTop + Double(eventRowOf[index]) * 13 + 9
+                parts.append(
+                    "<line x1=\"\(f(eventX))\" y1=\"\(f(labelY + 3))\" x2=\"\(f(eventX))\" y2=\"\(f(lanesBottom))\" "
+                        + "stroke=\"#444444\" stroke-width=\"0.8\" stroke-dasharray=\"3,3\"/>")
+                let anchor = eventX > left + plotWidth - 60 ? "end" : "start"
+                let labelX = anchor == "end" ? eventX - 3 : eventX + 3
+                parts.append(
+                    "<text x=\"\(f(labelX))\" y=\"\(f(labelY))\" font-size=\"10\" text-anchor=\"\(anchor)\">"
+                        + "\(escape(event.label))</text>")
+            }
+        }
+
+        mutating func drawAxis() {
+            parts.append(line(left, axisY, left + plotWidth, axisY, stroke: "#444444"))
+            let ticks = TimelineSVG.ticks(timeline.durationMs)
+            let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1000
+            for tick in ticks {
+                parts.append(line(x(tick), axisY, x(tick), axisY + 5, stroke: "#444444"))
+                parts.append(
+                    "<text x=\"\(f(x(tick)))\" y=\"\(f(axisY + 17))\" text-anchor=\"middle\" font-size=\"10\">"
+                        + "\(TimelineSVG.seconds(tick, step: step))</text>")
+            }
+            let clock =
+                timeline.speed == 1
+                ? "time (s) since the run began"
+                : "wall-clock time (s) · played at \(timeline.speed.formatted)×: a 0.5 s download takes "
+                    + "\(Int((500 / timeline.speed).rounded())) ms here"
+            parts.append(
+                "<text x=\"\(f(left + plotWidth))\" y=\"\(f(axisY + 30))\" text-anchor=\"end\" font-size=\"10\" "
+                    + "fill=\"\(Palette.muted)\">\(escape(clock))</text>")
+        }
+
+        mutating func drawLegend() {
+            let groups: [(String, [(String, String, String)])] = [
+                (
+                    "screen",
+                    [
+                        (Palette.own, "", "own icon"), (Palette.placeholder, "", "placeholder"),
+                        (Palette.blank, "stroke=\"#999999\"", "blank"), (Palette.wrong, "", "another row's icon"),
+                    ]
+                ),
+                ("main queue", [(Palette.stall, "stroke=\"\(Palette.stallEdge)\"", "blocked (no frame)")]),
+                (
+                    "downloads",
+                    [
+                        (Palette.ok, "", "ok"), (Palette.broken, "", "corrupt"), (Palette.failed, "", "failed"),
+                        (Palette.cutOff, "", "cut off at the end"),
+                        ("#ffffff", "stroke=\"\(Palette.duplicate)\" stroke-width=\"1.6\"", "duplicate in flight"),
+                    ]
+                ),
+            ]
+            var legendX = 14.0
+            var legendY = legendTop
+            for (group, entries) in groups {
+                let groupWidth = entries.reduce(Double(group.count) * 7.4 + 10) { $0 + 27 + Double($1.2.count) * 6.1 }
+                if legendX + groupWidth > width - 10 {
+                    legendX = 14
+                    legendY += 18
+                }
+                parts.append(
+                    "<text x=\"\(f(legendX))\" y=\"\(f(legendY))\" font-weight=\"bold\">\(escape(group))</text>")
+                legendX += Double(group.count) * 7.4 + 10
+                for (fill, extra, text) in entries {
+                    parts.append(rect(legendX, legendY - 9, 11, 11, fill: fill, extra: extra))
+                    parts.append("<text x=\"\(f(legendX + 15))\" y=\"\(f(legendY))\">\(escape(text))</text>")
+                    legendX += 15 + Double(text.count) * 6.1 + 12
+                }
+                legendX += 14
+            }
+        }
     }
 
-    private static func workerLanes(_ requests: [Request]) -> [String] {
+    // MARK: helpers
+
+    static func workerLanes(_ requests: [Request]) -> [String] {
         let workers = Set(requests.map(\.thread)).subtracting(["main queue"])
-        return workers.sorted { (Int($0.split(separator: " ").last ?? "") ?? 0) < (Int($1.split(separator: " ").last ?? "") ?? 0) }
-    }
-
-    private static func color(_ outcome: Request.Outcome) -> String {
-        switch outcome {
-        case .ok: "#2ca02c"
-        case .corrupt, .truncated: "#ff7f0e"
-        case .failed: "#7f7f7f"
-        case .inFlight: "#1f77b4"
+        return workers.sorted {
+            (Int($0.split(separator: " ").last ?? "") ?? 0, $0) < (Int($1.split(separator: " ").last ?? "") ?? 0, $1)
         }
     }
 
-    private static func tickStep(_ durationMs: Double) -> Double {
-        for step in [100.0, 250, 500, 1000, 2000, 5000, 10000, 20000] where durationMs / step <= 12 { return step }
-        return 60000
+    /// Requests started while an earlier request for the same URL was in flight.
+    static func duplicateIDs(_ requests: [Request]) -> Set<Int> {
+        var byURL: [String: [Request]] = [:]
+        for request in requests { byURL[request.url, default: []].append(request) }
+        var ids = Set<Int>()
+        for sameURL in byURL.values where sameURL.count > 1 {
+            for (index, request) in sameURL.enumerated()
+            where sameURL[..<index].contains(where: { ($0.endMs ?? .infinity) > request.startMs }) {
+                ids.insert(request.id)
+            }
+        }
+        return ids
     }
 
-    private static func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String, title: String? = nil) -> String {
-        let shape = "x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(height)\" fill=\"\(fill)\""
+    static func colour(_ request: Request) -> String {
+        switch request.outcome {
+        case .ok: Palette.ok
+        case .corrupt, .truncated: Palette.broken
+        case .inFlight: Palette.cutOff
+        case .failed: request.error == NetworkError.shutDown.description ? Palette.cutOff : Palette.failed
+        }
+    }
+
+    static func outcomeText(_ request: Request) -> String {
+        switch request.outcome {
+        case .failed: "failed: \(request.error ?? "unknown")"
+        case .inFlight: "still in flight"
+        default: request.outcome.rawValue
+        }
+    }
+
+    /// Assigns each label a row so that labels on one row do not overlap.
+    static func stagger(_ xs: [Double], labels: [String]) -> (rows: [Int], count: Int) {
+        var rowEnds: [Double] = []
+        var rows: [Int] = []
+        for (x, label) in zip(xs, labels) {
+            let width = Double(label.count) * 5.6 + 10
+            if let row = rowEnds.firstIndex(where: { $0 < x }) {
+                rows.append(row)
+                rowEnds[row] = x + width
+            } else {
+                rows.append(rowEnds.count)
+                rowEnds.append(x + width)
+            }
+        }
+        return (rows, max(1, rowEnds.count))
+    }
+
+    static func ticks(_ durationMs: Double) -> [Double] {
+        let step = [100.0, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 30000, 60000].first {
+            durationMs / $0 <= 12
+        } ?? 120_000
+        return stride(from: 0, through: durationMs, by: step).map { $0 }
+    }
+
+    static func seconds(_ ms: Double, step: Double) -> String {
+        let decimals = step >= 1000 ? 0 : (step.truncatingRemainder(dividingBy: 100) == 0 ? 1 : 2)
+        return String(format: "%.\(decimals)f", ms / 1000)
+    }
+
+    private static func rect(
+        _ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String, extra: String = "",
+        title: String? = nil
+    ) -> String {
+        let shape =
+            "x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(width))\" height=\"\(f(height))\" fill=\"\(fill)\""
+            + (extra.isEmpty ? "" : " " + extra)
         guard let title else { return "<rect \(shape)/>" }
         return "<rect \(shape)><title>\(escape(title))</title></rect>"
     }
 
-    private static func escape(_ text: String) -> String {
+    private static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String) -> String {
+        "<line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(stroke)\" stroke-width=\"0.8\"/>"
+    }
+
+    /// Two decimals are plenty for a picture, and keep the file small.
+    private static func f(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
