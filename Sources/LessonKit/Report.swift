@@ -31,6 +31,13 @@ public struct Report: Codable, Equatable, Sendable {
     public var wrongImageFrames = 0
     /// From the launch to the first frame in which every visible row shows its own icon.
     public var timeToAllVisibleMs: Double?
+    /// The physical limit for `timeToAllVisibleMs` (see `PhysicalLimit`): the
+    /// first screen's downloads packed onto `downloadQueueLimit` lanes (one lane
+    /// per row when the queue has no limit), with no overhead.
+    public var idealTimeToAllVisibleMs: Double?
+    /// `maxConcurrentOperationCount` of the step's download queue, read from the
+    /// controller; nil when it has none or sets no limit.
+    public var downloadQueueLimit: Int?
     public var visibleRowsAtEnd = 0
     public var ownIconsAtEnd = 0
 
@@ -62,7 +69,10 @@ public struct Report: Codable, Equatable, Sendable {
         // Optional keys are written as null rather than left out: the key set is stable.
         guard let data = try? encoder.encode(self), var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return "{}" }
-        for key in ["requestsAfterRelaunch", "timeToAllVisibleMs", "liveImageBytes"] where object[key] == nil {
+        for key in [
+            "requestsAfterRelaunch", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
+            "liveImageBytes",
+        ] where object[key] == nil {
             object[key] = NSNull()
         }
         guard let full = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])

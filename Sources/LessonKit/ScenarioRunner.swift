@@ -88,6 +88,8 @@ private final class ActiveRun: @unchecked Sendable {
     private var frameStoryNow = 0.0
     private var frameWork = FrameWork()
     private var launchMs = 0.0
+    /// The icon URLs of the rows on the first screen, for the physical limit.
+    private var firstScreenIcons: [String] = []
     private var frameCount = 0
     private var events: [Timeline.Event] = []
     private var memoryWarnings = 0
@@ -119,7 +121,11 @@ private final class ActiveRun: @unchecked Sendable {
         launchMs = network.now()
         event("launch")
         launchController()
-        recorder.launched(atMs: launchMs, firstCommitMs: network.now(), snapshot: tableSnapshot())
+        let firstScreen = tableSnapshot()
+        firstScreenIcons = firstScreen.rows.compactMap {
+            setup.catalog.entries.indices.contains($0.row) ? setup.catalog.entries[$0.row].icon : nil
+        }
+        recorder.launched(atMs: launchMs, firstCommitMs: network.now(), snapshot: firstScreen)
         let clock = FrameClock { [self] in frame() }
         self.clock = clock
         clock.start()
@@ -315,6 +321,12 @@ private final class ActiveRun: @unchecked Sendable {
         report.placeholderFrames = recorder.placeholderFrames
         report.wrongImageFrames = recorder.wrongImageFrames
         report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
+        report.downloadQueueLimit = controller.flatMap { PhysicalLimit.queueLimit(of: $0) }
+        if !firstScreenIcons.isEmpty {
+            let wallMs = firstScreenIcons.map { network.conditions.wallSeconds(network.plannedStorySeconds(for: $0)) * 1000 }
+            report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(
+                wallMs, lanes: report.downloadQueueLimit ?? wallMs.count)
+        }
         report.visibleRowsAtEnd = snapshot.rows.count
         report.ownIconsAtEnd = snapshot.rows.filter { recorder.state(of: $0) == .own }.count
         report.memoryWarnings = memoryWarnings

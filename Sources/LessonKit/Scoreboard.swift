@@ -72,6 +72,15 @@ public enum Scoreboard {
             cell: { $0.timeToAllVisibleMs.map(whole) ?? "never" },
             measuredBy: "FrameRecorder: from the launch to the first frame in which every visible row shows its own icon"),
         Column(
+            header: "× ideal", keys: ["timeToAllVisibleMs", "idealTimeToAllVisibleMs"],
+            cell: { report in
+                guard let time = report.timeToAllVisibleMs, let ideal = report.idealTimeToAllVisibleMs, ideal > 0 else {
+                    return "—"
+                }
+                return String(format: "%.2f", time / ideal)
+            },
+            measuredBy: "PhysicalLimit: all icons ÷ the first screen's downloads packed onto the queue's limit, no overhead"),
+        Column(
             header: "kept B", keys: ["liveImageBytes"],
             cell: { $0.liveImageBytes.map { "\($0)" } ?? "n/a" },
             measuredBy: "Instruments: decoded image bytes still alive after the memory warning, not counting those cells show"),
@@ -84,8 +93,9 @@ public enum Scoreboard {
     public static let legend = """
         requests: requests / unique URLs · dups: requests started while the same URL was in flight · stall: longest
         main-queue stall · dropped, placeholder, wrong: 60 Hz refreshes frozen, showing a placeholder, showing another
-        row's icon · all icons: launch to every visible row showing its own icon · kept: image bytes alive after the
-        memory warning · freed: the controller died when the screen went away
+        row's icon · all icons: launch to every visible row showing its own icon · × ideal: that time ÷ the physical
+        limit (PhysicalLimit) · kept: image bytes alive after the memory warning · freed: the controller died when the
+        screen went away
         """
 
     /// The table for a terminal: aligned columns, one line per step.

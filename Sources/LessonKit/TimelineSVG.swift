@@ -181,7 +181,8 @@ public enum TimelineSVG {
             for stall in timeline.stalls {
                 let x0 = x(stall.startMs)
                 let width = max(1, x(stall.endMs) - x0)
-                let duration = Int((stall.endMs - stall.startMs).rounded())
+                // As FrameRecorder counts it: the gap between two frames, minus the one frame it should have been.
+                let duration = Int((stall.endMs - stall.startMs - 1000 / 60).rounded())
                 parts.append(
                     rect(
                         x0, mainTop + 1, width, mainHeight - 2, fill: Palette.stall,

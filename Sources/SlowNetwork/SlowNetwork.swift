@@ -109,24 +109,13 @@ public final class SlowNetwork: Sendable {
         }
         if shutDown { throw finish(id, failure: .shutDown) }
 
-        // Every draw comes from (seed, URL, attempt), never from a shared
-        // generator, so the faults do not depend on which thread ran first.
-        var random = SeededGenerator(
-            seed: conditions.seed ^ StableHash.fnv1a(key) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15))
         let behavior = conditions.rules.first { $0.matches(key) }?.behavior
-        let jitter = conditions.jitter * (2 * random.nextUnit() - 1)
-        var storySeconds = conditions.latency * (1 + jitter)
-        if case .slow(let range) = behavior {
-            storySeconds = range.lowerBound + (range.upperBound - range.lowerBound) * random.nextUnit()
-        }
-        let failsByChance = random.nextUnit() < conditions.failRate
+        let draws = self.draws(for: key, attempt: attempt)
+        let storySeconds = draws.storySeconds
         var body = IconArt.ppm(for: key)
-        if let bandwidth = conditions.bandwidth, bandwidth > 0 {
-            storySeconds += Double(body.count) / bandwidth
-        }
 
         if isOffline { throw finish(id, failure: .offline) }
-        guard sleep(wallSeconds: conditions.wallSeconds(max(0, storySeconds))) else {
+        guard sleep(wallSeconds: conditions.wallSeconds(storySeconds)) else {
             throw finish(id, failure: .shutDown)
         }
         if isOffline { throw finish(id, failure: .offline) }
@@ -146,9 +135,35 @@ public final class SlowNetwork: Sendable {
         default:
             break
         }
-        if failsByChance { throw finish(id, failure: .connectionLost) }
+        if draws.failsByChance { throw finish(id, failure: .connectionLost) }
         end(id, outcome: outcome, bytes: body.count)
         return body
+    }
+
+    /// How long the `attempt`-th fetch of `url` takes, in story seconds (latency
+    /// and jitter, or a slow rule's time, plus the body at the bandwidth): known
+    /// in advance, because every draw comes from the seed. What a loader's
+    /// physical limit is computed from.
+    public func plannedStorySeconds(for url: String, attempt: Int = 0) -> Double {
+        draws(for: url, attempt: attempt).storySeconds
+    }
+
+    /// Every draw comes from (seed, URL, attempt), never from a shared
+    /// generator, so the faults do not depend on which thread ran first.
+    private func draws(for key: String, attempt: Int) -> (storySeconds: Double, failsByChance: Bool) {
+        var random = SeededGenerator(
+            seed: conditions.seed ^ StableHash.fnv1a(key) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15))
+        let behavior = conditions.rules.first { $0.matches(key) }?.behavior
+        let jitter = conditions.jitter * (2 * random.nextUnit() - 1)
+        var storySeconds = conditions.latency * (1 + jitter)
+        if case .slow(let range) = behavior {
+            storySeconds = range.lowerBound + (range.upperBound - range.lowerBound) * random.nextUnit()
+        }
+        let failsByChance = random.nextUnit() < conditions.failRate
+        if let bandwidth = conditions.bandwidth, bandwidth > 0 {
+            storySeconds += Double(IconArt.ppm(for: key).count) / bandwidth
+        }
+        return (max(0, storySeconds), failsByChance)
     }
 
     private func finish(_ id: Int, failure: NetworkError) -> NetworkError {

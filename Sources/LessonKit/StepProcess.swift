@@ -1,5 +1,4 @@
 import Foundation
-import LessonKit
 import Synchronization
 
 /// Runs a step's own executable (built beside `lessons`) as a child process and
@@ -9,21 +8,26 @@ import Synchronization
 /// its own image accounting and its own threads, so one step's stalls (step 1
 /// blocks the main queue on purpose) or crashes (step 4's racy dictionary can
 /// take its process down) never leak into another step's numbers.
-struct StepProcess: Sendable {
+public struct StepProcess: Sendable {
     /// The folder holding `lessons` and the step executables.
-    let directory: URL
+    public let directory: URL
 
-    static func besideThisProgram() -> StepProcess {
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The step executables beside the running program (`lessons`, or the test bundle).
+    public static func besideThisProgram() -> StepProcess {
         let program = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         return StepProcess(directory: program.deletingLastPathComponent())
     }
 
-    func executable(for entry: LessonEntry) -> URL {
+    public func executable(for entry: LessonEntry) -> URL {
         directory.appendingPathComponent(entry.target)
     }
 
     /// The steps whose executables are missing, if any.
-    func missing(_ entries: [LessonEntry]) -> [LessonEntry] {
+    public func missing(_ entries: [LessonEntry]) -> [LessonEntry] {
         entries.filter { !FileManager.default.isExecutableFile(atPath: executable(for: $0).path) }
     }
 
@@ -33,7 +37,7 @@ struct StepProcess: Sendable {
     /// The child gets a Caches folder of its own (`XDG_CACHE_HOME`), removed
     /// afterwards: a disk-cache step starts cold, two runs of one step at once
     /// cannot share files, and the learner's own cache is left alone.
-    func run(_ entry: LessonEntry, arguments: [String]) -> Scoreboard.Outcome {
+    public func run(_ entry: LessonEntry, arguments: [String]) -> Scoreboard.Outcome {
         let caches = FileManager.default.temporaryDirectory.appendingPathComponent(
             "OperationLessons-run-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: caches) }
@@ -82,7 +86,7 @@ extension StepProcess {
     /// Runs the step again after a crash, up to `attempts` runs in all: a
     /// racy step crashes now and then, and its numbers are still worth having.
     /// Returns the last outcome and how many runs crashed before it.
-    func runRetryingCrashes(
+    public func runRetryingCrashes(
         _ entry: LessonEntry, arguments: [String], attempts: Int = 3
     ) -> (outcome: Scoreboard.Outcome, crashes: Int) {
         var crashes = 0
@@ -96,50 +100,3 @@ extension StepProcess {
     }
 }
 
-/// A one-line progress report on stderr while children run: rewritten in
-/// place on a terminal, one line per update otherwise.
-final class Progress: Sendable {
-    private let total: Int
-    private let done = Mutex(0)
-    private let live = isatty(STDERR_FILENO) == 1
-
-    init(total: Int) {
-        self.total = total
-    }
-
-    func started(_ what: String) {
-        let count = done.withLock { $0 }
-        show("[\(count + 1)/\(total)] \(what) …")
-    }
-
-    func finished() {
-        done.withLock { $0 += 1 }
-    }
-
-    func end() {
-        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    }
-
-    private func show(_ line: String) {
-        let text = live ? "\r\u{1B}[K" + String(line.prefix(100)) : line + "\n"
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}
-
-/// Runs `count` jobs, at most `jobs` at a time, and returns their results in order.
-func runConcurrently<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let results = Mutex([T?](repeating: nil, count: count))
-    let next = Mutex(0)
-    DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
-        while true {
-            let index = next.withLock { value -> Int in
-                defer { value += 1 }
-                return value
-            }
-            guard index < count else { return }
-            let result = body(index)
-            results.withLock { $0[index] = result }
-        }
-    }
-    return results.withLock { $0.compactMap { $0 } }
-}
