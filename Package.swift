@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "LessonKit", dependencies: ["SlowNetwork", "TableKit"]),
         .executableTarget(
             name: "lessons",
-            dependencies: ["LessonKit"] + lessonTargets.map { .target(name: $0) }
+            dependencies: ["LessonKit", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
         ),
         .testTarget(
             name: "OperationLessonsTests",

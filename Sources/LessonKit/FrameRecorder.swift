@@ -1,3 +1,4 @@
+import SlowNetwork
 import TableKit
 
 /// Turns the frames the main queue committed into what the user saw.
@@ -14,9 +15,14 @@ final class FrameRecorder {
     }
 
     private let frameMs = FrameClock.frameMs
-    /// Each row's own icon, and the row each icon belongs to.
-    private let expected: [Int]
-    private let rowOfIcon: [Int: Int]
+    /// Each row's icon URL. Its fingerprint (the served icon, decoded and
+    /// hashed) is worked out the first time the row is on screen and kept:
+    /// the cost follows the rows shown, not the rows in the catalog.
+    private let icons: [String]
+    private var expected: [Int: Int] = [:]
+    /// The row each icon seen so far belongs to: the reuse bug's late icon
+    /// always comes from a row that was on screen, so it is known here.
+    private var rowOfIcon: [Int: Int] = [:]
     /// The last commit, judged. Only the verdicts are kept: holding the
     /// snapshot would keep its images alive and blur the memory account.
     private var last: (ms: Double, states: [RowState])?
@@ -35,20 +41,25 @@ final class FrameRecorder {
     /// What the screen showed, as spans of equal verdicts, for the timeline.
     private(set) var screen: [Timeline.ScreenSpan] = []
 
-    init(expectedFingerprints: [Int]) {
-        expected = expectedFingerprints
-        var rowOfIcon: [Int: Int] = [:]
-        for (row, fingerprint) in expectedFingerprints.enumerated() where rowOfIcon[fingerprint] == nil {
-            rowOfIcon[fingerprint] = row
-        }
-        self.rowOfIcon = rowOfIcon
+    init(iconURLs: [String]) {
+        icons = iconURLs
     }
 
     func state(of visible: VisibleRow) -> RowState {
+        let own = expectedFingerprint(ofRow: visible.row)
         guard let image = visible.image else { return .blank }
         if image.isPlaceholder { return .placeholder }
-        if expected.indices.contains(visible.row) && expected[visible.row] == image.fingerprint { return .own }
+        if own == image.fingerprint { return .own }
         return .wrong(rowOfIcon[image.fingerprint])
+    }
+
+    private func expectedFingerprint(ofRow row: Int) -> Int? {
+        if let known = expected[row] { return known }
+        guard icons.indices.contains(row) else { return nil }
+        let fingerprint = Image.fingerprint(of: IconArt.ppm(for: icons[row])) ?? 0
+        expected[row] = fingerprint
+        if rowOfIcon[fingerprint] == nil { rowOfIcon[fingerprint] = row }
+        return fingerprint
     }
 
     /// The app was launched at `launchMs` and showed nothing until its first

@@ -11,12 +11,14 @@ public struct LessonEntry: Sendable {
     public let defaultScenario: String
     /// The lesson text in `Lessons/`.
     public let text: String
-    /// Whether the step is the image list (steps 1–7): the scoreboard, the bug
-    /// matrix and the timeline pictures run every such step on the same script.
-    /// Steps that are not a table of icons (dependencies, the lottery machine) say false.
-    public var showsImageList = true
 
     public var id: String { number < 10 ? "0\(number)" : "\(number)" }
+
+    /// Whether the step is the image list (steps 1–7): its default scenario is
+    /// one of the table scripts. The scoreboard, the bug matrix and the timeline
+    /// pictures run every such step on the same script; steps that are not a
+    /// table of icons (dependencies, the lottery machine) have scripts of their own.
+    public var showsImageList: Bool { Scenario.named(defaultScenario) != nil }
 }
 
 /// Every step there is. A new step adds a line here and its target in Package.swift.

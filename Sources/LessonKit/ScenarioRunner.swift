@@ -110,8 +110,7 @@ private final class ActiveRun: @unchecked Sendable {
         network = SlowNetwork(conditions: conditions, isMainQueue: { MainQueue.isCurrent })
         environment = LessonEnvironment(
             network: network, catalogURL: setup.catalog.source, cachesDirectory: setup.cachesDirectory)
-        recorder = FrameRecorder(
-            expectedFingerprints: setup.catalog.entries.map { Image.fingerprint(of: IconArt.ppm(for: $0.icon)) ?? 0 })
+        recorder = FrameRecorder(iconURLs: setup.catalog.entries.map(\.icon))
     }
 
     private func storyTime(atMs ms: Double) -> Double { ms / 1000 * setup.options.speed }

@@ -30,7 +30,11 @@ public enum IconArt {
                 } else {
                     pixel = background
                 }
-                pixels += [pixel.0, pixel.1, pixel.2]
+                // Three appends, not `+= [r, g, b]`: no array made per pixel
+                // (the harness draws an icon for every row it judges).
+                pixels.append(pixel.0)
+                pixels.append(pixel.1)
+                pixels.append(pixel.2)
             }
         }
         var data = Data("P6\n\(side) \(side)\n255\n".utf8)

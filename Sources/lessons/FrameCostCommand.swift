@@ -1,5 +1,6 @@
 import Foundation
 import LessonKit
+import SlowNetwork
 
 /// `lessons framecost`: generated catalogs of growing length, each scrolled end
 /// to end, and what a frame cost in each. The harness scales if the frame work
@@ -87,13 +88,14 @@ enum FrameCostCommand {
         for rows in options.rows {
             let catalog = folder.appendingPathComponent("catalog-\(rows).plist")
             do {
-                _ = try GeneratedCatalog.write(rows: rows, to: catalog)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                _ = try AppCatalog.generated(rows: rows, file: catalog)
             } catch {
                 printError("lessons framecost: cannot write \(catalog.path): \(error.localizedDescription)")
                 return 1
             }
             progress.started("\(rows) rows")
-            let outcome = children.run(
+            let (outcome, _) = children.runRetryingCrashes(
                 entry,
                 arguments: ScoreboardCommand.flags("scroll-end-to-end", options.speed, 1) + ["--catalog", catalog.path])
             progress.finished()
