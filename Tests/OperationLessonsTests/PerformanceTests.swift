@@ -1,0 +1,100 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+import Testing
+
+@testable import Lesson03ModelCache
+
+/// The harness's own performance: frame work that follows the rows on screen,
+/// not the rows in the catalog; live counts that agree with the log; the
+/// physical limit computed right.
+@Suite struct PerformanceTests {
+    /// A catalog 166 times longer, scrolled end to end at 50×: the frame
+    /// handler's work grows with the rows that scroll into view, never with
+    /// the catalog. An O(rows) step per frame would show up as ×166.
+    @Test func frameWorkDoesNotGrowWithTheCatalog() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framecost-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var reports: [Int: Report] = [:]
+        for rows in [60, 10_000] {
+            let catalog = try AppCatalog.generated(rows: rows, file: folder.appendingPathComponent("\(rows).plist"))
+            var options = LessonOptions()
+            options.speed = 50
+            let result = await ScenarioRunner.run(
+                ScenarioSetup(
+                    lesson: "03", title: "model-held cache", controller: AppsViewController.self,
+                    scenario: .scrollEndToEnd, options: options, catalog: catalog,
+                    // A display, so the status line is worked out every other frame as on a terminal.
+                    display: { _ in }))
+            reports[rows] = result.report
+        }
+        let short = try #require(reports[60])
+        let long = try #require(reports[10_000])
+        print("frame work mean: 60 rows \(short.frameWorkMeanMs) ms, 10000 rows \(long.frameWorkMeanMs) ms")
+        print("recording mean:  60 rows \(short.frameRecordingMeanMs) ms, 10000 rows \(long.frameRecordingMeanMs) ms")
+        // The scroll reached the end of both catalogs, a frame at a time.
+        #expect(short.frames > 30 && long.frames > 30)
+        #expect(long.uniqueURLs > 100, "the long scroll showed rows all along the catalog")
+        // Generous: a per-frame cost proportional to the rows would be ×166.
+        // 0.5 ms of slack absorbs the noise of two busy cores on tiny numbers.
+        #expect(long.frameRecordingMeanMs <= 10 * short.frameRecordingMeanMs + 0.5)
+        #expect(long.frameWorkMeanMs <= 10 * short.frameWorkMeanMs + 0.5)
+    }
+
+    /// The status line's live counts, kept as requests come and go, agree with
+    /// the counts worked out from the whole log, duplicates included.
+    @Test func liveCountsAgreeWithTheLog() async {
+        var conditions = NetworkConditions()
+        conditions.latency = 0.1
+        let network = SlowNetwork(conditions: conditions)
+        let urls = ["https://cdn.example.com/a.png", "https://cdn.example.com/a.png", "https://cdn.example.com/b.png"]
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                // Four fetches at once, three of the same URL: two of those are duplicates in flight.
+                DispatchQueue.concurrentPerform(iterations: 4) { index in
+                    _ = try? network.data(contentsOf: URL(string: urls[min(index, 2) == 2 ? 2 : 0])!)
+                }
+                // And one more afterwards: a re-download, not a duplicate.
+                _ = try? network.data(contentsOf: URL(string: urls[0])!)
+                done.resume()
+            }
+        }
+        let log = network.log
+        let counts = network.counts
+        #expect(counts.requests == log.count)
+        #expect(counts.uniqueURLs == log.uniqueURLs)
+        #expect(counts.duplicateRequests == log.duplicateRequests)
+        #expect(counts.inFlight == 0)
+        #expect(log.count == 5)
+    }
+
+    @Test func makespanPacksDownloadsOntoTheQueueLimit() {
+        // Eight equal downloads, three at a time: three rounds.
+        #expect(PhysicalLimit.makespan(Array(repeating: 500, count: 8), lanes: 3) == 1500)
+        // No limit: one round.
+        #expect(PhysicalLimit.makespan(Array(repeating: 500, count: 8), lanes: 8) == 500)
+        // A slow row dominates: it alone takes as long as the others together on the other lanes.
+        #expect(PhysicalLimit.makespan([5000, 500, 500, 500], lanes: 2) == 5000)
+        #expect(PhysicalLimit.makespan([], lanes: 3) == 0)
+    }
+
+    /// The limit is read from the step's own queue, a `lazy var` included.
+    @Test func queueLimitIsReadFromTheController() {
+        final class Limited {
+            lazy var queue: OperationQueue = {
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 3
+                return queue
+            }()
+        }
+        final class Unlimited {
+            let queue = OperationQueue()
+        }
+        let limited = Limited()
+        #expect(PhysicalLimit.queueLimit(of: limited) == nil, "a lazy queue not made yet has no limit to read")
+        _ = limited.queue
+        #expect(PhysicalLimit.queueLimit(of: limited) == 3)
+        #expect(PhysicalLimit.queueLimit(of: Unlimited()) == nil)
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import LessonKit
+import Testing
+
+/// The scoreboard's numbers, step by step, on the standard scenario (seed 1,
+/// 10×): the suite's regression net. Counts are asserted exactly (they come
+/// from the request log and the image account, not from timing); times only as
+/// generous ratios.
+@Suite struct ScoreboardTests {
+    /// What `swift run lessons scoreboard` shows for a step, in the columns that do not depend on timing.
+    struct Expected: CustomTestStringConvertible, Sendable {
+        let step: Int
+        let requests: Int
+        let uniqueURLs: Int
+        let bytes: Int
+        /// Image bytes the app kept after the memory warning.
+        let keptAfterWarning: Int
+        let wrongImageFrames: Bool
+
+        var testDescription: String { "step \(step)" }
+    }
+
+    /// Measured with `swift run lessons scoreboard --json` (standard, 10×, seed 1).
+    /// Rows 0–27 are shown once on the way down, 0–19 again on the way back:
+    /// 28 icons, and 20 downloads more for a step that keeps nothing.
+    static let expected: [Expected] = [
+        Expected(step: 2, requests: 48, uniqueURLs: 28, bytes: 37488, keptAfterWarning: 0, wrongImageFrames: true),
+        Expected(step: 3, requests: 28, uniqueURLs: 28, bytes: 21868, keptAfterWarning: 14592, wrongImageFrames: false),
+        Expected(step: 4, requests: 28, uniqueURLs: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: false),
+    ]
+
+    @Test(arguments: expected)
+    func standardScenarioCounts(_ expected: Expected) async throws {
+        let report = try #require(await MeasuredRuns.shared.report(step: expected.step, scenario: "standard"))
+        #expect(report.requests == expected.requests)
+        #expect(report.uniqueURLs == expected.uniqueURLs)
+        #expect(report.duplicateRequests == 0)
+        #expect(report.bytes == expected.bytes)
+        #expect(report.liveImageBytes == expected.keptAfterWarning)
+        #expect((report.wrongImageFrames > 0) == expected.wrongImageFrames)
+        #expect(report.controllerFreed)
+        #expect(report.requestsOnMainQueue == 0)
+        #expect(report.ownIconsAtEnd == report.visibleRowsAtEnd)
+        // Off the main queue, the longest stall stays under two frames; a
+        // generous bound, since two busy cores can delay any frame a little.
+        #expect(report.maxMainStallMs < 4 * 1000 / 60)
+        // The first screen's eight icons take at least one latency (50 ms at 10×).
+        let firstScreen = try #require(report.timeToAllVisibleMs)
+        #expect(firstScreen >= 50)
+    }
+
+    /// Step 1 fetches on the main queue while the table scrolls, so which rows
+    /// it has time to show, and fetch, depends on how long each frame was
+    /// blocked: its counts are bounds, not exact figures.
+    @Test func synchronousStepBlocksAndSkipsRows() async throws {
+        let report = try #require(await MeasuredRuns.shared.report(step: 1, scenario: "standard"))
+        #expect(report.requestsOnMainQueue == report.requests)
+        // The first screen and the screen the drag lands on, at least.
+        #expect(report.uniqueURLs >= 16)
+        #expect(report.uniqueURLs <= 28)
+        // Back at the top, the first screen is fetched again: nothing was kept.
+        #expect(report.requests - report.uniqueURLs >= 8)
+        // The first screen waits for eight fetches in a row: 8 × 50 ms at 10×, say at least half of it.
+        #expect(report.maxMainStallMs >= 0.5 * 8 * 50)
+        #expect(report.droppedFrames > 0)
+        #expect(report.liveImageBytes == 0)
+        #expect(report.controllerFreed)
+    }
+
+    /// The time to fill the first screen, against its physical limit: the
+    /// measured ratio can never beat 1, and the image steps that download in
+    /// the background stay within a few times of it (step 1 does not).
+    @Test func idealScheduleBoundsTheFirstScreen() async throws {
+        for step in MeasuredRuns.steps {
+            let report = try #require(await MeasuredRuns.shared.report(step: step, scenario: "standard"))
+            let time = try #require(report.timeToAllVisibleMs)
+            let ideal = try #require(report.idealTimeToAllVisibleMs)
+            #expect(time >= ideal * 0.95, "step \(step): \(time) ms cannot beat the limit \(ideal) ms")
+            if step == 1 {
+                // One fetch after another on the main queue: about eight times the limit of eight at once.
+                #expect(time / ideal >= 4)
+            }
+        }
+    }
+
+    /// The table, Markdown and JSON forms carry every step and every column.
+    @Test func tableShowsEveryStepAndColumn() async throws {
+        var rows: [Scoreboard.Row] = []
+        for step in MeasuredRuns.steps {
+            let entry = try #require(LessonCatalog.entry(step))
+            let report = try #require(await MeasuredRuns.shared.report(step: step, scenario: "standard"))
+            rows.append(Scoreboard.Row(lesson: entry.id, title: entry.title, outcome: .measured(report)))
+        }
+        rows.append(Scoreboard.Row(lesson: "99", title: "broken", outcome: .failed("crashed (signal 11)"), crashedRuns: 2))
+
+        let text = Scoreboard.text(rows, heading: "heading")
+        for column in Scoreboard.columns { #expect(text.contains(column.header)) }
+        #expect(text.split(separator: "\n").contains { $0.hasPrefix("99 broken") && $0.hasSuffix("crashed (signal 11)") })
+        #expect(text.contains("step 99 crashed in 2 runs"))
+
+        let markdown = Scoreboard.markdown(rows).split(separator: "\n")
+        #expect(markdown.filter { $0.hasPrefix("| 0") }.count == MeasuredRuns.steps.count)
+        #expect(markdown.allSatisfy { $0.isEmpty || !$0.hasPrefix("|") || $0.filter { $0 == "|" }.count == Scoreboard.columns.count + 2 })
+
+        let json = Scoreboard.json(rows, scenario: "standard", speed: 10, seed: 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        #expect(steps.count == rows.count)
+        #expect(steps.last?["error"] as? String == "crashed (signal 11)")
+        let firstReport = try #require(steps.first?["report"] as? [String: Any])
+        for column in Scoreboard.columns {
+            for key in column.keys where key != "timeToAllVisibleMs" && key != "idealTimeToAllVisibleMs" {
+                #expect(firstReport[key] != nil, "column \(column.header) reads \(key), which the JSON lacks")
+            }
+        }
+    }
+}
+
+/// The bug matrix: each named bug, measured on the scenario that shows it, is
+/// there in the step before its fix and gone in the step that fixes it.
+@Suite struct BugMatrixTests {
+    /// The bugs whose "before" and "after" steps these tests can run.
+    static var testable: [KnownBug] {
+        KnownBug.all.filter { MeasuredRuns.steps.contains($0.fixedIn) && MeasuredRuns.steps.contains($0.fixedIn - 1) }
+    }
+
+    @Test(arguments: testable.map(\.name))
+    func bugIsPresentBeforeItsFixAndGoneAfter(_ name: String) async throws {
+        let bug = try #require(KnownBug.all.first { $0.name == name })
+        let before = try #require(
+            await MeasuredRuns.shared.report(step: bug.fixedIn - 1, scenario: bug.scenario, speed: bug.speed ?? 10))
+        let after = try #require(
+            await MeasuredRuns.shared.report(step: bug.fixedIn, scenario: bug.scenario, speed: bug.speed ?? 10))
+        #expect(bug.verdict(before).isPresent, "step \(bug.fixedIn - 1): \(bug.measure.name) = \(bug.verdict(before))")
+        #expect(
+            bug.verdict(after) != .notMeasured && !bug.verdict(after).isPresent,
+            "step \(bug.fixedIn): \(bug.measure.name) = \(bug.verdict(after))")
+    }
+
+    @Test func everyBugIsDefinedOnANamedScenarioAndAnImageStep() {
+        #expect(!KnownBug.all.isEmpty)
+        for bug in KnownBug.all {
+            #expect(Scenario.named(bug.scenario) != nil, "\(bug.name): no scenario \(bug.scenario)")
+            #expect(bug.fixedIn > 1, "\(bug.name): a fix needs a step before it")
+        }
+        #expect(Set(KnownBug.all.map(\.name)).count == KnownBug.all.count, "bug names are unique")
+    }
+
+    @Test func runsAreSharedBetweenBugsOnOneScenario() {
+        let runs = BugMatrix.runs(bugs: KnownBug.all, steps: [1, 2, 3], speed: 10)
+        #expect(Set(runs).count == runs.count)
+        let scenarios = Set(KnownBug.all.map(\.scenario))
+        #expect(runs.count == scenarios.count * 3)
+    }
+
+    @Test func matrixMarksPresentGoneAndCrashedCells() {
+        var present = Report()
+        present.maxMainStallMs = 400
+        var gone = Report()
+        gone.maxMainStallMs = 2
+        let bug = KnownBug(
+            name: "main queue blocked", scenario: "standard", measure: .maxMainStall, presence: .above(33), fixedIn: 2)
+        let steps = [1, 2, 3].compactMap(LessonCatalog.entry)
+        let text = BugMatrix.render(bugs: [bug], steps: steps, speed: 10, markdown: false) { run in
+            switch run.lesson {
+            case 1: .measured(present)
+            case 2: .measured(gone)
+            default: .failed("crashed (signal 11)")
+            }
+        }
+        #expect(text.contains("✗ 400 ms"))
+        #expect(text.contains("✓ 2 ms←"))
+        #expect(text.contains("crash"))
+    }
+}
+
+/// The `lessons` commands refuse a bad command line with one line and the usage, exit status 2.
+@Suite struct LessonsCommandLineTests {
+    static let badCommandLines: [[String]] = [
+        ["scoreboard", "--bogus"], ["scoreboard", "--markdown", "--json"], ["scoreboard", "--speed", "fast"],
+        ["scoreboard", "--scenario", "nowhere"], ["timelines", "--seed", "-1"], ["framecost", "--rows", "ten"],
+        ["framecost", "--step", "8"], ["bench", "--units", "0"],
+    ]
+
+    @Test(arguments: badCommandLines)
+    func badFlagsGetOneLineAndTheUsage(_ arguments: [String]) throws {
+        let lessons = StepProcess.besideThisProgram().directory.appendingPathComponent("lessons")
+        try #require(FileManager.default.isExecutableFile(atPath: lessons.path), "lessons is not built")
+        let process = Process()
+        process.executableURL = lessons
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        let lines = text.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("lessons \(arguments[0]): ") == true, "first line: \(lines.first ?? "")")
+        #expect(lines.dropFirst().first?.contains("usage:") == true)
+    }
+}
