@@ -1,12 +1,34 @@
 import SlowNetwork
 
 /// What happened when, for the timeline picture: what the screen showed, the
-/// main queue's stalls, the script's events, and every request on the thread
-/// that made it. Times are wall-clock milliseconds since the run began.
+/// main queue's stalls, the script's events, every request on the thread that
+/// made it, and (for the steps about operations themselves) each piece of work
+/// on the lane it ran on. Times are wall-clock milliseconds since the run began.
 public struct Timeline: Sendable {
     public struct Event: Sendable {
         public let ms: Double
         public let label: String
+
+        public init(ms: Double, label: String) {
+            self.ms = ms
+            self.label = label
+        }
+    }
+
+    /// One piece of work (an operation, a block, a main-queue update) on the
+    /// lane that ran it: "main queue" or "worker N".
+    public struct Span: Sendable, Equatable {
+        public let name: String
+        public let lane: String
+        public let startMs: Double
+        public let endMs: Double
+
+        public init(name: String, lane: String, startMs: Double, endMs: Double) {
+            self.name = name
+            self.lane = lane
+            self.startMs = startMs
+            self.endMs = endMs
+        }
     }
 
     /// A stretch of time during which every refresh showed the same verdicts:
@@ -48,6 +70,7 @@ public struct Timeline: Sendable {
     public var allVisibleMs: Double?
     public var events: [Event] = []
     public var requests: [Request] = []
+    public var spans: [Span] = []
 
     public init() {}
 }

@@ -12,6 +12,10 @@ import SlowNetwork
 /// - **worker N**: each download on that thread, coloured by outcome; a red
 ///   outline marks a duplicate (started while the same URL was in flight).
 ///
+/// Work recorded as spans (steps 8 and 9: operations, not downloads) is drawn
+/// on the lane that ran it, named. A lane with nothing to show (no screen, for
+/// a run without a table) is left out.
+///
 /// The script's events are dashed lines with their labels on top; the time
 /// axis is wall-clock time; a legend explains the colours. Hover a bar in a
 /// browser for its URL, outcome and duration.
@@ -35,6 +39,7 @@ public enum TimelineSVG {
         static let failed = "#7f7f7f"
         static let cutOff = "#6baed6"
         static let duplicate = "#b00000"
+        static let operation = "#9467bd"
         static let lane = "#f6f6f6"
         static let grid = "#e2e2e2"
         static let text = "#222222"
@@ -70,7 +75,7 @@ public enum TimelineSVG {
 
         init(timeline: Timeline) {
             self.timeline = timeline
-            workers = TimelineSVG.workerLanes(timeline.requests)
+            workers = TimelineSVG.workerLanes(timeline.requests.map(\.thread) + timeline.spans.map(\.lane))
             workerHeight = workers.count > 10 ? 14 : 22
             scale = plotWidth / max(timeline.durationMs, 1)
             let eventXs = timeline.events.map { left + $0.ms * (plotWidth / max(timeline.durationMs, 1)) }
@@ -81,8 +86,9 @@ public enum TimelineSVG {
         var headerHeight: Double { 58 }
         var eventsTop: Double { headerHeight }
         var lanesTop: Double { eventsTop + Double(eventRows) * 13 + 8 }
+        var hasScreen: Bool { !timeline.screen.isEmpty }
         var screenTop: Double { lanesTop }
-        var mainTop: Double { screenTop + screenHeight + 6 }
+        var mainTop: Double { hasScreen ? screenTop + screenHeight + 6 : lanesTop }
         var workersTop: Double { mainTop + mainHeight + 6 }
         var lanesBottom: Double { workersTop + Double(workers.count) * workerHeight }
         var axisY: Double { lanesBottom + 4 }
@@ -114,18 +120,20 @@ public enum TimelineSVG {
         }
 
         mutating func drawLaneBackgrounds() {
-            let rows = timeline.screen.map(\.rows).max() ?? 0
-            label("screen", detail: rows > 0 ? "\(rows) rows" : nil, top: screenTop, height: screenHeight)
-            parts.append(rect(left, screenTop, plotWidth, screenHeight, fill: Palette.lane))
+            if hasScreen {
+                let rows = timeline.screen.map(\.rows).max() ?? 0
+                label("screen", detail: "\(rows) rows", top: screenTop, height: screenHeight)
+                parts.append(rect(left, screenTop, plotWidth, screenHeight, fill: Palette.lane))
+            }
             label("main queue", detail: nil, top: mainTop, height: mainHeight)
             parts.append(rect(left, mainTop, plotWidth, mainHeight, fill: Palette.lane))
             for (index, worker) in workers.enumerated() {
                 let top = workersTop + Double(index) * workerHeight
                 let count = timeline.requests.filter { $0.thread == worker }.count
-                label(worker, detail: "\(count)", top: top, height: workerHeight)
+                label(worker, detail: count > 0 ? "\(count)" : nil, top: top, height: workerHeight)
                 if index % 2 == 0 { parts.append(rect(left, top, plotWidth, workerHeight, fill: Palette.lane)) }
             }
-            if workers.isEmpty && timeline.requests.isEmpty {
+            if workers.isEmpty && timeline.requests.isEmpty && timeline.spans.isEmpty {
                 parts.append(
                     "<text x=\"\(left + 6)\" y=\"\(workersTop + 14)\" fill=\"\(Palette.muted)\">no downloads</text>")
             }
@@ -143,12 +151,13 @@ public enum TimelineSVG {
 
         mutating func drawGrid() {
             for tick in TimelineSVG.ticks(timeline.durationMs) {
-                parts.append(line(x(tick), screenTop, x(tick), lanesBottom, stroke: Palette.grid))
+                parts.append(line(x(tick), lanesTop, x(tick), lanesBottom, stroke: Palette.grid))
             }
         }
 
         /// Stacked bars: own icon at the bottom, then placeholder, blank, wrong on top.
         mutating func drawScreen() {
+            guard hasScreen else { return }
             let inner = screenHeight - 4
             for span in timeline.screen where span.rows > 0 {
                 let x0 = x(span.startMs)
@@ -196,12 +205,31 @@ public enum TimelineSVG {
             }
             let onMain = timeline.requests.filter { $0.thread == "main queue" }
             drawBars(onMain, top: mainTop + mainHeight - 13, height: 10)
+            drawSpans(timeline.spans.filter { $0.lane == "main queue" }, top: mainTop + 4, height: mainHeight - 8)
         }
 
         mutating func drawWorkers() {
             for (index, worker) in workers.enumerated() {
                 let top = workersTop + Double(index) * workerHeight
                 drawBars(timeline.requests.filter { $0.thread == worker }, top: top + 3, height: workerHeight - 6)
+                drawSpans(timeline.spans.filter { $0.lane == worker }, top: top + 2, height: workerHeight - 4)
+            }
+        }
+
+        /// Operations, named when the bar is wide enough for the name.
+        mutating func drawSpans(_ spans: [Timeline.Span], top: Double, height: Double) {
+            for span in spans {
+                let x0 = x(span.startMs)
+                let width = max(1.5, x(min(span.endMs, timeline.durationMs)) - x0)
+                parts.append(
+                    rect(
+                        x0, top, width, height, fill: Palette.operation, extra: "stroke=\"white\" stroke-width=\"0.5\"",
+                        title: "\(span.name) · \(span.lane) · \(Int((span.endMs - span.startMs).rounded())) ms"))
+                if width >= Double(span.name.count) * 6 + 6 {
+                    parts.append(
+                        "<text x=\"\(f(x0 + 3))\" y=\"\(f(top + height / 2 + 4))\" fill=\"white\" font-size=\"10\">"
+                            + "\(escape(span.name))</text>")
+                }
             }
         }
 
@@ -272,7 +300,7 @@ public enum TimelineSVG {
         }
 
         mutating func drawLegend() {
-            let groups: [(String, [(String, String, String)])] = [
+            var groups: [(String, [(String, String, String)])] = [
                 (
                     "screen",
                     [
@@ -290,6 +318,9 @@ public enum TimelineSVG {
                     ]
                 ),
             ]
+            if !hasScreen { groups.removeAll { $0.0 == "screen" } }
+            if timeline.requests.isEmpty && !timeline.spans.isEmpty { groups.removeAll { $0.0 == "downloads" } }
+            if !timeline.spans.isEmpty { groups.append(("operations", [(Palette.operation, "", "one operation")])) }
             var legendX = 14.0
             var legendY = legendTop
             for (group, entries) in groups {
@@ -313,8 +344,8 @@ public enum TimelineSVG {
 
     // MARK: helpers
 
-    static func workerLanes(_ requests: [Request]) -> [String] {
-        let workers = Set(requests.map(\.thread)).subtracting(["main queue"])
+    static func workerLanes(_ threads: [String]) -> [String] {
+        let workers = Set(threads).subtracting(["main queue"])
         return workers.sorted {
             (Int($0.split(separator: " ").last ?? "") ?? 0, $0) < (Int($1.split(separator: " ").last ?? "") ?? 0, $1)
         }

@@ -2,6 +2,8 @@ import Foundation
 import LessonKit
 import Testing
 
+@testable import SlowNetwork
+
 /// The scoreboard's numbers, step by step, on the standard scenario (seed 1,
 /// 10×): the suite's regression net. Counts are asserted exactly (they come
 /// from the request log and the image account, not from timing); times only as
@@ -199,5 +201,52 @@ import Testing
         let lines = text.split(separator: "\n")
         #expect(lines.first?.hasPrefix("lessons \(arguments[0]): ") == true, "first line: \(lines.first ?? "")")
         #expect(lines.dropFirst().first?.contains("usage:") == true)
+    }
+}
+
+/// The timeline picture draws every lane it has something for, and only those.
+@Suite struct TimelinePictureTests {
+    static func request(_ id: Int, _ url: String, _ start: Double, _ end: Double?, thread: String, _ outcome: Request.Outcome)
+        -> Request
+    {
+        Request(id: id, url: url, startMs: start, endMs: end, thread: thread, outcome: outcome, error: nil, bytes: 0)
+    }
+
+    @Test func imageListRunShowsScreenMainQueueWorkersAndLegend() throws {
+        var timeline = Timeline()
+        timeline.title = "Lesson 02 · test"
+        timeline.durationMs = 1000
+        timeline.screen = [
+            .init(startMs: 0, endMs: 300, placeholder: 8), .init(startMs: 300, endMs: 1000, own: 6, wrong: 2),
+        ]
+        timeline.stalls = [(startMs: 400, endMs: 600)]
+        timeline.allVisibleMs = 900
+        timeline.events = [.init(ms: 0, label: "launch"), .init(ms: 500, label: "drag to row 20")]
+        timeline.requests = [
+            Self.request(0, "a", 0, 500, thread: "worker 1", .ok),
+            Self.request(1, "a", 100, 600, thread: "worker 2", .ok),
+            Self.request(2, "b", 600, nil, thread: "worker 1", .inFlight),
+        ]
+        let svg = TimelineSVG.render(timeline)
+        for text in ["screen", "main queue", "worker 1", "worker 2", "launch", "drag to row 20", "duplicate in flight"] {
+            #expect(svg.contains(">\(text)<"), "the picture lacks \(text)")
+        }
+        #expect(svg.contains("duplicate: the same URL was already in flight"), "request 1 overlaps request 0 for a")
+        #expect(svg.contains("main queue blocked 183 ms"), "the stall, minus the frame it should have been")
+        #expect(svg.components(separatedBy: "<svg").count == 2 && svg.hasSuffix("</svg>\n"))
+        #expect(!svg.contains(">operations<"))
+    }
+
+    @Test func operationRunShowsItsSpansAndNoScreen() {
+        var timeline = Timeline()
+        timeline.durationMs = 100
+        timeline.spans = [
+            .init(name: "download", lane: "worker 1", startMs: 0, endMs: 60),
+            .init(name: "install", lane: "main queue", startMs: 70, endMs: 90),
+        ]
+        let svg = TimelineSVG.render(timeline)
+        #expect(svg.contains(">download<") && svg.contains(">install<") && svg.contains(">operations<"))
+        #expect(!svg.contains(">screen<"))
+        #expect(!svg.contains(">downloads<"), "no network, no download legend")
     }
 }
