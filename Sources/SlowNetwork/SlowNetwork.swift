@@ -190,3 +190,13 @@ public final class SlowNetwork: Sendable {
         return "worker \(number)"
     }
 }
+
+extension SlowNetwork {
+    /// The name the network knows a URL by: what `URL(string:)` makes of the
+    /// string. Foundation percent-encodes spaces and non-ASCII letters, so a
+    /// catalog's `…/应用 1/icon.png` is fetched as `…/%E5%BA%94%E7%94%A8%201/icon.png`;
+    /// both spellings must serve the same icon and match the same rules.
+    public static func resourceName(_ urlString: String) -> String {
+        URL(string: urlString)?.absoluteString ?? urlString
+    }
+}
