@@ -66,6 +66,10 @@ public struct Report: Codable, Equatable, Sendable {
     public func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // JSON has no NaN or infinity; a step's measure that divided by zero
+        // is written as a string rather than losing the whole report.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         // Optional keys are written as null rather than left out: the key set is stable.
         guard let data = try? encoder.encode(self), var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return "{}" }

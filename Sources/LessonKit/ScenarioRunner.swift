@@ -171,6 +171,11 @@ private final class ActiveRun: @unchecked Sendable {
             finished = "\(step)"
             stepIndex += 1
             stepStartStory = nil
+            // A settled screen is committed before the next step moves it:
+            // otherwise a drag starting in the same frame scrolls a new row in
+            // first, and the frame in which every icon was in place, the one
+            // `timeToAllVisibleMs` is about, never reaches the display.
+            if case .settle = step { break }
         }
         return finished
     }

@@ -11,10 +11,17 @@ import Synchronization
 public struct StepProcess: Sendable {
     /// The folder holding `lessons` and the step executables.
     public let directory: URL
+    /// Run children on one CPU (with `taskset`, when the system has it). Their
+    /// threads still overlap in time, so counts are unchanged, but two of them
+    /// never write at the same instant: step 4's racy dictionary then cannot
+    /// crash the run. For a test that asserts step 4's counts, not its race.
+    public var pinnedToOneCPU = false
 
     public init(directory: URL) {
         self.directory = directory
     }
+
+    static let taskset = URL(fileURLWithPath: "/usr/bin/taskset")
 
     /// The step executables beside the running program (`lessons`, or the test bundle).
     public static func besideThisProgram() -> StepProcess {
@@ -42,8 +49,13 @@ public struct StepProcess: Sendable {
             "OperationLessons-run-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: caches) }
         let process = Process()
-        process.executableURL = executable(for: entry)
-        process.arguments = arguments + ["--json"]
+        if pinnedToOneCPU && FileManager.default.isExecutableFile(atPath: Self.taskset.path) {
+            process.executableURL = Self.taskset
+            process.arguments = ["-c", "0", executable(for: entry).path] + arguments + ["--json"]
+        } else {
+            process.executableURL = executable(for: entry)
+            process.arguments = arguments + ["--json"]
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": caches.path]) { $1 }
         let output = Pipe()
         let errors = Pipe()
@@ -87,7 +99,7 @@ extension StepProcess {
     /// racy step crashes now and then, and its numbers are still worth having.
     /// Returns the last outcome and how many runs crashed before it.
     public func runRetryingCrashes(
-        _ entry: LessonEntry, arguments: [String], attempts: Int = 3
+        _ entry: LessonEntry, arguments: [String], attempts: Int = 5
     ) -> (outcome: Scoreboard.Outcome, crashes: Int) {
         var crashes = 0
         while true {

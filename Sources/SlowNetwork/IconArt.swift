@@ -10,8 +10,9 @@ import Foundation
 public enum IconArt {
     public static let side = 16
 
+    /// The icon served for `url`, spelled as a catalog has it or as `URL(string:)` encodes it.
     public static func ppm(for url: String) -> Data {
-        let hash = StableHash.fnv1a(url)
+        let hash = StableHash.fnv1a(SlowNetwork.resourceName(url))
         let background = color(hash)
         let ring = color(hash >> 24 ^ 0x5A5A5A)
         let band = color(hash >> 40 ^ 0xA5A5A5)

@@ -44,15 +44,17 @@ public struct URLRule: Sendable {
         case httpError(Int)
     }
 
+    /// The URLs it applies to, as `SlowNetwork.resourceName` spells them.
     public var urls: Set<String>
     public var behavior: Behavior
 
+    /// `urls` may be spelled as the catalog has them or as `URL(string:)` encodes them.
     public init(urls: Set<String>, behavior: Behavior) {
-        self.urls = urls
+        self.urls = Set(urls.map(SlowNetwork.resourceName))
         self.behavior = behavior
     }
 
-    public func matches(_ url: String) -> Bool { urls.contains(url) }
+    public func matches(_ url: String) -> Bool { urls.contains(SlowNetwork.resourceName(url)) }
 }
 
 /// Why a fetch failed.

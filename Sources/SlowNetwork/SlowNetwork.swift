@@ -229,6 +229,16 @@ public final class SlowNetwork: Sendable {
     }
 }
 
+extension SlowNetwork {
+    /// The name the network knows a URL by: what `URL(string:)` makes of the
+    /// string. Foundation percent-encodes spaces and non-ASCII letters, so a
+    /// catalog's `…/应用 1/icon.png` is fetched as `…/%E5%BA%94%E7%94%A8%201/icon.png`;
+    /// both spellings must serve the same icon and match the same rules.
+    public static func resourceName(_ urlString: String) -> String {
+        URL(string: urlString)?.absoluteString ?? urlString
+    }
+}
+
 /// The request log's headline numbers at one moment (see `SlowNetwork.counts`).
 public struct NetworkCounts: Equatable, Sendable {
     public let requests: Int

@@ -14,7 +14,9 @@ enum ScoreboardCommand {
           --json           print every step's full report as JSON
           --jobs N         run N steps at once (default: 1; more is faster, and noisier in the times)
           --matrix         the bug matrix: each named bug, on the scenario that shows it, for every step
-        Each step runs as its own executable (built beside lessons: run `swift build` first) with --clear-cache.
+        Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache
+        and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again,
+        up to five runs.
         """
 
     struct Options {

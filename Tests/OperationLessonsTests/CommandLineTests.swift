@@ -1,0 +1,201 @@
+import Foundation
+import LessonKit
+import Testing
+
+@Suite struct LessonOptionsTests {
+    @Test func noFlagsGiveTheDefaults() throws {
+        let options = try LessonOptions.parse([])
+        #expect(options == LessonOptions())
+        #expect(options.speed == 1 && options.seed == 1 && options.failRate == 0)
+        #expect(options.scenario == nil && options.latencyMs == nil && options.catalogPath == nil)
+        #expect(!options.json && !options.plain && !options.offline && !options.clearCache && !options.help)
+    }
+
+    @Test func everyFlagSetsItsOption() throws {
+        let options = try LessonOptions.parse([
+            "--scenario", "offline", "--latency", "120", "--speed", "20", "--offline", "--fail-rate", "0.25",
+            "--seed", "18446744073709551615", "--json", "--timeline", "/tmp/run.svg", "--plain", "--catalog",
+            "apps.plist", "--clear-cache", "--help",
+        ])
+        var expected = LessonOptions()
+        expected.scenario = "offline"
+        expected.latencyMs = 120
+        expected.speed = 20
+        expected.offline = true
+        expected.failRate = 0.25
+        expected.seed = .max
+        expected.json = true
+        expected.timelinePath = "/tmp/run.svg"
+        expected.plain = true
+        expected.catalogPath = "apps.plist"
+        expected.clearCache = true
+        expected.help = true
+        #expect(options == expected)
+        #expect(try LessonOptions.parse(["-h"]).help)
+        // The last of a repeated flag wins.
+        #expect(try LessonOptions.parse(["--speed", "2", "--speed", "3"]).speed == 3)
+    }
+
+    @Test func aLessonsOwnFlagsAreParsedAndListed() throws {
+        let extra = [
+            LessonOptions.ExtraFlag(name: "script", takesValue: true, help: "keys to press"),
+            LessonOptions.ExtraFlag(name: "slow-motion", takesValue: false, help: "one digit a second"),
+        ]
+        let options = try LessonOptions.parse(["--script", "sp.r", "--slow-motion", "--json"], extraFlags: extra)
+        #expect(options.extra == ["script": "sp.r", "slow-motion": "true"])
+        #expect(options.json)
+        #expect(throws: UsageError("--script needs a value")) {
+            try LessonOptions.parse(["--script"], extraFlags: extra)
+        }
+        #expect(throws: UsageError("unknown flag --script")) { try LessonOptions.parse(["--script", "x"]) }
+        let usage = LessonOptions.usage(program: "Lesson09", scenarios: ["standard"], extraFlags: extra)
+        #expect(usage.contains("--script VALUE") && usage.contains("keys to press"))
+        #expect(usage.contains("--slow-motion") && usage.contains("one digit a second"))
+    }
+
+    static let badCommandLines: [([String], String)] = [
+        (["--bogus"], "unknown flag --bogus"),
+        (["-x"], "unknown flag -x"),
+        (["stray"], "unexpected argument 'stray'"),
+        (["--speed"], "--speed needs a value"),
+        (["--speed", "--json"], "--speed needs a value"),
+        (["--speed", "fast"], "--speed takes a number from 0.1 to 1000, not 'fast'"),
+        (["--speed", "0"], "--speed takes a number from 0.1 to 1000, not '0'"),
+        (["--speed", "inf"], "--speed takes a number from 0.1 to 1000, not 'inf'"),
+        (["--latency", "-5"], "--latency takes a number from 0 to 60000, not '-5'"),
+        (["--fail-rate", "1.5"], "--fail-rate takes a number from 0 to 1, not '1.5'"),
+        (["--fail-rate", "nan"], "--fail-rate takes a number from 0 to 1, not 'nan'"),
+        (["--seed", "-1"], "--seed takes a whole number, not '-1'"),
+        (["--seed", "1.5"], "--seed takes a whole number, not '1.5'"),
+        (["--scenario"], "--scenario needs a value"),
+        (["--timeline"], "--timeline needs a value"),
+        (["--catalog"], "--catalog needs a value"),
+        (["--json", "--catalog", "--plain"], "--catalog needs a value"),
+    ]
+
+    @Test(arguments: badCommandLines)
+    func aBadCommandLineIsAOneLineUsageError(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try LessonOptions.parse(arguments) }
+        #expect(!message.contains("\n"))
+    }
+
+    /// A placeholder value for each metavariable docs/cli.md uses.
+    static let sampleValues = [
+        "NAME": "standard", "MS": "100", "X": "4", "P": "0.1", "N": "7", "FILE.svg": "/tmp/t.svg", "FILE": "a.plist",
+    ]
+
+    @Test func everyDocumentedFlagIsParsedAndInTheUsage() throws {
+        let documented = try CLIDocs.tableKeys(under: "## Flags")
+        #expect(documented.count >= 11)
+        let usage = LessonOptions.usage(program: "LessonNN", scenarios: Scenario.all.map(\.name))
+        let usageFlags = Set(
+            usage.split(separator: "\n").dropFirst().compactMap { line in
+                line.split(separator: " ").first.map { String($0) }
+            })
+        let documentedFlags = Set(documented.map { String($0.split(separator: " ")[0]) })
+        #expect(documentedFlags == usageFlags)
+        for entry in documented {
+            let words = entry.split(separator: " ").map(String.init)
+            let arguments = [words[0]] + words.dropFirst().map { Self.sampleValues[$0] ?? "?" }
+            do {
+                #expect(try LessonOptions.parse(arguments) != LessonOptions(), "\(arguments) changes nothing")
+            } catch {
+                Issue.record("the documented \(arguments) is rejected: \(error)")
+            }
+        }
+    }
+}
+
+/// The built lesson executable, run as a child process: what a learner's shell sees.
+@Suite struct LessonExecutableTests {
+    @Test func aBadFlagExitsTwoWithOneLineAndTheUsage() async throws {
+        let run = try await Rig.runProduct("Lesson01SyncLoad", ["--speed", "10", "--bogus"])
+        #expect(run.status == 2)
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.first == "Lesson01SyncLoad: unknown flag --bogus")
+        #expect(lines.dropFirst().first == "usage: Lesson01SyncLoad [flags]")
+        #expect(lines.contains { $0.contains("--speed X") })
+        #expect(run.standardOutput.isEmpty)
+    }
+
+    @Test func anUnknownScenarioExitsTwo() async throws {
+        let run = try await Rig.runProduct("Lesson01SyncLoad", ["--scenario", "nope"])
+        #expect(run.status == 2)
+        #expect(run.standardError.split(separator: "\n").first == "Lesson01SyncLoad: unknown scenario 'nope'")
+    }
+
+    @Test func helpExitsZeroWithTheUsage() async throws {
+        let run = try await Rig.runProduct("Lesson01SyncLoad", ["--help"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("usage: Lesson01SyncLoad [flags]"))
+        #expect(run.standardOutput.contains("example: swift run Lesson01SyncLoad"))
+    }
+
+    static let badCatalogs: [(name: String, contents: String?, problem: String)] = [
+        ("empty.plist", "", "is empty"),
+        ("garbage.plist", "this is not a plist", "is not a valid property list"),
+        (
+            "dictionary.plist",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>name</key><string>QQ</string></dict></plist>
+            """,
+            "is not an array of {name, icon, download} dictionaries"
+        ),
+        (
+            "missing-icon.plist",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>
+            <dict><key>name</key><string>QQ</string><key>icon</key><string>https://x/qq.png</string>
+            <key>download</key><string>1</string></dict>
+            <dict><key>name</key><string>WeChat</string><key>download</key><string>2</string></dict>
+            </array></plist>
+            """,
+            "row 1 has no 'icon' field"
+        ),
+        (
+            "no-rows.plist",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array/></plist>
+            """,
+            "has no rows"
+        ),
+        ("missing.plist", nil, "cannot be read"),
+    ]
+
+    @Test(arguments: badCatalogs)
+    func aBadCatalogExitsOneNamingTheFile(name: String, contents: String?, problem: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalogs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name)
+        if let contents { try contents.write(to: file, atomically: true, encoding: .utf8) }
+
+        let run = try await Rig.runProduct("Lesson01SyncLoad", ["--catalog", file.path, "--speed", "10", "--json"])
+        #expect(run.status == 1)
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(run.standardError)")
+        #expect(lines.first?.hasPrefix("Lesson01SyncLoad: catalog \(file.path) \(problem)") == true, "\(lines)")
+        #expect(run.standardOutput.isEmpty)
+    }
+
+    @Test func theCatalogCommandListsEveryStepAndRejectsBadCommands() async throws {
+        let list = try await Rig.runProduct("lessons", [])
+        #expect(list.status == 0)
+        for entry in LessonCatalog.all {
+            #expect(list.standardOutput.contains("\(entry.id)  \(entry.title)"))
+            #expect(list.standardOutput.contains("swift run lessons run \(entry.number)"))
+        }
+        let unknown = try await Rig.runProduct("lessons", ["frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.hasPrefix("lessons: unknown command 'frobnicate'\n"))
+        let noStep = try await Rig.runProduct("lessons", ["run", "99"])
+        #expect(noStep.status == 2)
+        // `lessons run N` hands its flags to step N's executable.
+        let badFlag = try await Rig.runProduct("lessons", ["run", "1", "--bogus"])
+        #expect(badFlag.status == 2)
+        #expect(badFlag.standardError.hasPrefix("Lesson01SyncLoad: unknown flag --bogus\n"))
+    }
+}
