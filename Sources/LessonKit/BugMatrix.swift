@@ -55,7 +55,8 @@ public struct Measure: Sendable {
 
     public func text(_ value: Double) -> String {
         if let format { return format(value) }
-        let number = value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+        let number =
+            value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
         return unit.isEmpty ? number : "\(number) \(unit)"
     }
 
@@ -110,7 +111,8 @@ extension Measure {
         $0.uniqueURLs == 0 ? 0 : Double($0.requests) / Double($0.uniqueURLs)
     }
     public static let controllerFreed = Measure(
-        name: "controllerFreed", unit: "", format: { $0 == 1 ? "freed" : "kept" }, value: { $0.controllerFreed ? 1 : 0 })
+        name: "controllerFreed", unit: "", format: { $0 == 1 ? "freed" : "kept" }, value: { $0.controllerFreed ? 1 : 0 }
+    )
     public static let requestsAfterRelaunch = Measure(name: "requestsAfterRelaunch", unit: "requests") {
         $0.requestsAfterRelaunch.map(Double.init)
     }

@@ -327,7 +327,9 @@ private final class ActiveRun: @unchecked Sendable {
         report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
         report.downloadQueueLimit = controller.flatMap { PhysicalLimit.queueLimit(of: $0) }
         if !firstScreenIcons.isEmpty {
-            let wallMs = firstScreenIcons.map { network.conditions.wallSeconds(network.plannedStorySeconds(for: $0)) * 1000 }
+            let wallMs = firstScreenIcons.map {
+                network.conditions.wallSeconds(network.plannedStorySeconds(for: $0)) * 1000
+            }
             report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(
                 wallMs, lanes: report.downloadQueueLimit ?? wallMs.count)
         }

@@ -51,7 +51,8 @@ public enum Scoreboard {
             measuredBy: "RequestLog: every fetch the network served, and the distinct URLs among them"),
         Column(
             header: "dups", keys: ["duplicateRequests"], cell: { "\($0.duplicateRequests)" },
-            measuredBy: "RequestLog.duplicateRequests: fetches started while an earlier fetch of the same URL was running"),
+            measuredBy:
+                "RequestLog.duplicateRequests: fetches started while an earlier fetch of the same URL was running"),
         Column(
             header: "bytes", keys: ["bytes"], cell: { "\($0.bytes)" },
             measuredBy: "RequestLog.bytes: body bytes the network delivered"),
@@ -70,7 +71,8 @@ public enum Scoreboard {
         Column(
             header: "all icons ms", keys: ["timeToAllVisibleMs"],
             cell: { $0.timeToAllVisibleMs.map(whole) ?? "never" },
-            measuredBy: "FrameRecorder: from the launch to the first frame in which every visible row shows its own icon"),
+            measuredBy:
+                "FrameRecorder: from the launch to the first frame in which every visible row shows its own icon"),
         Column(
             header: "× ideal", keys: ["timeToAllVisibleMs", "idealTimeToAllVisibleMs"],
             cell: { report in
@@ -79,14 +81,17 @@ public enum Scoreboard {
                 }
                 return String(format: "%.2f", time / ideal)
             },
-            measuredBy: "PhysicalLimit: all icons ÷ the first screen's downloads packed onto the queue's limit, no overhead"),
+            measuredBy:
+                "PhysicalLimit: all icons ÷ the first screen's downloads packed onto the queue's limit, no overhead"),
         Column(
             header: "kept B", keys: ["liveImageBytes"],
             cell: { $0.liveImageBytes.map { "\($0)" } ?? "n/a" },
-            measuredBy: "Instruments: decoded image bytes still alive after the memory warning, not counting those cells show"),
+            measuredBy:
+                "Instruments: decoded image bytes still alive after the memory warning, not counting those cells show"),
         Column(
             header: "freed", keys: ["controllerFreed"], cell: { $0.controllerFreed ? "yes" : "no" },
-            measuredBy: "ScenarioRunner: after the run the harness lets go of the controller; a weak reference says if it died"),
+            measuredBy:
+                "ScenarioRunner: after the run the harness lets go of the controller; a weak reference says if it died"),
     ]
 
     /// What the short headers mean, printed under the table.

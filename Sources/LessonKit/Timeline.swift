@@ -42,7 +42,8 @@ public struct Timeline: Sendable {
         public var blank = 0
         public var wrong = 0
 
-        public init(startMs: Double, endMs: Double, own: Int = 0, placeholder: Int = 0, blank: Int = 0, wrong: Int = 0) {
+        public init(startMs: Double, endMs: Double, own: Int = 0, placeholder: Int = 0, blank: Int = 0, wrong: Int = 0)
+        {
             self.startMs = startMs
             self.endMs = endMs
             self.own = own

@@ -107,7 +107,8 @@ public enum TimelineSVG {
 
         mutating func draw() {
             parts.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
-            parts.append("<text x=\"14\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape(timeline.title))</text>")
+            parts.append(
+                "<text x=\"14\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape(timeline.title))</text>")
             parts.append("<text x=\"14\" y=\"40\" fill=\"\(Palette.muted)\">\(escape(timeline.caption))</text>")
             drawLaneBackgrounds()
             drawGrid()
@@ -239,7 +240,8 @@ public enum TimelineSVG {
                 let end = request.endMs ?? timeline.durationMs
                 let colour = TimelineSVG.colour(request)
                 let duplicate = duplicates.contains(request.id)
-                let title = "\(request.url) · \(TimelineSVG.outcomeText(request)) · \(Int((end - request.startMs).rounded())) ms"
+                let title =
+                    "\(request.url) · \(TimelineSVG.outcomeText(request)) · \(Int((end - request.startMs).rounded())) ms"
                     + (duplicate ? " · duplicate: the same URL was already in flight" : "")
                 if var last = bars.last, last.colour == colour, last.duplicate == duplicate,
                     x(request.startMs) - x(last.endMs) < 1, x(end) - x(request.startMs) < 2
@@ -400,9 +402,10 @@ public enum TimelineSVG {
     }
 
     static func ticks(_ durationMs: Double) -> [Double] {
-        let step = [100.0, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 30000, 60000].first {
-            durationMs / $0 <= 12
-        } ?? 120_000
+        let step =
+            [100.0, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 30000, 60000].first {
+                durationMs / $0 <= 12
+            } ?? 120_000
         return stride(from: 0, through: durationMs, by: step).map { $0 }
     }
 

@@ -87,7 +87,9 @@ enum BenchCommand {
             }
         }
         #if DEBUG
-            printError("lessons bench: this is a debug build; the figures mean little. Use: swift run -c release lessons bench")
+            printError(
+                "lessons bench: this is a debug build; the figures mean little. Use: swift run -c release lessons bench"
+            )
         #endif
         let results = await measure(units: units, rounds: rounds)
         print(report(results, units: units, rounds: rounds))
@@ -114,14 +116,16 @@ enum BenchCommand {
                 let start = ContinuousClock.now
                 await paths[index].run(units, counter)
                 let elapsed = ContinuousClock.now - start
-                let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+                let nanoseconds =
+                    Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
                 samples[index].append(nanoseconds / Double(units))
                 if counter.count != units { complete[index] = false }
             }
         }
         return paths.indices.map { index in
             let sorted = samples[index].sorted()
-            return Result(name: paths[index].name, nanosecondsPerUnit: sorted[sorted.count / 2], complete: complete[index])
+            return Result(
+                name: paths[index].name, nanosecondsPerUnit: sorted[sorted.count / 2], complete: complete[index])
         }
     }
 

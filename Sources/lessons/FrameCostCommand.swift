@@ -24,7 +24,9 @@ enum FrameCostCommand {
         var options = Options()
         var remaining = arguments[...]
         func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw UsageError("\(flag) needs a value")
+            }
             return value
         }
         while let argument = remaining.popFirst() {
@@ -45,13 +47,15 @@ enum FrameCostCommand {
                 options.speed = speed
             case "--step":
                 let text = try value(argument)
-                guard let number = Int(text), LessonCatalog.imageListSteps.contains(where: { $0.number == number }) else {
+                guard let number = Int(text), LessonCatalog.imageListSteps.contains(where: { $0.number == number })
+                else {
                     let known = LessonCatalog.imageListSteps.map { String($0.number) }.joined(separator: ", ")
                     throw UsageError("--step takes an image-list step (\(known)), not '\(text)'")
                 }
                 options.step = number
             default:
-                throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+                throw UsageError(
+                    argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
             }
         }
         return options
@@ -78,10 +82,13 @@ enum FrameCostCommand {
             printError("lessons framecost: \(entry.target) is not built; run: swift build")
             return 1
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OperationLessons-framecost-\(UUID())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "OperationLessons-framecost-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        print("Step \(entry.id) \(entry.title) · scenario scroll-end-to-end · speed \(options.speed.clean)× · wall-clock ms")
+        print(
+            "Step \(entry.id) \(entry.title) · scenario scroll-end-to-end · speed \(options.speed.clean)× · wall-clock ms"
+        )
         print(FrameCost.header)
         let progress = Progress(total: options.rows.count)
         var failed = false

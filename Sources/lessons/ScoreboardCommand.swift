@@ -33,7 +33,9 @@ enum ScoreboardCommand {
         var options = Options()
         var remaining = arguments[...]
         func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw UsageError("\(flag) needs a value")
+            }
             return value
         }
         while let argument = remaining.popFirst() {
@@ -64,7 +66,8 @@ enum ScoreboardCommand {
             case "--json": options.json = true
             case "--matrix": options.matrix = true
             default:
-                throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+                throw UsageError(
+                    argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
             }
         }
         if options.markdown && options.json { throw UsageError("choose one of --markdown and --json") }
@@ -87,7 +90,8 @@ enum ScoreboardCommand {
         let children = StepProcess.besideThisProgram()
         let missing = children.missing(steps)
         guard missing.isEmpty else {
-            printError("lessons scoreboard: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
+            printError(
+                "lessons scoreboard: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
             return 1
         }
         return options.matrix ? matrix(options, steps: steps, children: children) : table(options, steps, children)
@@ -113,7 +117,8 @@ enum ScoreboardCommand {
             print(
                 Scoreboard.text(
                     rows,
-                    heading: "Scenario \(options.scenario) (\(scenario)) · speed \(options.speed.clean)× · seed \(options.seed)"
+                    heading:
+                        "Scenario \(options.scenario) (\(scenario)) · speed \(options.speed.clean)× · seed \(options.seed)"
                         + " · times in wall-clock ms\n"))
             print("\n" + Scoreboard.legend)
         }

@@ -24,7 +24,9 @@ enum TimelinesCommand {
         var options = Options()
         var remaining = arguments[...]
         func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw UsageError("\(flag) needs a value")
+            }
             return value
         }
         while let argument = remaining.popFirst() {
@@ -46,7 +48,8 @@ enum TimelinesCommand {
                 guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
                 options.seed = seed
             default:
-                throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+                throw UsageError(
+                    argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
             }
         }
         return options
@@ -68,7 +71,8 @@ enum TimelinesCommand {
         let children = StepProcess.besideThisProgram()
         let missing = children.missing(steps)
         guard missing.isEmpty else {
-            printError("lessons timelines: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
+            printError(
+                "lessons timelines: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
             return 1
         }
         let folder = URL(fileURLWithPath: options.out)
@@ -91,7 +95,9 @@ enum TimelinesCommand {
             progress.end()
             switch outcome {
             case .measured(let report):
-                print("\(file.path)  (\(scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)")
+                print(
+                    "\(file.path)  (\(scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
+                )
             case .failed(let why):
                 failures += 1
                 printError("step \(entry.id): \(why)")

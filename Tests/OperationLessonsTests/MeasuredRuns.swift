@@ -73,7 +73,9 @@ actor MeasuredRuns {
         }
         let arguments = ["--scenario", key.scenario, "--speed", String(key.speed), "--seed", "1", "--clear-cache"]
         let outcome = await withCheckedContinuation { done in
-            DispatchQueue.global().async { done.resume(returning: children.runRetryingCrashes(entry, arguments: arguments)) }
+            DispatchQueue.global().async {
+                done.resume(returning: children.runRetryingCrashes(entry, arguments: arguments))
+            }
         }
         if case .failed(let why) = outcome.outcome { return .failed("\(why), after \(outcome.crashes) crashed runs") }
         return outcome.outcome

@@ -93,16 +93,21 @@ import Testing
             let report = try #require(await MeasuredRuns.shared.report(step: step, scenario: "standard"))
             rows.append(Scoreboard.Row(lesson: entry.id, title: entry.title, outcome: .measured(report)))
         }
-        rows.append(Scoreboard.Row(lesson: "99", title: "broken", outcome: .failed("crashed (signal 11)"), crashedRuns: 2))
+        rows.append(
+            Scoreboard.Row(lesson: "99", title: "broken", outcome: .failed("crashed (signal 11)"), crashedRuns: 2))
 
         let text = Scoreboard.text(rows, heading: "heading")
         for column in Scoreboard.columns { #expect(text.contains(column.header)) }
-        #expect(text.split(separator: "\n").contains { $0.hasPrefix("99 broken") && $0.hasSuffix("crashed (signal 11)") })
+        #expect(
+            text.split(separator: "\n").contains { $0.hasPrefix("99 broken") && $0.hasSuffix("crashed (signal 11)") })
         #expect(text.contains("step 99 crashed in 2 runs"))
 
         let markdown = Scoreboard.markdown(rows).split(separator: "\n")
         #expect(markdown.filter { $0.hasPrefix("| 0") }.count == MeasuredRuns.steps.count)
-        #expect(markdown.allSatisfy { $0.isEmpty || !$0.hasPrefix("|") || $0.filter { $0 == "|" }.count == Scoreboard.columns.count + 2 })
+        #expect(
+            markdown.allSatisfy {
+                $0.isEmpty || !$0.hasPrefix("|") || $0.filter { $0 == "|" }.count == Scoreboard.columns.count + 2
+            })
 
         let json = Scoreboard.json(rows, scenario: "standard", speed: 10, seed: 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -206,7 +211,9 @@ import Testing
 
 /// The timeline picture draws every lane it has something for, and only those.
 @Suite struct TimelinePictureTests {
-    static func request(_ id: Int, _ url: String, _ start: Double, _ end: Double?, thread: String, _ outcome: Request.Outcome)
+    static func request(
+        _ id: Int, _ url: String, _ start: Double, _ end: Double?, thread: String, _ outcome: Request.Outcome
+    )
         -> Request
     {
         Request(id: id, url: url, startMs: start, endMs: end, thread: thread, outcome: outcome, error: nil, bytes: 0)
@@ -228,7 +235,8 @@ import Testing
             Self.request(2, "b", 600, nil, thread: "worker 1", .inFlight),
         ]
         let svg = TimelineSVG.render(timeline)
-        for text in ["screen", "main queue", "worker 1", "worker 2", "launch", "drag to row 20", "duplicate in flight"] {
+        for text in ["screen", "main queue", "worker 1", "worker 2", "launch", "drag to row 20", "duplicate in flight"]
+        {
             #expect(svg.contains(">\(text)<"), "the picture lacks \(text)")
         }
         #expect(svg.contains("duplicate: the same URL was already in flight"), "request 1 overlaps request 0 for a")
