@@ -15,10 +15,13 @@ public final class RawTerminal: Sendable {
 
     private init() {}
 
+    /// Whether standard input is a keyboard (a terminal) at all.
+    public static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
     /// Raw mode on standard input, or nil when standard input is not a
     /// terminal (a pipe, a file, a test): then there are no keys to read.
     public static func enter() -> RawTerminal? {
-        guard isatty(STDIN_FILENO) == 1 else { return nil }
+        guard inputIsTerminal else { return nil }
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
         savedTerminal.original = original
@@ -30,7 +33,7 @@ public final class RawTerminal: Sendable {
         atexit { restoreSavedTerminal() }
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in
-                restoreSavedTerminal()
+                restoreSavedTerminal(endingTheLine: true)
                 _exit(128 + received)
             }
         }
@@ -83,11 +86,13 @@ private struct SavedTerminal {
 
 nonisolated(unsafe) private var savedTerminal = SavedTerminal()
 
-private func restoreSavedTerminal() {
+private func restoreSavedTerminal(endingTheLine: Bool = false) {
     guard savedTerminal.isSaved else { return }
     var original = savedTerminal.original
     _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
     guard savedTerminal.outputIsTerminal else { return }
     let reset: StaticString = "\u{1B}[0m\u{1B}[?25h"
     _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
+    // Killed mid-screen: the shell's prompt should start on a line of its own.
+    if endingTheLine { _ = write(STDOUT_FILENO, "\n", 1) }
 }
