@@ -201,8 +201,11 @@ public enum OperationWaiter {
     /// false if `timeoutSeconds` of wall time pass first. Never blocks.
     ///
     /// A private "watcher" operation depends on all of them: when it becomes
-    /// ready they are done. On a timeout the watcher is cancelled, which lets
-    /// it finish without running (a cancelled operation ignores its dependencies).
+    /// ready they are done. On a timeout the watcher lets go of them first,
+    /// then is cancelled. Letting go matters on Linux: swift-corelibs-foundation
+    /// keeps an *unretained* pointer from each dependency to its dependents,
+    /// so a cancelled dependent that is freed before its dependency finishes
+    /// crashes the process when the dependency does finish.
     public static func waitUntilFinished(_ operations: [Operation], timeoutSeconds: Double) async -> Bool {
         let watcherQueue = OperationQueue()
         watcherQueue.name = "OperationWaiter"
@@ -214,7 +217,9 @@ public enum OperationWaiter {
             watcher.addExecutionBlock { outcome.resume(returning: true) }
             watcherQueue.addOperation(watcher)
             DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) {
-                if outcome.resume(returning: false) { watcher.cancel() }
+                guard outcome.resume(returning: false) else { return }
+                for operation in operations { watcher.removeDependency(operation) }
+                watcher.cancel()
             }
         }
     }
