@@ -208,21 +208,27 @@ import Testing
         process.standardOutput = handle
         process.standardError = handle
         let output = Mutex("")
-        let stopReading = Atomic(false)
-        // Drain the screen as it is drawn, or the child would block on a full terminal buffer.
+        let childEnded = Atomic(false)
+        let readerDone = Atomic(false)
+        // Read the screen as it is drawn, or the child would block on a full
+        // terminal buffer; once the child has ended, read what is left, then stop.
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
-            while !stopReading.load(ordering: .relaxed) {
+            while true {
                 var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 20) > 0 else { continue }
+                guard poll(&ready, 1, 50) > 0 else {
+                    if childEnded.load(ordering: .acquiring) { break }
+                    continue
+                }
                 let count = read(master, &buffer, buffer.count)
                 if count <= 0 { break }
                 let text = String(decoding: buffer[..<count], as: UTF8.self)
                 output.withLock { $0 += text }
             }
+            readerDone.store(true, ordering: .releasing)
         }
         reader.start()
-        defer { stopReading.store(true, ordering: .relaxed) }
+        defer { childEnded.store(true, ordering: .releasing) }
 
         try process.run()
         // A run that hangs is ended, and fails below rather than hanging the suite.
@@ -240,6 +246,9 @@ import Testing
         let ended = await eventually(timeout: 40) { !process.isRunning }
         deadline.cancel()
         try #require(ended, "the step did not end")
+        childEnded.store(true, ordering: .releasing)
+        let drained = await eventually { readerDone.load(ordering: .acquiring) }
+        #expect(drained, "the screen was still being read 10 s after the step ended")
 
         var after = termios()
         tcgetattr(terminal, &after)
