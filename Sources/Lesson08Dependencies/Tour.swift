@@ -89,9 +89,10 @@ final class Tour {
         return CustomLessonOutcome(story: "software update, variant \(plan.variant.rawValue)", measures: measures)
     }
 
-    private func heading(_ title: String) {
+    /// A part's title on screen, and its short name on the timeline.
+    private func heading(_ title: String, timeline label: String) {
         section += 1
-        trace.event("\(section). \(title)")
+        trace.event("\(section) \(label)")
         console.say("\n── \(section). \(title) ──")
     }
 
@@ -107,7 +108,9 @@ final class Tour {
     // MARK: the chain
 
     private func chain(withDependencies: Bool) async {
-        heading(withDependencies ? "With dependencies (the fix)" : "The update without dependencies (the bug)")
+        heading(
+            withDependencies ? "With dependencies (the fix)" : "The update without dependencies (the bug)",
+            timeline: withDependencies ? "dependencies" : "no dependencies")
         let update = SoftwareUpdate(conditions: conditions, trace: trace)
         console.say(
             withDependencies
@@ -144,7 +147,7 @@ final class Tour {
     }
 
     private func cancelledDependency() async {
-        heading("A cancelled dependency does not hold back what depends on it")
+        heading("A cancelled dependency does not hold back what depends on it", timeline: "cancelled")
         let update = SoftwareUpdate(conditions: conditions, trace: trace)
         let operations = update.startWithCancelledDownload()
         _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 120)
@@ -161,7 +164,7 @@ final class Tour {
     // MARK: the cycle
 
     private func uncheckedCycle() async {
-        heading("A dependency cycle, unchecked (the bug)")
+        heading("A dependency cycle, unchecked (the bug)", timeline: "cycle")
         let update = SoftwareUpdate(conditions: conditions, trace: trace)
         console.say("  the tutorial's commented-out line switched on: download.addDependency(install)")
         let operations = update.startWithUncheckedCycle()
@@ -190,7 +193,7 @@ final class Tour {
     }
 
     private func checkedCycle() {
-        heading("The cycle check (the fix)")
+        heading("The cycle check (the fix)", timeline: "check")
         let update = SoftwareUpdate(conditions: conditions, trace: trace)
         do {
             _ = try update.startCheckingForCycles(withCycle: true)
@@ -209,7 +212,7 @@ final class Tour {
     // MARK: the queue's other features
 
     private func priorities(_ features: QueueFeatures) async {
-        heading("queuePriority on a suspended queue that runs one at a time")
+        heading("queuePriority on a suspended queue that runs one at a time", timeline: "priority")
         let order = await features.priorityOrder()
         let documented = ["veryHigh", "high", "normal", "low", "veryLow"]
         console.say("  added: \(QueueFeatures.priorities.map(\.0).joined(separator: ", ")); then isSuspended = false")
@@ -220,16 +223,18 @@ final class Tour {
     }
 
     private func qualityOfService(_ features: QueueFeatures) async {
-        heading("qualityOfService")
+        heading("qualityOfService", timeline: "QoS")
         let cores = ProcessInfo.processInfo.activeProcessorCount
         console.say("  a .userInteractive and a .background queue, equal CPU-bound operations, added in turns")
-        // More busy threads than cores, then fewer: the difference only shows when they compete.
-        for (perQueue, label) in [(cores * 2, "contended"), (max(1, cores / 2), "uncontended")] {
+        // More busy threads than cores, then one each: the difference shows when they compete for the CPU.
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+        console.say("  (other work on this machine now: load average \(load) on \(cores) cores)")
+        for (perQueue, label) in [(cores * 2, "contended"), (1, "one each")] {
             let race = await features.qualityOfServiceRace(operationsPerQueue: perQueue)
             let ratio = race.backgroundMeanMs / max(race.userInteractiveMeanMs, 1)
             func nice(_ values: Set<Int>) -> String { values.sorted().map(String.init).joined(separator: "/") }
             console.say(
-                "  \(label) (\(perQueue) each on \(cores) cores): finished on average after"
+                "  \(perQueue) operation\(perQueue == 1 ? "" : "s") per queue: finished on average after"
                     + " userInteractive \(Int(race.userInteractiveMeanMs)) ms, background \(Int(race.backgroundMeanMs)) ms"
                     + " (background takes \(String(format: "%.2f", ratio))×)")
             if label == "contended" {
@@ -240,16 +245,17 @@ final class Tour {
                 measures["qosUserInteractiveNice"] = Double(race.userInteractiveNice.min() ?? 0)
                 measures["qosBackgroundNice"] = Double(race.backgroundNice.max() ?? 0)
             } else {
-                measures["qosUncontendedBackgroundSlowdown"] = (ratio * 100).rounded() / 100
+                measures["qosOneEachBackgroundSlowdown"] = (ratio * 100).rounded() / 100
             }
         }
         console.say(
-            "  Here libdispatch runs each QoS on threads with a different nice value, so QoS matters only when"
-                + "\n  threads compete for the CPU. iOS also maps QoS to CPU priority, and to more (I/O, timers, cores).")
+            "  Here libdispatch runs each QoS on threads with a different nice value, so QoS matters whenever"
+                + "\n  threads compete for the CPU (with each other or with other programs), and not otherwise."
+                + "\n  iOS also maps QoS to CPU priority, and to more (I/O, timer coalescing, which cores).")
     }
 
     private func waiting(_ features: QueueFeatures) async {
-        heading("addOperations(_:waitUntilFinished: true)")
+        heading("addOperations(_:waitUntilFinished: true)", timeline: "wait")
         let waiting = await features.addOperationsAndWait()
         console.say(
             "  called on \(waiting.waiterLane) with 3 operations of \(Int(conditions.wallSeconds(0.3) * 1000)) ms:"
@@ -260,7 +266,7 @@ final class Tour {
     }
 
     private func directStart(_ features: QueueFeatures) {
-        heading("start() called directly, without a queue")
+        heading("start() called directly, without a queue", timeline: "start()")
         let start = features.startDirectly()
         console.say(
             "  called on: \(start.callerLane); ran on: \(start.operationLane)"
@@ -270,7 +276,7 @@ final class Tour {
     }
 
     private func severalBlocks(_ features: QueueFeatures) async {
-        heading("One BlockOperation with several execution blocks")
+        heading("One BlockOperation with several execution blocks", timeline: "blocks")
         let start = trace.now()
         let blocks = await features.severalBlocks()
         console.say(
@@ -288,7 +294,7 @@ final class Tour {
     }
 
     private func limits(_ features: QueueFeatures) async {
-        heading("maxConcurrentOperationCount")
+        heading("maxConcurrentOperationCount", timeline: "limits")
         console.say("  6 operations of \(Int(conditions.wallSeconds(0.3) * 1000)) ms each")
         for limit in [1, 2, nil] as [Int?] {
             let result = await features.concurrencyLimit(limit)
