@@ -77,7 +77,9 @@ struct QueueFeatures {
                 self.trace.span(qos == .userInteractive ? "interactive" : "background") { Self.spin(rounds) }
                 let ms = self.trace.now() - start
                 finishMs.withLock { $0[qos, default: []].append(ms) }
-                if let nice = Self.niceOfCurrentThread() { niceValues.withLock { _ = $0[qos, default: []].insert(nice) } }
+                if let nice = Self.niceOfCurrentThread() {
+                    niceValues.withLock { _ = $0[qos, default: []].insert(nice) }
+                }
             }
             operations.append(operation)
             queue.addOperation(operation)

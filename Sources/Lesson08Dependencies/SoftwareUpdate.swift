@@ -31,6 +31,8 @@ final class SoftwareUpdate {
     private var unzippedFiles: Int?
     private var steps: [Step] = []
     private var completionLanes: [String: String] = [:]
+    /// Entered for each operation made, left by its completion block.
+    private let completionBlocks = DispatchGroup()
 
     /// - Parameters:
     ///   - conditions: the network the package comes from (latency and jitter
@@ -54,7 +56,11 @@ final class SoftwareUpdate {
         for operation in [download, unzip, install] {
             let name = operation.name ?? ""
             // Which thread runs a completion block? Write it down and see.
-            operation.completionBlock = { self.completionRan(name) }
+            completionBlocks.enter()
+            operation.completionBlock = {
+                self.completionRan(name)
+                self.completionBlocks.leave()
+            }
         }
         return (download, unzip, install)
     }
@@ -106,7 +112,8 @@ final class SoftwareUpdate {
     private func install() {
         trace.span("install") {
             let files = lock.withLock { unzippedFiles }
-            statusLabel.text = files.map { "upgrade complete: \($0) files installed" } ?? "upgrade failed: nothing to install"
+            statusLabel.text =
+                files.map { "upgrade complete: \($0) files installed" } ?? "upgrade failed: nothing to install"
             finish("install", hadInput: files != nil) {}
         }
     }
@@ -126,6 +133,13 @@ final class SoftwareUpdate {
 
     /// The steps in the order they finished.
     var finishedSteps: [Step] { lock.withLock { steps } }
+
+    /// Returns once every completion block has run. They run *after* their
+    /// operation is finished, on another thread, so "all finished" is not yet
+    /// "all completion blocks done". Only for operations that were enqueued.
+    func completionBlocksHaveRun() async {
+        await withCheckedContinuation { done in completionBlocks.notify(queue: .global()) { done.resume() } }
+    }
 
     /// The lane each operation's `completionBlock` ran on.
     var completionBlockLanes: [String: String] { lock.withLock { completionLanes } }

@@ -16,7 +16,8 @@ struct TourPlan {
             name: "variant", takesValue: true,
             help: "broken (no dependencies, unchecked cycle), fixed, or both (default)"),
         LessonOptions.ExtraFlag(
-            name: "part", takesValue: true, help: "only these parts, comma-separated: " + allParts.joined(separator: ",")),
+            name: "part", takesValue: true,
+            help: "only these parts, comma-separated: " + allParts.joined(separator: ",")),
     ]
 
     let variant: Variant
@@ -68,7 +69,8 @@ final class Tour {
     private var cycleTimeout: Double { conditions.wallSeconds(2) }
 
     func play() async -> CustomLessonOutcome {
-        console.say("Lesson 08 · dependencies · seed \(conditions.seed) · speed \(String(format: "%g", run.options.speed))×")
+        console.say(
+            "Lesson 08 · dependencies · seed \(conditions.seed) · speed \(String(format: "%g", run.options.speed))×")
         let parts = plan.parts
         if parts.contains("chain") {
             if plan.showsBroken { await chain(withDependencies: false) }
@@ -97,8 +99,9 @@ final class Tour {
     }
 
     private func chart(since start: Double) {
-        console.say(OperationTrace.laneChart(trace.spans(since: start)).split(separator: "\n").map { "    " + $0 }
-            .joined(separator: "\n"))
+        console.say(
+            OperationTrace.laneChart(trace.spans(since: start)).split(separator: "\n").map { "    " + $0 }
+                .joined(separator: "\n"))
     }
 
     private func describe(_ steps: [SoftwareUpdate.Step], since start: Double) -> String {
@@ -124,15 +127,21 @@ final class Tour {
         let steps = update.finishedSteps
         let inOrder = steps.map(\.name) == ["download", "unzip", "install"]
         let unzipHadPackage = steps.first { $0.name == "unzip" }?.hadInput ?? false
-        console.say("  finished: \(describe(steps, since: start))  \(console.mark(inOrder)) \(inOrder ? "in order" : "out of order")")
-        console.say("  unzip \(unzipHadPackage ? "found the package" : "found no package: it started before the download finished")")
+        console.say(
+            "  finished: \(describe(steps, since: start))  \(console.mark(inOrder)) \(inOrder ? "in order" : "out of order")"
+        )
+        console.say(
+            "  unzip \(unzipHadPackage ? "found the package" : "found no package: it started before the download finished")"
+        )
         console.say("  install said: \"\(update.statusLabel.text ?? "")\"")
+        await update.completionBlocksHaveRun()
         let completions = update.completionBlockLanes
         let onMain = completions.values.filter { $0 == "main queue" }.count
         if withDependencies {
             console.say(
                 "  completionBlock ran on: "
-                    + ["download", "unzip", "install"].map { "\($0) → \(completions[$0] ?? "?")" }.joined(separator: ", ")
+                    + ["download", "unzip", "install"].map { "\($0) → \(completions[$0] ?? "?")" }.joined(
+                        separator: ", ")
                     + (onMain == 0 ? " (never the main queue, not even for install)" : ""))
         }
         chart(since: start)
@@ -179,7 +188,7 @@ final class Tour {
         trace.event("cycle cancelled")
         let releaseStart = trace.now()
         update.backgroundQueue.cancelAllOperations()
-        operations.forEach { $0.cancel() }
+        for operation in operations { operation.cancel() }
         let released = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
         let ran = update.finishedSteps.count
         console.say(
@@ -280,7 +289,7 @@ final class Tour {
         let start = trace.now()
         let blocks = await features.severalBlocks()
         console.say(
-            "  \(blocks.blocks) blocks of \(Int(blocks.blockMs)) ms ran on \(blocks.threads) thread(s), at most"
+            "  \(blocks.blocks) blocks of \(Int(blocks.blockMs)) ms ran on \(blocks.threads) thread\(blocks.threads == 1 ? "" : "s"), at most"
                 + " \(blocks.maxAtOnce) at once, \(Int(blocks.totalMs)) ms in all")
         console.say(
             blocks.maxAtOnce == 1
@@ -303,6 +312,7 @@ final class Tour {
                     + " \(Int(result.totalMs)) ms")
             measures["limit\(limit.map(String.init) ?? "Default")MaxAtOnce"] = Double(result.maxAtOnce)
         }
-        console.say("  Never more than the limit; without one, Linux's thread pool grows slowly (about a thread a second).")
+        console.say(
+            "  Never more than the limit; without one, Linux's thread pool grows slowly (about a thread a second).")
     }
 }

@@ -10,7 +10,9 @@ struct LotteryPlan {
             help: "play these steps instead of the keyboard, e.g. \"\(LotteryScript.standard)\""),
         LessonOptions.ExtraFlag(
             name: "variant", takesValue: true,
-            help: "the rolling loop: fixed (default), no-check (ignores isSuspended), off-main (labels off the main queue)"),
+            help:
+                "the rolling loop: fixed (default), no-check (ignores isSuspended), off-main (labels off the main queue)"
+        ),
     ]
 
     let variant: RollingVariant
@@ -21,7 +23,8 @@ struct LotteryPlan {
         let variantName = options.extra["variant"] ?? "fixed"
         guard let variant = RollingVariant(rawValue: variantName) else {
             throw UsageError(
-                "--variant takes \(RollingVariant.allCases.map(\.rawValue).joined(separator: ", ")), not '\(variantName)'")
+                "--variant takes \(RollingVariant.allCases.map(\.rawValue).joined(separator: ", ")), not '\(variantName)'"
+            )
         }
         self.variant = variant
         if let text = options.extra["script"] {

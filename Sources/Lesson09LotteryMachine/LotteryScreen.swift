@@ -54,7 +54,8 @@ final class LotteryScreen {
 
     private func queueStatus() -> String {
         let count = controller.queue.operationCount
-        return "operationCount \(count) · isSuspended \(controller.queue.isSuspended) · updates \(controller.updateCount)"
+        return
+            "operationCount \(count) · isSuspended \(controller.queue.isSuspended) · updates \(controller.updateCount)"
             + " (\(controller.updateCount - updatesAtLastPress) since the last press)"
             + " · main-queue violations \(Instruments.current?.mainQueueViolations.count ?? 0)"
     }
@@ -63,7 +64,12 @@ final class LotteryScreen {
         let digits = controller.digitLabels.map { Int($0.text ?? "") ?? 0 }
         var lines = [header, ""]
         for row in 0..<5 {
-            lines.append("   " + digits.map { Self.font[$0][row].replacingOccurrences(of: "#", with: "██").replacingOccurrences(of: " ", with: "  ") }.joined(separator: "  "))
+            lines.append(
+                "   "
+                    + digits.map {
+                        Self.font[$0][row].replacingOccurrences(of: "#", with: "██").replacingOccurrences(
+                            of: " ", with: "  ")
+                    }.joined(separator: "  "))
         }
         lines += [
             "", "   [ \(controller.buttonTitle) ]    \(hint)", "",

@@ -78,7 +78,8 @@ public enum CustomLessonMain {
         if let path = options.timelinePath {
             let title = "Lesson \(entry.id) · \(entry.title) · \(outcome.story)"
             do {
-                try TimelineSVG.render(trace.timeline(title: title)).write(toFile: path, atomically: true, encoding: .utf8)
+                try TimelineSVG.render(trace.timeline(title: title)).write(
+                    toFile: path, atomically: true, encoding: .utf8)
             } catch {
                 LessonMain.printError("\(program): cannot write the timeline to \(path): \(error.localizedDescription)")
                 return 1
@@ -246,7 +247,8 @@ extension Report {
     public var stepSummary: String {
         var lines = ["Lesson \(lesson) · \(title) · \(scenario) · seed \(seed) · speed \(speed.formatted)×"]
         for (key, value) in measures.sorted(by: { $0.key < $1.key }) {
-            lines.append("  " + key.padding(toLength: max(34, key.count), withPad: " ", startingAt: 0) + " " + value.formatted)
+            lines.append(
+                "  " + key.padding(toLength: max(34, key.count), withPad: " ", startingAt: 0) + " " + value.formatted)
         }
         lines.append("  main-queue violations             \(mainThreadViolations)")
         lines.append(String(format: "  took                              %.0f ms", durationMs))

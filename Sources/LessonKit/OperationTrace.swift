@@ -127,10 +127,13 @@ public final class OperationTrace: Sendable {
                 }
             }
             let name = lane + String(repeating: " ", count: nameWidth - lane.count)
-            lines.append(name + " |" + String(row).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+            lines.append(
+                name + " |" + String(row).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
         }
         let axis = String(format: "%.0f ms", last - first)
-        lines.append(String(repeating: " ", count: nameWidth) + " 0" + String(repeating: " ", count: max(1, width - 2 - axis.count)) + axis)
+        lines.append(
+            String(repeating: " ", count: nameWidth) + " 0"
+                + String(repeating: " ", count: max(1, width - 2 - axis.count)) + axis)
         return lines.joined(separator: "\n")
     }
 

@@ -49,13 +49,14 @@ public enum TimelineSVG {
         for span in timeline.spans {
             let width = max(1.5, (min(span.endMs, timeline.durationMs) - span.startMs) * scale)
             // A white edge keeps back-to-back operations on one thread apart.
+            let spanX = x(span.startMs)
+            let spanY = y(span.lane)
             svg.append(
-                "<rect x=\"\(x(span.startMs))\" y=\"\(y(span.lane) + 4)\" width=\"\(width)\" height=\"\(laneHeight - 8)\""
+                "<rect x=\"\(spanX)\" y=\"\(spanY + 4)\" width=\"\(width)\" height=\"\(laneHeight - 8)\""
                     + " fill=\"\(operationColor)\" stroke=\"white\" stroke-width=\"0.5\"><title>"
                     + escape("\(span.name) · \(span.lane) · \(Int(span.endMs - span.startMs)) ms") + "</title></rect>")
             if width >= Double(span.name.count) * 6.6 + 4 {
-                svg.append(
-                    "<text x=\"\(x(span.startMs) + 2)\" y=\"\(y(span.lane) + 17)\" fill=\"white\">\(escape(span.name))</text>")
+                svg.append("<text x=\"\(spanX + 2)\" y=\"\(spanY + 17)\" fill=\"white\">\(escape(span.name))</text>")
             }
         }
         let bottom = top + Double(lanes.count) * laneHeight

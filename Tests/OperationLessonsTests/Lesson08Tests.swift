@@ -3,11 +3,11 @@ import LessonKit
 import SlowNetwork
 import Testing
 
+@preconcurrency @testable import Lesson08Dependencies
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@preconcurrency @testable import Lesson08Dependencies
 
 /// Step 8: the software update's order, the dependency cycle, and the queue
 /// features the lesson states as facts about this machine.
@@ -88,8 +88,7 @@ import Testing
             let operations = update.start(withDependencies: true)
             _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
             // A completion block runs after its operation is finished: wait for all three.
-            let seen = await eventually { update.completionBlockLanes.count == 3 }
-            #expect(seen)
+            await update.completionBlocksHaveRun()
             return update.completionBlockLanes
         }
         #expect(lanes.count == 3)
@@ -144,7 +143,7 @@ import Testing
             let finished = operations.filter(\.isFinished).count
             let ready = operations.filter(\.isReady).count
             // Cancelling lets them go: a cancelled operation ignores its dependencies.
-            operations.forEach { $0.cancel() }
+            for operation in operations { operation.cancel() }
             let released = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
             return (finishedInTime, finished, ready, released, update.finishedSteps.count)
         }

@@ -3,11 +3,11 @@ import LessonKit
 import Synchronization
 import Testing
 
+@preconcurrency @testable import Lesson09LotteryMachine
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@preconcurrency @testable import Lesson09LotteryMachine
 
 /// Step 9: what pausing the queue stops, what it does not, and where the
 /// digits are written. Every wait here is for a condition, bounded.
@@ -190,7 +190,8 @@ import Testing
         let executable = try #require(
             Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("Lesson09LotteryMachine"),
             "cannot find the test binary's folder")
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build Lesson09LotteryMachine first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path), "build Lesson09LotteryMachine first")
 
         let (master, terminalPath) = try #require(openPseudoTerminal(), "no pseudo-terminal")
         defer { close(master) }
