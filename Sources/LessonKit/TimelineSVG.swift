@@ -3,14 +3,15 @@ import SlowNetwork
 
 /// Draws a run as an SVG timeline: a lane for the main queue (its stalls, and
 /// any request made on it), a lane per worker thread (its requests, coloured by
-/// outcome), the script's events as vertical lines, a time axis and a legend.
+/// outcome, and its operations), the script's events as vertical lines, a time
+/// axis and a legend.
 public enum TimelineSVG {
     private static let laneHeight = 26.0
     private static let left = 110.0
     private static let plotWidth = 860.0
 
     public static func render(_ timeline: Timeline) -> String {
-        let lanes = ["main queue"] + workerLanes(timeline.requests)
+        let lanes = ["main queue"] + workerLanes(timeline.requests.map(\.thread) + timeline.spans.map(\.lane))
         let top = 48.0
         let height = top + Double(lanes.count) * laneHeight + 70
         let scale = plotWidth / max(timeline.durationMs, 1)
@@ -45,6 +46,19 @@ public enum TimelineSVG {
                     fill: color(request.outcome),
                     title: "\(request.url) · \(request.outcome.rawValue) · \(Int(end - request.startMs)) ms"))
         }
+        for span in timeline.spans {
+            let width = max(1.5, (min(span.endMs, timeline.durationMs) - span.startMs) * scale)
+            // A white edge keeps back-to-back operations on one thread apart.
+            let spanX = x(span.startMs)
+            let spanY = y(span.lane)
+            svg.append(
+                "<rect x=\"\(spanX)\" y=\"\(spanY + 4)\" width=\"\(width)\" height=\"\(laneHeight - 8)\""
+                    + " fill=\"\(operationColor)\" stroke=\"white\" stroke-width=\"0.5\"><title>"
+                    + escape("\(span.name) · \(span.lane) · \(Int(span.endMs - span.startMs)) ms") + "</title></rect>")
+            if width >= Double(span.name.count) * 6.6 + 4 {
+                svg.append("<text x=\"\(spanX + 2)\" y=\"\(spanY + 17)\" fill=\"white\">\(escape(span.name))</text>")
+            }
+        }
         let bottom = top + Double(lanes.count) * laneHeight
         for event in timeline.events {
             let eventX = x(event.ms)
@@ -62,10 +76,14 @@ public enum TimelineSVG {
             tick += step
         }
         let legendY = bottom + 40
-        let legend: [(String, String)] = [
+        let networkLegend: [(String, String)] = [
             ("#d62728", "main queue blocked (stall)"), ("#2ca02c", "download ok"), ("#ff7f0e", "corrupt / truncated"),
             ("#7f7f7f", "failed"), ("#1f77b4", "still in flight at the end"),
         ]
+        // A run of operations alone (steps 8 and 9) has no network to explain.
+        let legend =
+            (timeline.spans.isEmpty || !timeline.requests.isEmpty ? networkLegend : [])
+            + (timeline.spans.isEmpty ? [] : [(operationColor, "operation")])
         var legendX = left
         for (fill, label) in legend {
             svg.append(rect(legendX, legendY - 9, 12, 12, fill: fill))
@@ -76,8 +94,10 @@ public enum TimelineSVG {
         return svg.joined(separator: "\n") + "\n"
     }
 
-    private static func workerLanes(_ requests: [Request]) -> [String] {
-        let workers = Set(requests.map(\.thread)).subtracting(["main queue"])
+    private static let operationColor = "#9467bd"
+
+    private static func workerLanes(_ threads: [String]) -> [String] {
+        let workers = Set(threads).subtracting(["main queue"])
         return workers.sorted { (Int($0.split(separator: " ").last ?? "") ?? 0) < (Int($1.split(separator: " ").last ?? "") ?? 0) }
     }
 
