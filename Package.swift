@@ -9,6 +9,8 @@ let lessonTargets = [
     "Lesson02AsyncPlaceholder",
     "Lesson03ModelCache",
     "Lesson04CacheDictionary",
+    "Lesson08Dependencies",
+    "Lesson09LotteryMachine",
 ]
 
 let package = Package(

@@ -44,6 +44,16 @@ public enum LessonCatalog {
             fixes: "a memory warning that frees nothing",
             lesson: "Keep the cache in one place you own, so a memory warning can empty it.",
             defaultScenario: "standard", text: "Lessons/04-cache-dictionary.md"),
+        LessonEntry(
+            number: 8, target: "Lesson08Dependencies", title: "dependencies",
+            fixes: "update steps running out of order; a dependency cycle that hangs without a word",
+            lesson: "addDependency orders operations, even across queues; nothing checks for cycles, so check yourself.",
+            defaultScenario: "software update (not a table scenario)", text: "Lessons/08-dependencies.md"),
+        LessonEntry(
+            number: 9, target: "Lesson09LotteryMachine", title: "the lottery machine",
+            fixes: "a paused queue whose running operation keeps rolling; digits written off the main queue",
+            lesson: "isSuspended stops a queue from starting operations, not the one running: it must check for itself.",
+            defaultScenario: "start, pause, resume (not a table scenario)", text: "Lessons/09-lottery-machine.md"),
     ]
 
     /// The steps that show the image list, in order: what the scoreboard compares.

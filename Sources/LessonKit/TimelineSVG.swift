@@ -321,6 +321,7 @@ public enum TimelineSVG {
                 ),
             ]
             if !hasScreen { groups.removeAll { $0.0 == "screen" } }
+            if !hasScreen && timeline.stalls.isEmpty { groups.removeAll { $0.0 == "main queue" } }
             if timeline.requests.isEmpty && !timeline.spans.isEmpty { groups.removeAll { $0.0 == "downloads" } }
             if !timeline.spans.isEmpty { groups.append(("operations", [(Palette.operation, "", "one operation")])) }
             var legendX = 14.0

@@ -1,0 +1,243 @@
+import Foundation
+import LessonKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The other things the tutorials do with operations, each run and measured
+/// on this machine: priorities, quality of service, waiting, `start()`,
+/// several blocks in one `BlockOperation`, and the concurrency limit.
+struct QueueFeatures {
+    let trace: OperationTrace
+    /// Story seconds to wall seconds (`--speed`).
+    let wall: (Double) -> Double
+
+    // MARK: queuePriority
+
+    /// The priorities in the order they are added.
+    static let priorities: [(String, Operation.QueuePriority)] = [
+        ("veryLow", .veryLow), ("normal", .normal), ("high", .high), ("low", .low), ("veryHigh", .veryHigh),
+    ]
+
+    /// Adds one operation per priority to a suspended queue that runs one at a
+    /// time, then resumes it: the queue picks the highest priority among the
+    /// ready operations each time. Returns the order they ran in.
+    func priorityOrder() async -> [String] {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.isSuspended = true
+        let order = Locked<[String]>([])
+        var operations: [Operation] = []
+        for (name, priority) in Self.priorities {
+            let operation = BlockOperation {
+                self.trace.span(name) { Thread.sleep(forTimeInterval: self.wall(0.05)) }
+                order.withLock { $0.append(name) }
+            }
+            operation.queuePriority = priority
+            operations.append(operation)
+            queue.addOperation(operation)
+        }
+        queue.isSuspended = false
+        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
+        return order.current
+    }
+
+    // MARK: qualityOfService
+
+    struct QualityOfServiceRace {
+        let operationsPerQueue: Int
+        let acceptedAndReadBack: Bool
+        let userInteractiveMeanMs: Double
+        let backgroundMeanMs: Double
+        /// The `nice` value of the threads each queue's work ran on (Linux's
+        /// CPU share knob: lower gets more), as read from /proc.
+        let userInteractiveNice: Set<Int>
+        let backgroundNice: Set<Int>
+    }
+
+    /// Two queues, one `.userInteractive` and one `.background`, each given
+    /// the same CPU-bound work at the same moment (added in turns, so neither
+    /// is first in line). Measures when each queue's work finished on average,
+    /// and how the threads that ran it were set up.
+    func qualityOfServiceRace(operationsPerQueue: Int) async -> QualityOfServiceRace {
+        let fast = OperationQueue()
+        fast.qualityOfService = .userInteractive
+        let slow = OperationQueue()
+        slow.qualityOfService = .background
+        let rounds = Self.spinRounds(forWallSeconds: wall(0.25))
+        let start = trace.now()
+        let finishMs = Locked<[QualityOfService: [Double]]>([:])
+        let niceValues = Locked<[QualityOfService: Set<Int>]>([:])
+        var operations: [Operation] = []
+        for index in 0..<(operationsPerQueue * 2) {
+            let queue = index % 2 == 0 ? fast : slow
+            let qos = queue.qualityOfService
+            let operation = BlockOperation {
+                self.trace.span(qos == .userInteractive ? "interactive" : "background") { Self.spin(rounds) }
+                let ms = self.trace.now() - start
+                finishMs.withLock { $0[qos, default: []].append(ms) }
+                if let nice = Self.niceOfCurrentThread() {
+                    niceValues.withLock { _ = $0[qos, default: []].insert(nice) }
+                }
+            }
+            operations.append(operation)
+            queue.addOperation(operation)
+        }
+        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 120)
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
+        let finished = finishMs.current
+        let nice = niceValues.current
+        return QualityOfServiceRace(
+            operationsPerQueue: operationsPerQueue,
+            acceptedAndReadBack: fast.qualityOfService == .userInteractive && slow.qualityOfService == .background,
+            userInteractiveMeanMs: mean(finished[.userInteractive] ?? []),
+            backgroundMeanMs: mean(finished[.background] ?? []),
+            userInteractiveNice: nice[.userInteractive] ?? [], backgroundNice: nice[.background] ?? [])
+    }
+
+    /// The calling thread's nice value: field 19 of /proc/thread-self/stat (Linux only).
+    static func niceOfCurrentThread() -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
+            let afterName = stat.split(separator: ")").last
+        else { return nil }
+        // After the name come the fields from number 3 (state) on: nice, number 19, is the 17th.
+        let fields = afterName.split(separator: " ")
+        return fields.count > 16 ? Int(fields[16]) : nil
+    }
+
+    /// A fixed amount of arithmetic: the same work whoever gets the CPU.
+    static func spin(_ rounds: Int) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for round in 0..<rounds {
+            hash = (hash ^ UInt64(truncatingIfNeeded: round)) &* 0x100_0000_01b3
+        }
+        // Keep the optimiser from dropping the loop.
+        if hash == 42 { print("") }
+    }
+
+    /// How many rounds of `spin` take about `seconds` on one core of this machine now.
+    static func spinRounds(forWallSeconds seconds: Double) -> Int {
+        let sample = 200_000
+        let clock = ContinuousClock()
+        let took = clock.measure { spin(sample) }
+        let sampleSeconds = max(Double(took.components.attoseconds) / 1e18 + Double(took.components.seconds), 1e-6)
+        return max(sample, Int(Double(sample) * seconds / sampleSeconds))
+    }
+
+    // MARK: addOperations(_:waitUntilFinished:)
+
+    struct Waiting {
+        let blockedMs: Double
+        let allFinishedWhenItReturned: Bool
+        let waiterLane: String
+        let maxAtOnce: Int
+    }
+
+    /// `addOperations(_:waitUntilFinished: true)` blocks the calling thread
+    /// until they are all done — so never call it on the main queue. Here it
+    /// is called on a background thread, and we measure how long it blocked.
+    func addOperationsAndWait() async -> Waiting {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let queue = OperationQueue()
+                let operations = (1...3).map { number in
+                    BlockOperation { self.trace.span("op \(number)") { Thread.sleep(forTimeInterval: self.wall(0.3)) } }
+                }
+                let lane = self.trace.currentLane()
+                let start = self.trace.now()
+                self.trace.span("waiting") { queue.addOperations(operations, waitUntilFinished: true) }
+                let blockedMs = self.trace.now() - start
+                let allFinished = operations.allSatisfy(\.isFinished)
+                let work = self.trace.spans(since: start).filter { $0.name.hasPrefix("op ") }
+                continuation.resume(
+                    returning: Waiting(
+                        blockedMs: blockedMs, allFinishedWhenItReturned: allFinished, waiterLane: lane,
+                        maxAtOnce: OperationTrace.maxOverlap(work)))
+            }
+        }
+    }
+
+    // MARK: start()
+
+    struct DirectStart {
+        let callerLane: String
+        let operationLane: String
+        let ranOnCallingThread: Bool
+        let finishedWhenStartReturned: Bool
+    }
+
+    /// `start()` called directly, without a queue: the operation runs right
+    /// there, on the calling thread, and `start()` returns when it is done.
+    func startDirectly() -> DirectStart {
+        let callerThread = pthread_self()
+        let ranOn = Locked<(thread: pthread_t, lane: String)?>(nil)
+        let operation = BlockOperation {
+            ranOn.withLock { $0 = (pthread_self(), self.trace.currentLane()) }
+            self.trace.span("started directly") { Thread.sleep(forTimeInterval: self.wall(0.1)) }
+        }
+        operation.start()
+        let finishedWhenStartReturned = operation.isFinished
+        return DirectStart(
+            callerLane: trace.currentLane(), operationLane: ranOn.current?.lane ?? "nowhere",
+            ranOnCallingThread: ranOn.current.map { pthread_equal(callerThread, $0.thread) != 0 } ?? false,
+            finishedWhenStartReturned: finishedWhenStartReturned)
+    }
+
+    // MARK: BlockOperation with several blocks
+
+    struct SeveralBlocks {
+        let blocks: Int
+        let blockMs: Double
+        let threads: Int
+        let maxAtOnce: Int
+        let totalMs: Double
+    }
+
+    /// One `BlockOperation`, four blocks (one given at creation, three with
+    /// `addExecutionBlock`), each sleeping 0.3 story seconds. Apple's
+    /// Foundation runs the blocks concurrently; we measure what this one does.
+    func severalBlocks(count: Int = 4) async -> SeveralBlocks {
+        let blockSeconds = wall(0.3)
+        let operation = BlockOperation {
+            self.trace.span("block 1") { Thread.sleep(forTimeInterval: blockSeconds) }
+        }
+        for number in 2...count {
+            operation.addExecutionBlock {
+                self.trace.span("block \(number)") { Thread.sleep(forTimeInterval: blockSeconds) }
+            }
+        }
+        let start = trace.now()
+        OperationQueue().addOperation(operation)
+        _ = await OperationWaiter.waitUntilFinished([operation], timeoutSeconds: 60)
+        let blocks = trace.spans(since: start).filter { $0.name.hasPrefix("block ") }
+        return SeveralBlocks(
+            blocks: blocks.count, blockMs: blockSeconds * 1000, threads: Set(blocks.map(\.lane)).count,
+            maxAtOnce: OperationTrace.maxOverlap(blocks),
+            totalMs: (blocks.map(\.endMs).max() ?? start) - (blocks.map(\.startMs).min() ?? start))
+    }
+
+    // MARK: maxConcurrentOperationCount
+
+    struct Limit {
+        let limit: Int?
+        let maxAtOnce: Int
+        let totalMs: Double
+    }
+
+    /// Six operations of 0.3 story seconds each on a queue with `limit`
+    /// (nil: the default, no limit). Returns how many ran at once at most.
+    func concurrencyLimit(_ limit: Int?, operations count: Int = 6) async -> Limit {
+        let queue = OperationQueue()
+        if let limit { queue.maxConcurrentOperationCount = limit }
+        let name = "limit \(limit.map(String.init) ?? "default")"
+        let start = trace.now()
+        let operations = (0..<count).map { _ in
+            BlockOperation { self.trace.span(name) { Thread.sleep(forTimeInterval: self.wall(0.3)) } }
+        }
+        operations.forEach(queue.addOperation)
+        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 60)
+        let spans = trace.spans(since: start).filter { $0.name == name }
+        return Limit(limit: limit, maxAtOnce: OperationTrace.maxOverlap(spans), totalMs: trace.now() - start)
+    }
+}

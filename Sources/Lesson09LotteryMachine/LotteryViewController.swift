@@ -1,0 +1,147 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+import TableKit
+
+/// How the rolling loop is written: the tutorial's, and the two ways to get it wrong.
+enum RollingVariant: String, CaseIterable {
+    /// Checks `queue.isSuspended` every tick and shows the digits on the main queue.
+    case fixed
+    /// Never looks at `isSuspended`: pausing the queue does not stop it.
+    case noCheck = "no-check"
+    /// Checks, but writes the labels from its own background thread.
+    case offMain = "off-main"
+}
+
+/// The tutorial's lottery machine: three digits rolling every 50 ms and one
+/// button, start → pause → resume. The rolling is one long operation on
+/// `queue`; pausing suspends the queue.
+final class LotteryViewController {
+    /// One roll of the digits: when it was rolled (on the queue's thread),
+    /// when the screen showed it, and whether that was on the main queue.
+    struct DigitUpdate {
+        let rolledMs: Double
+        let shownMs: Double
+        let digits: [Int]
+        let onMainQueue: Bool
+    }
+
+    let digitLabels = [Label(), Label(), Label()]
+    /// The button's title: "start", then "pause" and "resume" in turn.
+    private(set) var buttonTitle = "start"
+    let queue = OperationQueue()
+    let variant: RollingVariant
+    /// Wall seconds between two rolls (the tutorial's 0.05 s, divided by `--speed`).
+    let tick: TimeInterval
+    let trace: OperationTrace
+
+    private let lock = NSLock()
+    private var random: SeededGenerator
+    private var updates: [DigitUpdate] = []
+
+    init(variant: RollingVariant, tick: TimeInterval, seed: UInt64, trace: OperationTrace) {
+        self.variant = variant
+        self.tick = tick
+        self.trace = trace
+        random = SeededGenerator(seed: seed)
+        queue.name = "lottery queue"
+        for label in digitLabels { label.text = "0" }
+    }
+
+    // MARK: the button
+
+    /// The one button. Call it on the main queue, as UIKit would.
+    func buttonTapped() {
+        trace.event(buttonTitle)
+        if queue.isSuspended {
+            // Resume. Pausing ended the rolling loop, so there is nothing left
+            // in the queue to carry on: start a new one.
+            queue.isSuspended = false
+            if queue.operationCount == 0 { startRolling() }
+            buttonTitle = "pause"
+        } else if queue.operationCount == 0 {
+            startRolling()
+            buttonTitle = "pause"
+        } else {
+            // Pause. This only stops the queue from *starting* operations; the
+            // one already running stops because it checks `isSuspended` itself.
+            queue.isSuspended = true
+            buttonTitle = "resume"
+        }
+    }
+
+    private func startRolling() {
+        let rolling = BlockOperation()
+        rolling.addExecutionBlock { [weak self, weak rolling] in
+            guard let self = self, let rolling = rolling else { return }
+            self.trace.span("rolling") {
+                switch self.variant {
+                case .fixed: self.rollUntilSuspended(rolling)
+                case .noCheck: self.rollWithoutChecking(rolling)
+                case .offMain: self.rollShowingOffTheMainQueue(rolling)
+                }
+            }
+        }
+        queue.addOperation(rolling)
+    }
+
+    // MARK: the rolling loop, three ways
+
+    /// The tutorial's loop: roll every tick until the queue is suspended (or
+    /// the app quits), and hand each result to the main queue to show.
+    private func rollUntilSuspended(_ rolling: Operation) {
+        while !queue.isSuspended && !rolling.isCancelled {
+            Thread.sleep(forTimeInterval: tick)
+            let (digits, rolledMs) = (nextDigits(), trace.now())
+            OperationQueue.main.addOperation { self.show(digits, rolledMs: rolledMs) }
+        }
+    }
+
+    /// Bug 1: the same loop without the `isSuspended` check. Suspending the
+    /// queue does not touch a running operation, so this rolls on; only
+    /// quitting (cancel) stops it.
+    private func rollWithoutChecking(_ rolling: Operation) {
+        while !rolling.isCancelled {
+            Thread.sleep(forTimeInterval: tick)
+            let (digits, rolledMs) = (nextDigits(), trace.now())
+            OperationQueue.main.addOperation { self.show(digits, rolledMs: rolledMs) }
+        }
+    }
+
+    /// Bug 2: checks, but sets the labels right here, on the queue's thread —
+    /// UIKit's Main Thread Checker would flag every one of them.
+    private func rollShowingOffTheMainQueue(_ rolling: Operation) {
+        while !queue.isSuspended && !rolling.isCancelled {
+            Thread.sleep(forTimeInterval: tick)
+            show(nextDigits(), rolledMs: trace.now())
+        }
+    }
+
+    private func nextDigits() -> [Int] {
+        lock.withLock { (0..<3).map { _ in Int(random.next() % 10) } }
+    }
+
+    private func show(_ digits: [Int], rolledMs: Double) {
+        trace.span("digits") {
+            for (label, digit) in zip(digitLabels, digits) { label.text = String(digit) }
+        }
+        let update = DigitUpdate(
+            rolledMs: rolledMs, shownMs: trace.now(), digits: digits, onMainQueue: MainQueue.isCurrent)
+        lock.withLock { updates.append(update) }
+    }
+
+    // MARK: quitting and measuring
+
+    /// Stops the rolling whatever the variant, and waits until the queue is empty.
+    func quit() async {
+        queue.cancelAllOperations()
+        // Cancelled operations still have to be started to finish: a suspended queue starts nothing.
+        queue.isSuspended = false
+        _ = await OperationWaiter.waitUntilFinished(queue.operations, timeoutSeconds: 10)
+    }
+
+    /// Every update shown so far, in order.
+    var digitUpdates: [DigitUpdate] { lock.withLock { updates } }
+
+    var updateCount: Int { lock.withLock { updates.count } }
+}

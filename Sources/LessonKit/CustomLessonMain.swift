@@ -1,0 +1,257 @@
+import Foundation
+import Synchronization
+import TableKit
+
+/// The whole of `main.swift` for a step that is not a table (steps 8 and 9):
+/// the same flags, errors, `--help`, `--json` and `--timeline` as
+/// `LessonMain`, but the step plays its own story instead of a scenario.
+///
+///     exit(await CustomLessonMain.run(8, unsupported: TableFlag.allCases, plan: Plan.init) { plan, run in … })
+///
+/// `plan` turns the flags into what the step will do, or throws a
+/// `UsageError` (one line, then the usage, exit status 2) before anything is
+/// shown. `play` runs the story, printing through `run.console`, recording on
+/// `run.trace`, and returns the step's own numbers for the report's `measures`.
+public enum CustomLessonMain {
+    public static func run<Plan>(
+        _ number: Int,
+        extraFlags: [LessonOptions.ExtraFlag] = [],
+        unsupported: [TableFlag] = TableFlag.allCases,
+        example: String = "",
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        plan: (LessonOptions) throws(UsageError) -> Plan,
+        play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
+    ) async -> Int32 {
+        guard let entry = LessonCatalog.entry(number) else {
+            LessonMain.printError("lesson \(number) is not in the catalog")
+            return 1
+        }
+        let program = entry.target
+        let usage = Self.usage(program: program, extraFlags: extraFlags, unsupported: unsupported)
+        let options: LessonOptions
+        let thePlan: Plan
+        do {
+            options = try LessonOptions.parse(arguments, extraFlags: extraFlags)
+            if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
+                throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
+            }
+            thePlan = try plan(options)
+        } catch {
+            LessonMain.printError("\(program): \(error)\n\(usage)")
+            return 2
+        }
+        if options.help {
+            print(
+                """
+                Lesson \(entry.id): \(entry.title)
+                Fixes: \(entry.fixes)
+                \(entry.lesson)
+                Text: \(entry.text)
+
+                \(usage)
+                """ + (example.isEmpty ? "" : "\n\nexample: \(example)"))
+            return 0
+        }
+
+        let console = LessonConsole(options: options)
+        let trace = OperationTrace()
+        let (outcome, violations) = await ExclusiveRun.run { instruments in
+            let outcome = await play(thePlan, CustomLessonRun(options: options, console: console, trace: trace))
+            return (outcome, instruments.mainQueueViolations.count)
+        }
+
+        var report = Report()
+        report.lesson = entry.id
+        report.title = entry.title
+        report.scenario = outcome.story
+        report.seed = options.seed
+        report.speed = options.speed
+        report.mainThreadViolations = violations
+        report.measures = outcome.measures
+        report.durationMs = trace.now()
+        if options.json {
+            print(report.json())
+        } else {
+            print("\n" + report.stepSummary)
+            print("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+        }
+        if let path = options.timelinePath {
+            let title = "Lesson \(entry.id) · \(entry.title) · \(outcome.story)"
+            do {
+                try TimelineSVG.render(trace.timeline(title: title)).write(
+                    toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                LessonMain.printError("\(program): cannot write the timeline to \(path): \(error.localizedDescription)")
+                return 1
+            }
+        }
+        return outcome.exitStatus
+    }
+
+    /// The common usage without the flags this step does not take.
+    static func usage(program: String, extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag]) -> String {
+        let full = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: extraFlags)
+        let dropped = Set(unsupported.map { "--" + $0.rawValue })
+        return full.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in
+                let flag = line.drop { $0 == " " }.prefix { $0 != " " }
+                return !dropped.contains(String(flag))
+            }
+            .joined(separator: "\n")
+    }
+}
+
+/// The common flags that only mean something for the table steps (a scenario,
+/// a catalog, a disk cache, the icon network).
+public enum TableFlag: String, CaseIterable, Sendable {
+    case scenario, latency, offline
+    case failRate = "fail-rate"
+    case catalog
+    case clearCache = "clear-cache"
+
+    func isSet(in options: LessonOptions) -> Bool {
+        switch self {
+        case .scenario: options.scenario != nil
+        case .latency: options.latencyMs != nil
+        case .offline: options.offline
+        case .failRate: options.failRate != 0
+        case .catalog: options.catalogPath != nil
+        case .clearCache: options.clearCache
+        }
+    }
+}
+
+/// What a custom step's `play` gets: the flags, where to print, where to record.
+public struct CustomLessonRun: Sendable {
+    public let options: LessonOptions
+    public let console: LessonConsole
+    public let trace: OperationTrace
+
+    public init(options: LessonOptions, console: LessonConsole, trace: OperationTrace) {
+        self.options = options
+        self.console = console
+        self.trace = trace
+    }
+}
+
+/// What a custom step's `play` hands back.
+public struct CustomLessonOutcome: Sendable {
+    /// One word or phrase for the report's `scenario` key: what was played.
+    public var story: String
+    public var measures: [String: Double]
+    public var exitStatus: Int32
+
+    public init(story: String, measures: [String: Double], exitStatus: Int32 = 0) {
+        self.story = story
+        self.measures = measures
+        self.exitStatus = exitStatus
+    }
+}
+
+/// Where a custom step prints: nothing with `--json` (the report is the whole
+/// output), colours and cursor moves only on a terminal without `--plain`.
+public struct LessonConsole: Sendable {
+    public let isSilent: Bool
+    /// A terminal that may be redrawn in place and coloured.
+    public let isLive: Bool
+
+    public init(options: LessonOptions, isTerminal: Bool = TerminalScreen.standardOutputIsTerminal) {
+        isSilent = options.json
+        isLive = !options.json && !options.plain && isTerminal
+    }
+
+    /// A line of the story (with its newline).
+    public func say(_ line: String = "") {
+        write(line + "\n")
+    }
+
+    /// Text as it is (screen redraws, no newline added).
+    public func write(_ text: String) {
+        guard !isSilent else { return }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// A ✓ or ✗ mark, green or red on a live terminal.
+    public func mark(_ good: Bool) -> String {
+        guard isLive else { return good ? "✓" : "✗" }
+        return good ? "\u{1B}[32m✓\u{1B}[0m" : "\u{1B}[31m✗\u{1B}[0m"
+    }
+}
+
+/// Runs work alone among the scenarios of this process, with fresh
+/// instruments installed: the same guarantee `ScenarioRunner` gives a table
+/// run (nothing else blocks the main queue meanwhile, and the main-queue
+/// violations counted are this run's), for steps and tests that play their
+/// own story.
+public enum ExclusiveRun {
+    public static func run<Result>(_ body: (Instruments) async -> Result) async -> Result {
+        await ScenarioGate.shared.enter()
+        let instruments = Instruments()
+        Instruments.current = instruments
+        let result = await body(instruments)
+        Instruments.current = nil
+        await ScenarioGate.shared.leave()
+        return result
+    }
+}
+
+/// Awaiting operations without blocking a thread (and so without blocking the
+/// main queue, or a Swift Testing test, while they run).
+public enum OperationWaiter {
+    /// True once every operation has finished (cancelled ones included);
+    /// false if `timeoutSeconds` of wall time pass first. Never blocks.
+    ///
+    /// A private "watcher" operation depends on all of them: when it becomes
+    /// ready they are done. On a timeout the watcher lets go of them first,
+    /// then is cancelled. Letting go matters on Linux: swift-corelibs-foundation
+    /// keeps an *unretained* pointer from each dependency to its dependents,
+    /// so a cancelled dependent that is freed before its dependency finishes
+    /// crashes the process when the dependency does finish.
+    public static func waitUntilFinished(_ operations: [Operation], timeoutSeconds: Double) async -> Bool {
+        let watcherQueue = OperationQueue()
+        watcherQueue.name = "OperationWaiter"
+        let watcher = BlockOperation()
+        for operation in operations { watcher.addDependency(operation) }
+        let outcome = Once()
+        return await withCheckedContinuation { continuation in
+            outcome.set(continuation)
+            watcher.addExecutionBlock { outcome.resume(returning: true) }
+            watcherQueue.addOperation(watcher)
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) {
+                guard outcome.resume(returning: false) else { return }
+                for operation in operations { watcher.removeDependency(operation) }
+                watcher.cancel()
+            }
+        }
+    }
+
+    /// A continuation resumed by whichever comes first.
+    private final class Once: Sendable {
+        private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+        func set(_ continuation: CheckedContinuation<Bool, Never>) {
+            self.continuation.withLock { $0 = continuation }
+        }
+
+        @discardableResult
+        func resume(returning value: Bool) -> Bool {
+            guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+            continuation.resume(returning: value)
+            return true
+        }
+    }
+}
+
+extension Report {
+    /// The summary of a step that is not a table: its own numbers, one a line.
+    public var stepSummary: String {
+        var lines = ["Lesson \(lesson) · \(title) · \(scenario) · seed \(seed) · speed \(speed.formatted)×"]
+        for (key, value) in measures.sorted(by: { $0.key < $1.key }) {
+            lines.append(
+                "  " + key.padding(toLength: max(34, key.count), withPad: " ", startingAt: 0) + " " + value.formatted)
+        }
+        lines.append("  main-queue violations             \(mainThreadViolations)")
+        lines.append(String(format: "  took                              %.0f ms", durationMs))
+        return lines.joined(separator: "\n")
+    }
+}

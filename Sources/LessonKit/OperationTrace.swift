@@ -1,0 +1,144 @@
+import Foundation
+import Synchronization
+import TableKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Who ran what, when: each piece of work an operation does, recorded on the
+/// lane of the thread that ran it ("main queue", or "worker N" numbered in the
+/// order the threads first showed up), plus labelled moments.
+///
+/// For the steps about `Operation` itself (8 and 9), where the question is
+/// "which thread, in which order, how many at once?" rather than what a table
+/// showed. Thread-safe; one trace per run.
+public final class OperationTrace: Sendable {
+    private let epoch: ContinuousClock.Instant
+    private let state = Mutex(State())
+
+    private struct State {
+        var spans: [Timeline.Span] = []
+        var events: [Timeline.Event] = []
+        var workerNumbers: [UInt: Int] = [:]
+    }
+
+    public init(epoch: ContinuousClock.Instant = .now) {
+        self.epoch = epoch
+    }
+
+    /// Milliseconds since the trace began.
+    public func now() -> Double {
+        let elapsed = ContinuousClock.now - epoch
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    /// The lane the calling code runs on: "main queue" (asked of the queue,
+    /// not of `Thread.isMainThread`, which lies on Linux under an async main)
+    /// or "worker N" for the N-th other thread this trace has seen.
+    public func currentLane() -> String {
+        if MainQueue.isCurrent { return "main queue" }
+        let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
+        let number = state.withLock { state in
+            if let known = state.workerNumbers[thread] { return known }
+            let next = state.workerNumbers.count + 1
+            state.workerNumbers[thread] = next
+            return next
+        }
+        return "worker \(number)"
+    }
+
+    /// Runs `body` and records it as a span named `name` on the caller's lane.
+    @discardableResult
+    public func span<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        let lane = currentLane()
+        let start = now()
+        defer { record(Timeline.Span(name: name, lane: lane, startMs: start, endMs: now())) }
+        return try body()
+    }
+
+    public func record(_ span: Timeline.Span) {
+        state.withLock { $0.spans.append(span) }
+    }
+
+    /// A labelled moment (a button press, "cycle cancelled"…), drawn as a
+    /// vertical line on the timeline.
+    public func event(_ label: String) {
+        let ms = now()
+        state.withLock { $0.events.append(Timeline.Event(ms: ms, label: label)) }
+    }
+
+    /// Every span so far, in the order they ended.
+    public var spans: [Timeline.Span] { state.withLock { $0.spans } }
+
+    public var events: [Timeline.Event] { state.withLock { $0.events } }
+
+    /// The spans that ended after `ms` (the work of one part of a run).
+    public func spans(since ms: Double) -> [Timeline.Span] {
+        spans.filter { $0.endMs > ms }
+    }
+
+    /// The picture of the whole trace, for `TimelineSVG.render`.
+    public func timeline(title: String) -> Timeline {
+        var timeline = Timeline()
+        timeline.title = title
+        timeline.durationMs = now()
+        timeline.spans = spans
+        timeline.events = events
+        return timeline
+    }
+
+    /// The most spans that were running at the same moment.
+    public static func maxOverlap(_ spans: [Timeline.Span]) -> Int {
+        // Ends sort before starts at the same instant: touching is not overlapping.
+        let edges = spans.flatMap { [($0.startMs, 1), ($0.endMs, -1)] }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        var running = 0
+        var most = 0
+        for edge in edges {
+            running += edge.1
+            most = max(most, running)
+        }
+        return most
+    }
+
+    /// The spans drawn as text, one line per lane, for a terminal:
+    ///
+    ///     main queue |                              [install]
+    ///     worker 1   |[download===]
+    ///     worker 2   |             [unzip==========]
+    ///
+    /// Every span gets at least its brackets, so a 1 ms span is still seen.
+    public static func laneChart(_ spans: [Timeline.Span], width: Int = 64) -> String {
+        guard let first = spans.map(\.startMs).min(), let last = spans.map(\.endMs).max() else { return "" }
+        let lanes = Array(Set(spans.map(\.lane))).sorted { laneOrder($0) < laneOrder($1) }
+        let scale = Double(width - 1) / max(last - first, 1)
+        let nameWidth = max(10, lanes.map(\.count).max() ?? 0)
+        var lines: [String] = []
+        for lane in lanes {
+            var row = Array(repeating: Character(" "), count: width + 12)
+            for span in spans where span.lane == lane {
+                let start = Int(((span.startMs - first) * scale).rounded())
+                let end = max(start + 1, Int(((span.endMs - first) * scale).rounded()))
+                let inner = max(0, end - start - 1)
+                let label = String(span.name.prefix(inner))
+                let body = label + String(repeating: "=", count: inner - label.count)
+                for (offset, character) in ("[" + body + "]").enumerated() where start + offset < row.count {
+                    row[start + offset] = character
+                }
+            }
+            let name = lane + String(repeating: " ", count: nameWidth - lane.count)
+            lines.append(
+                name + " |" + String(row).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+        }
+        let axis = String(format: "%.0f ms", last - first)
+        lines.append(
+            String(repeating: " ", count: nameWidth) + " 0"
+                + String(repeating: " ", count: max(1, width - 2 - axis.count)) + axis)
+        return lines.joined(separator: "\n")
+    }
+
+    /// "main queue" first, then the workers by number.
+    private static func laneOrder(_ lane: String) -> Int {
+        lane == "main queue" ? 0 : (Int(lane.split(separator: " ").last ?? "") ?? 0) + 1
+    }
+}
