@@ -1,0 +1,133 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+import Testing
+
+/// One measured run per (step, scenario, speed), shared by every test that looks at it.
+///
+/// The tests of step N compare it with step N-1 on the same scenario, so step N-1's run is needed by two test
+/// files; a run is a second or two of wall time, and the suite has to stay well under a minute. The first test
+/// to ask starts the run; the others await the same result. Runs still happen one at a time (ScenarioRunner's
+/// gate), so no run measures another's main-queue work.
+actor MeasuredRuns {
+    static let shared = MeasuredRuns()
+
+    /// The speed the tests play every story at: 500 ms of tutorial latency is 50 ms of wall time.
+    static let speed = 10.0
+
+    private var runs: [String: Task<ScenarioResult, Never>] = [:]
+
+    func result(step: Int, controller: any LessonController.Type, scenario: Scenario) async -> ScenarioResult {
+        let key = "\(step)/\(scenario.name)"
+        if let run = runs[key] { return await run.value }
+        guard let entry = LessonCatalog.entry(step) else { preconditionFailure("step \(step) is not in the catalog") }
+        var options = LessonOptions()
+        options.speed = Self.speed
+        let setup = ScenarioSetup(
+            lesson: entry.id, title: entry.title, controller: controller, scenario: scenario, options: options)
+        let run = Task { await ScenarioRunner.run(setup) }
+        runs[key] = run
+        return await run.value
+    }
+}
+
+/// Reading a run the way the lesson texts talk about it.
+extension ScenarioResult {
+    /// The tutorial's latency as wall time at the test speed: the shortest possible download.
+    var latencyWallMs: Double { report.latencyMs / report.speed }
+
+    /// When the script event with this label (e.g. "memory warning") happened, in ms since launch.
+    func eventMs(_ label: String) -> Double? {
+        timeline.events.first { $0.label == label }?.ms
+    }
+
+    /// Requests that started at or after `ms`.
+    func requests(startedAfter ms: Double) -> [Request] {
+        timeline.requests.filter { $0.startMs >= ms }
+    }
+}
+
+/// The icon URLs of the catalog's rows from `first` on (the scenarios' slow rows are "row 10 and after").
+func iconURLs(ofRowsFrom first: Int) -> Set<String> {
+    Set(AppCatalog.bundled().entries.dropFirst(first).map(\.icon))
+}
+
+/// Runs a step's own executable (`--json`) in a child process and reads its report.
+///
+/// For the steps whose code can crash the process: steps 3 and 4 write their cache from download threads (the data
+/// race step 5 fixes), and step 4's dictionary, written by two threads at once, can be corrupted and crash — seen in
+/// about half of the `--speed 10` runs of `standard` without latency jitter, and now and then with it. In process, a
+/// crash would take the whole test run down with it; in a child process it is one run that measured nothing, which
+/// the caller records as the known issue it is, then runs again.
+enum LessonProcess {
+    enum Outcome: Sendable {
+        case finished(Report)
+        /// Killed by a signal; `where` is the lesson's source line the crash report names first.
+        case crashed(signal: Int32, where: String)
+    }
+
+    /// The lesson executables are built next to the test bundle.
+    static func executable(_ target: String) -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(target)
+    }
+
+    static func run(step: Int, scenario: Scenario) async throws -> Outcome {
+        let entry = try #require(LessonCatalog.entry(step))
+        let executable = executable(entry.target)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path) is not built")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lesson-process-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let output = scratch.appendingPathComponent("stdout.json")
+        let errors = scratch.appendingPathComponent("stderr.txt")
+        try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
+        try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--json", "--speed", "\(MeasuredRuns.speed)", "--scenario", scenario.name]
+        // Its own Caches folder, so no run sees another's files.
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": scratch.path]) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        let (reason, status) = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = {
+                continuation.resume(returning: ($0.terminationReason, $0.terminationStatus))
+            }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        if reason == .uncaughtSignal {
+            let report = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            let frame = report.split(separator: "\n").first { $0.contains("Sources/Lesson") }
+            let place = frame.flatMap { line in line.range(of: "Sources/").map { String(line[$0.lowerBound...]) } }
+            return .crashed(signal: status, where: place ?? "a frame outside the lesson's code")
+        }
+        try #require(status == 0, "\(entry.target) exited with status \(status)")
+        return .finished(try JSONDecoder().decode(Report.self, from: Data(contentsOf: output)))
+    }
+}
+
+/// The report of a step whose cache race can crash its process (see `LessonProcess`), run in a child process. A
+/// crashed run is recorded as that known, intermittent issue and run again, up to five times.
+func reportOfRacyStep(_ step: Int, scenario: Scenario) async throws -> Report {
+    for _ in 1...5 {
+        switch try await LessonProcess.run(step: step, scenario: scenario) {
+        case .finished(let report):
+            return report
+        case .crashed(let signal, let frame):
+            withKnownIssue(
+                "step \(step) writes its cache dictionary from download threads (fixed in step 5)", isIntermittent: true
+            ) {
+                Issue.record("the run crashed with signal \(signal) at \(frame)")
+            }
+        }
+    }
+    throw CrashedEveryTime(step: step, scenario: scenario.name)
+}
+
+struct CrashedEveryTime: Error, CustomStringConvertible {
+    let step: Int
+    let scenario: String
+    var description: String { "step \(step) crashed in all 5 runs of \(scenario)" }
+}
