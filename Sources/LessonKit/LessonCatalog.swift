@@ -43,7 +43,7 @@ public enum LessonCatalog {
             number: 4, target: "Lesson04CacheDictionary", title: "cache dictionary",
             fixes: "a memory warning that frees nothing",
             lesson: "Keep the cache in one place you own, so a memory warning can empty it.",
-            defaultScenario: "standard", text: "Lessons/04-cache-dictionary.md"),
+            defaultScenario: "memory-warning-then-scroll", text: "Lessons/04-cache-dictionary.md"),
         LessonEntry(
             number: 8, target: "Lesson08Dependencies", title: "dependencies",
             fixes: "update steps running out of order; a dependency cycle that hangs without a word",

@@ -108,9 +108,11 @@ public enum LessonMain {
 private struct Screen: Sendable {
     let display: (@Sendable (ScreenFrame) -> Void)?
     private let live: Bool
+    private let header: String
 
     init(options: LessonOptions, entry: LessonEntry, scenario: Scenario) {
         let header = "Lesson \(entry.id) · \(entry.title) · scenario \(scenario.name): \(scenario.summary)"
+        self.header = header
         live = !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
         if options.json {
             display = nil
@@ -134,8 +136,10 @@ private struct Screen: Sendable {
 
     func begin() {
         guard live else { return }
-        // Clear the screen and hide the cursor; put it back on Ctrl-C too.
-        write("\u{1B}[2J\u{1B}[?25l")
+        // Clear the screen and hide the cursor; put it back on Ctrl-C too. The
+        // header goes up at once: a step that blocks the main queue at launch
+        // (step 1) draws no frame for seconds, and an empty terminal looks hung.
+        write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + header + "\n")
         // A plain C handler: it runs even while step 1 blocks the main queue.
         signal(SIGINT) { _ in
             let restore: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\n".utf8)

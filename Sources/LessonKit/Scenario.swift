@@ -32,6 +32,10 @@ public struct Scenario: Sendable {
     /// Extra per-row network behaviour (fail first N, corrupt…).
     public var rowRules: [(rows: [Int], behavior: URLRule.Behavior)] = []
     public var startsOffline = false
+    /// Relative spread of every request's latency (0.2: ±20 %), drawn from the
+    /// seed. 0 makes downloads started together end together, as no real
+    /// network does.
+    public var jitter: Double = 0
 
     public init(name: String, summary: String, steps: [Step]) {
         self.name = name

@@ -106,6 +106,7 @@ private final class ActiveRun: @unchecked Sendable {
         conditions.seed = setup.options.seed
         conditions.failRate = setup.options.failRate
         conditions.offline = setup.options.offline || setup.scenario.startsOffline
+        conditions.jitter = setup.scenario.jitter
         conditions.rules = setup.scenario.rules(for: setup.catalog)
         network = SlowNetwork(conditions: conditions, isMainQueue: { MainQueue.isCurrent })
         environment = LessonEnvironment(
@@ -158,26 +159,23 @@ private final class ActiveRun: @unchecked Sendable {
     }
 
     /// Plays the script up to now; returns the step that finished, if one did.
+    ///
+    /// At most one step ends per frame, and the next one begins on the next
+    /// frame: the frame that ends a step shows its outcome (a settled screen is
+    /// committed, and counted by `timeToAllVisibleMs`, before the next drag
+    /// moves it), as a user who waits for the screen sees it before scrolling.
     private func advanceScript() -> String? {
-        var finished: String?
-        while stepIndex < setup.scenario.steps.count {
-            let step = setup.scenario.steps[stepIndex]
-            if stepStartStory == nil {
-                stepStartStory = frameStoryNow
-                stepStartOffset = controller?.tableView.contentOffset ?? 0
-                begin(step)
-            }
-            guard advance(step, elapsed: frameStoryNow - (stepStartStory ?? frameStoryNow)) else { break }
-            finished = "\(step)"
-            stepIndex += 1
-            stepStartStory = nil
-            // A settled screen is committed before the next step moves it:
-            // otherwise a drag starting in the same frame scrolls a new row in
-            // first, and the frame in which every icon was in place, the one
-            // `timeToAllVisibleMs` is about, never reaches the display.
-            if case .settle = step { break }
+        guard stepIndex < setup.scenario.steps.count else { return nil }
+        let step = setup.scenario.steps[stepIndex]
+        if stepStartStory == nil {
+            stepStartStory = frameStoryNow
+            stepStartOffset = controller?.tableView.contentOffset ?? 0
+            begin(step)
         }
-        return finished
+        guard advance(step, elapsed: frameStoryNow - (stepStartStory ?? frameStoryNow)) else { return nil }
+        stepIndex += 1
+        stepStartStory = nil
+        return "\(step)"
     }
 
     private func begin(_ step: Scenario.Step) {

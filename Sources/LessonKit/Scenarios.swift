@@ -3,7 +3,7 @@
 extension Scenario {
     public static let all: [Scenario] = [
         .standard, .fastScrollSlowRows, .offlineBrowse, .leaveWhileLoading, .failOnce, .relaunch, .offlineRelaunch,
-        .memoryWarningMidDownload, .scrollEndToEnd,
+        .memoryWarningMidDownload, .memoryWarningThenScroll, .scrollBackOverSlowRow, .scrollEndToEnd,
     ]
 
     public static func named(_ name: String) -> Scenario? {
@@ -88,6 +88,37 @@ extension Scenario {
                 .settle(timeout: 12),
             ])
         scenario.slowRows = 10..<Int.max
+        return scenario
+    }()
+
+    /// The standard scroll, a memory warning, then the same scroll again: what
+    /// the warning freed has to come back when its rows are shown again.
+    /// Latencies spread ±10 %, as a real network's do.
+    public static let memoryWarningThenScroll: Scenario = {
+        var scenario = Scenario(
+            name: "memory-warning-then-scroll",
+            summary: "scroll down 20 rows and back, a memory warning, then down again: do freed icons come back?",
+            steps: [
+                .settle(timeout: 10), .drag(toRow: 20, seconds: 1.5), .settle(timeout: 10),
+                .drag(toRow: 0, seconds: 1.5), .settle(timeout: 10), .memoryWarning,
+                .drag(toRow: 20, seconds: 1.5), .settle(timeout: 10),
+            ])
+        scenario.jitter = 0.1
+        return scenario
+    }()
+
+    /// A slow row scrolls away and back while its icon is still loading: is it
+    /// downloaded twice at once? Latencies spread ±10 %, as a real network's do.
+    public static let scrollBackOverSlowRow: Scenario = {
+        var scenario = Scenario(
+            name: "scroll-back-over-slow-row",
+            summary: "rows 10+ take 5–10 s; show row 10, scroll it away and back while it loads, wait for it",
+            steps: [
+                .settle(timeout: 5), .drag(toRow: 3, seconds: 0.5), .pause(seconds: 1), .drag(toRow: 1, seconds: 0.5),
+                .drag(toRow: 3, seconds: 0.5), .pause(seconds: 10),
+            ])
+        scenario.slowRows = 10..<Int.max
+        scenario.jitter = 0.1
         return scenario
     }()
 

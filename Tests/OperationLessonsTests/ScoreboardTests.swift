@@ -33,7 +33,7 @@ import Testing
 
     @Test(arguments: expected)
     func standardScenarioCounts(_ expected: Expected) async throws {
-        let report = try #require(await MeasuredRuns.shared.report(step: expected.step, scenario: "standard"))
+        let report = try #require(await ScoreboardRuns.shared.report(step: expected.step, scenario: "standard"))
         #expect(report.requests == expected.requests)
         #expect(report.uniqueURLs == expected.uniqueURLs)
         #expect(report.duplicateRequests == 0)
@@ -55,7 +55,7 @@ import Testing
     /// it has time to show, and fetch, depends on how long each frame was
     /// blocked: its counts are bounds, not exact figures.
     @Test func synchronousStepBlocksAndSkipsRows() async throws {
-        let report = try #require(await MeasuredRuns.shared.report(step: 1, scenario: "standard"))
+        let report = try #require(await ScoreboardRuns.shared.report(step: 1, scenario: "standard"))
         #expect(report.requestsOnMainQueue == report.requests)
         // The first screen and the screen the drag lands on, at least.
         #expect(report.uniqueURLs >= 16)
@@ -73,8 +73,8 @@ import Testing
     /// measured ratio can never beat 1, and the image steps that download in
     /// the background stay within a few times of it (step 1 does not).
     @Test func idealScheduleBoundsTheFirstScreen() async throws {
-        for step in MeasuredRuns.steps {
-            let report = try #require(await MeasuredRuns.shared.report(step: step, scenario: "standard"))
+        for step in ScoreboardRuns.steps {
+            let report = try #require(await ScoreboardRuns.shared.report(step: step, scenario: "standard"))
             let time = try #require(report.timeToAllVisibleMs)
             let ideal = try #require(report.idealTimeToAllVisibleMs)
             #expect(time >= ideal * 0.95, "step \(step): \(time) ms cannot beat the limit \(ideal) ms")
@@ -88,9 +88,9 @@ import Testing
     /// The table, Markdown and JSON forms carry every step and every column.
     @Test func tableShowsEveryStepAndColumn() async throws {
         var rows: [Scoreboard.Row] = []
-        for step in MeasuredRuns.steps {
+        for step in ScoreboardRuns.steps {
             let entry = try #require(LessonCatalog.entry(step))
-            let report = try #require(await MeasuredRuns.shared.report(step: step, scenario: "standard"))
+            let report = try #require(await ScoreboardRuns.shared.report(step: step, scenario: "standard"))
             rows.append(Scoreboard.Row(lesson: entry.id, title: entry.title, outcome: .measured(report)))
         }
         rows.append(
@@ -103,7 +103,7 @@ import Testing
         #expect(text.contains("step 99 crashed in 2 runs"))
 
         let markdown = Scoreboard.markdown(rows).split(separator: "\n")
-        #expect(markdown.filter { $0.hasPrefix("| 0") }.count == MeasuredRuns.steps.count)
+        #expect(markdown.filter { $0.hasPrefix("| 0") }.count == ScoreboardRuns.steps.count)
         #expect(
             markdown.allSatisfy {
                 $0.isEmpty || !$0.hasPrefix("|") || $0.filter { $0 == "|" }.count == Scoreboard.columns.count + 2
@@ -128,16 +128,16 @@ import Testing
 @Suite struct BugMatrixTests {
     /// The bugs whose "before" and "after" steps these tests can run.
     static var testable: [KnownBug] {
-        KnownBug.all.filter { MeasuredRuns.steps.contains($0.fixedIn) && MeasuredRuns.steps.contains($0.fixedIn - 1) }
+        KnownBug.all.filter { ScoreboardRuns.steps.contains($0.fixedIn) && ScoreboardRuns.steps.contains($0.fixedIn - 1) }
     }
 
     @Test(arguments: testable.map(\.name))
     func bugIsPresentBeforeItsFixAndGoneAfter(_ name: String) async throws {
         let bug = try #require(KnownBug.all.first { $0.name == name })
         let before = try #require(
-            await MeasuredRuns.shared.report(step: bug.fixedIn - 1, scenario: bug.scenario, speed: bug.speed ?? 10))
+            await ScoreboardRuns.shared.report(step: bug.fixedIn - 1, scenario: bug.scenario, speed: bug.speed ?? 10))
         let after = try #require(
-            await MeasuredRuns.shared.report(step: bug.fixedIn, scenario: bug.scenario, speed: bug.speed ?? 10))
+            await ScoreboardRuns.shared.report(step: bug.fixedIn, scenario: bug.scenario, speed: bug.speed ?? 10))
         #expect(bug.verdict(before).isPresent, "step \(bug.fixedIn - 1): \(bug.measure.name) = \(bug.verdict(before))")
         #expect(
             bug.verdict(after) != .notMeasured && !bug.verdict(after).isPresent,

@@ -1,0 +1,52 @@
+import Foundation
+import LessonKit
+import Testing
+
+@testable import Lesson02AsyncPlaceholder
+@testable import Lesson03ModelCache
+
+/// Step 3 keeps each downloaded icon on its model object and, when a download ends, reloads the row instead of
+/// setting the image of the cell it captured. Fixes: every scroll back downloads the same icons again; a late
+/// icon lands in a reused cell that now shows another row. Both shown in step 2 and gone in step 3.
+@Suite struct Lesson03Tests {
+    static func run(step: Int, _ scenario: Scenario) async -> ScenarioResult {
+        let controller: any LessonController.Type =
+            step == 2 ? Lesson02AsyncPlaceholder.AppsViewController.self : Lesson03ModelCache.AppsViewController.self
+        return await MeasuredRuns.shared.result(step: step, controller: controller, scenario: scenario)
+    }
+
+    @Test func scrollingBackOverLoadedRowsDownloadsNothingAgain() async {
+        let step2 = await Self.run(step: 2, .standard)
+        let step3 = await Self.run(step: 3, .standard)
+        // A fault-free run: every request succeeds, so a repeat is a re-download, not a retry.
+        #expect(step2.report.failedRequests == 0)
+        #expect(step3.report.failedRequests == 0)
+        // Step 2 keeps nothing: scrolling back over rows it already showed downloads their icons again.
+        #expect(step2.report.requests > step2.report.uniqueURLs)
+        // Step 3 downloads each icon once.
+        #expect(step3.report.requests == step3.report.uniqueURLs)
+        #expect(step3.report.uniqueURLs == step2.report.uniqueURLs)
+    }
+
+    @Test func aLateIconNeverLandsInAnotherRow() async {
+        let step2 = await Self.run(step: 2, .fastScrollSlowRows)
+        let step3 = await Self.run(step: 3, .fastScrollSlowRows)
+        // Step 2: slow icons arrive after their cell was reused for another row, and are drawn there.
+        #expect(step2.report.wrongImageFrames > 0)
+        // Step 3: the same slow icons arrive (so the zero below is not for lack of trying)…
+        let slowIcons = iconURLs(ofRowsFrom: 10)
+        let slowDelivered = step3.timeline.requests.filter { $0.outcome == .ok && slowIcons.contains($0.url) }
+        #expect(slowDelivered.count > 0)
+        // …and no frame ever shows a row with another row's icon.
+        #expect(step3.report.wrongImageFrames == 0)
+    }
+
+    @Test func theUIIsTouchedOnlyOnTheMainQueue() async {
+        for scenario in [Scenario.standard, .fastScrollSlowRows] {
+            let step3 = await Self.run(step: 3, scenario)
+            // `app.image` is written on the download thread (step 5 fixes that race), but the table is
+            // touched only from `OperationQueue.main`.
+            #expect(step3.report.mainThreadViolations == 0, "\(scenario.name)")
+        }
+    }
+}

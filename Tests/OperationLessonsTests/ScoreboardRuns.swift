@@ -1,0 +1,89 @@
+import Foundation
+import LessonKit
+import Testing
+
+@testable import Lesson01SyncLoad
+@testable import Lesson02AsyncPlaceholder
+@testable import Lesson03ModelCache
+
+/// The runs the scoreboard and bug-matrix tests read, each made once per test
+/// process and shared: the standard scenario of step 3 serves four tests, and
+/// runs in one process are serialized anyway (one main queue). In-process runs
+/// at the lesson tests' speed come from `MeasuredRuns`, so a run a lesson test
+/// already made is not made again.
+///
+/// Steps run in process, except the ones in `inChildProcess`: step 4's racy
+/// dictionary crashes its process in most runs on an idle two-core machine
+/// (the bug step 5 fixes), and a crash must not take the whole test run with
+/// it. Those run as their own executable, like `lessons scoreboard` runs every
+/// step, pinned to one CPU so the race cannot strike while the counts these
+/// tests assert (which do not depend on parallelism) are measured; a crashed
+/// run is still run again, up to five times.
+actor ScoreboardRuns {
+    static let shared = ScoreboardRuns()
+
+    static let controllers: [Int: any LessonController.Type] = [
+        1: Lesson01SyncLoad.AppsViewController.self,
+        2: Lesson02AsyncPlaceholder.AppsViewController.self,
+        3: Lesson03ModelCache.AppsViewController.self,
+    ]
+    static let inChildProcess: Set<Int> = [4]
+
+    /// The steps these tests can run.
+    static var steps: [Int] { (Array(controllers.keys) + inChildProcess).sorted() }
+
+    struct Key: Hashable {
+        let step: Int
+        let scenario: String
+        let speed: Double
+    }
+
+    private var runs: [Key: Task<Scoreboard.Outcome, Never>] = [:]
+
+    /// The report of `step` on `scenario` at `speed`, seed 1; nil (with the
+    /// reason recorded as an issue of the calling test) when it could not be run.
+    func report(step: Int, scenario: String, speed: Double = 10) async -> Report? {
+        let key = Key(step: step, scenario: scenario, speed: speed)
+        let run = runs[key] ?? Task { await Self.measure(key) }
+        runs[key] = run
+        switch await run.value {
+        case .measured(let report): return report
+        case .failed(let why):
+            Issue.record("step \(step) on \(scenario) at \(speed)×: \(why)")
+            return nil
+        }
+    }
+
+    private static func measure(_ key: Key) async -> Scoreboard.Outcome {
+        guard let entry = LessonCatalog.entry(key.step), let scenario = Scenario.named(key.scenario) else {
+            return .failed("no such step or scenario")
+        }
+        var options = LessonOptions()
+        options.speed = key.speed
+        if let controller = controllers[key.step], key.speed == MeasuredRuns.speed {
+            return .measured(
+                await MeasuredRuns.shared.result(step: key.step, controller: controller, scenario: scenario).report)
+        }
+        if let controller = controllers[key.step] {
+            let setup = ScenarioSetup(
+                lesson: entry.id, title: entry.title, controller: controller, scenario: scenario, options: options)
+            return .measured(await ScenarioRunner.run(setup).report)
+        }
+        let children = {
+            var children = StepProcess.besideThisProgram()
+            children.pinnedToOneCPU = true
+            return children
+        }()
+        guard children.missing([entry]).isEmpty else {
+            return .failed("\(entry.target) is not built beside the tests (\(children.directory.path))")
+        }
+        let arguments = ["--scenario", key.scenario, "--speed", String(key.speed), "--seed", "1", "--clear-cache"]
+        let outcome = await withCheckedContinuation { done in
+            DispatchQueue.global().async {
+                done.resume(returning: children.runRetryingCrashes(entry, arguments: arguments))
+            }
+        }
+        if case .failed(let why) = outcome.outcome { return .failed("\(why), after \(outcome.crashes) crashed runs") }
+        return outcome.outcome
+    }
+}
