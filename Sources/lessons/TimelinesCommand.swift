@@ -87,6 +87,7 @@ enum TimelinesCommand {
         for entry in steps {
             let scenario = options.scenario ?? entry.defaultScenario
             let file = folder.appendingPathComponent(pictureName(entry))
+            let shown = (options.out as NSString).appendingPathComponent(pictureName(entry))
             progress.started("step \(entry.id) \(entry.title) · \(scenario)")
             let outcome = children.run(
                 entry,
