@@ -97,7 +97,7 @@ enum TimelinesCommand {
             switch outcome {
             case .measured(let report):
                 print(
-                    "\(file.path)  (\(scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
+                    "\(shown)  (\(scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
                 )
             case .failed(let why):
                 failures += 1
