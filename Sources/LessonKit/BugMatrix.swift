@@ -127,8 +127,10 @@ extension KnownBug {
         KnownBug(
             name: "main queue blocked by downloads", scenario: "standard", measure: .maxMainStall,
             presence: .above(2 * 1000 / 60), fixedIn: 2),
+        // Two refreshes of slack: a launch that takes a frame or two on a busy
+        // machine shows an empty table for that long, in any step.
         KnownBug(
-            name: "blank cells while loading", scenario: "standard", measure: .blankFrames, presence: .above(0),
+            name: "blank cells while loading", scenario: "standard", measure: .blankFrames, presence: .above(2),
             fixedIn: 2),
         KnownBug(
             name: "icons downloaded again", scenario: "standard", measure: .redownloads, presence: .above(0),
