@@ -3,12 +3,15 @@ import LessonKit
 import SlowNetwork
 import TableKit
 
-/// Step 5: an operation pool. Each icon has at most one download, running or
-/// waiting, at a time; at most three run at once; and the pool and the cache
-/// are only touched on the main queue.
-class AppsViewController: TableViewController, LessonController {
+/// Step 7: each download is a `DownloadOperation` that checks `isCancelled`
+/// and reports to a weak delegate on the main queue. A memory warning cancels
+/// every download and empties the caches; the queue is suspended while the
+/// user drags, so downloads do not compete with the scrolling.
+final class AppsViewController: TableViewController, LessonController, DownloadOperationDelegate {
     let network: SlowNetwork
     let catalogURL: URL
+    /// This app's Caches folder: what is written here survives a relaunch.
+    let cachesDirectory: URL
 
     /// The model, loaded the first time the table asks for it.
     lazy var apps: [AppInfo] = {
@@ -31,12 +34,34 @@ class AppsViewController: TableViewController, LessonController {
     var imageCache: [String: Image] = [:]
 
     /// The operation pool: the download under way for each icon URL. Main queue only.
-    var operations: [String: Operation] = [:]
+    var operations: [String: DownloadOperation] = [:]
 
-    required init(environment: LessonEnvironment) {
+    // Measured for the report, not part of the app: what the disk reads in
+    // `cellForRowAt` cost the main queue, and how many icons cancelled
+    // downloads delivered (step 6 counted deliveries after a memory warning
+    // by downloads under way when it came: here every one of those is cancelled).
+    var diskReads = 0
+    var diskHits = 0
+    var diskReadTime = Duration.zero
+    var staleDeliveries = 0
+
+    var measures: [String: Double] {
+        [
+            "diskReads": Double(diskReads), "diskHits": Double(diskHits),
+            "diskReadMs": Double(diskReadTime.components.attoseconds) / 1e15
+                + Double(diskReadTime.components.seconds) * 1000,
+            "staleDeliveries": Double(staleDeliveries),
+        ]
+    }
+
+    init(environment: LessonEnvironment) {
         network = environment.network
         catalogURL = environment.catalogURL
+        cachesDirectory = environment.cachesDirectory
         super.init()
+        // If the folder cannot be made (a full or read-only disk), every write
+        // below fails quietly and the app downloads as step 5 did.
+        try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
     }
 
     override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
@@ -53,45 +78,91 @@ class AppsViewController: TableViewController, LessonController {
             cell.imageView.image = image
             return cell
         }
+        // Not in memory? Look on disk before the network (on the main queue,
+        // as the tutorials do). A damaged file does not decode: a miss.
+        let file = cacheFile(for: app.icon)
+        if let image = readFromDisk(file) {
+            imageCache[app.icon] = image
+            cell.imageView.image = image
+            return cell
+        }
         cell.imageView.image = Image.placeholder
-        // The fix, part 1: this icon is already on its way; don't ask twice.
         if operations[app.icon] != nil {
             return cell
         }
-        let network = self.network
-        // The fix, part 2: `[weak self]`. The queue holds the operation, the
-        // operation holds this block; a strong `self` here would hold the
-        // controller until the download ends, long after the user has left.
-        let operation = BlockOperation { [weak self] in
-            let data = URL(string: app.icon).flatMap { try? network.data(contentsOf: $0) }
-            let image = data.flatMap { Image(data: $0) }
-            OperationQueue.main.addOperation { [weak self] in
-                self?.downloadFinished(icon: app.icon, image: image, at: indexPath)
-            }
-        }
+        // The fix, part 1: the download is an operation of its own that can
+        // be cancelled, and it reports to us (weakly) on the main queue.
+        let operation = DownloadOperation(icon: app.icon, indexPath: indexPath, file: file, network: network)
+        operation.delegate = self
         operations[app.icon] = operation
         queue.addOperation(operation)
         return cell
     }
 
+    func downloadOperation(_ operation: DownloadOperation, didFinishWith image: Image?) {
+        if operation.isCancelled && image != nil { staleDeliveries += 1 }  // measured
+        downloadFinished(icon: operation.icon, image: image, at: operation.indexPath)
+    }
+
     /// Every download ends here, on the main queue, whether it worked or not.
     func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
-        // The fix, part 3: out of the pool whatever happened ("if there is an
-        // if, there must be an else"), so a failed icon is tried again the
-        // next time its row is shown.
         operations[icon] = nil
-        // The fix, part 4: no icon, no reload. Offline, a reload asks for the
-        // cell again, which downloads again, which fails again, forever.
         guard let image else { return }
-        // The fix, part 5: the cache is written here, on the main queue,
-        // where it is read; no download thread touches it any more.
         imageCache[icon] = image
         tableView.reloadRows(at: [indexPath])
     }
 
-    /// One dictionary holds every icon, so one line frees them all. Rows on
-    /// screen keep theirs; the others download again when shown.
+    /// Where an icon lives on disk.
+    func cacheFile(for icon: String) -> URL {
+        cachesDirectory.appendingPathComponent(cacheFileName(for: icon))
+    }
+
+    /// FNV-1a (64 bits) of the whole URL, in hex: step 6's fix for the
+    /// tutorials' last-path-component names.
+    func cacheFileName(for icon: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in icon.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + ".ppm"
+    }
+
+    /// The disk read the tutorials do in `cellForRowAt`, timed for the report.
+    func readFromDisk(_ file: URL) -> Image? {
+        let start = ContinuousClock.now
+        defer { diskReadTime += ContinuousClock.now - start }
+        diskReads += 1
+        guard let data = try? Data(contentsOf: file), let image = Image(data: data) else { return nil }
+        diskHits += 1
+        return image
+    }
+
+    /// The fix, part 2: stop the work, not just the memory. Every download,
+    /// running or waiting, is cancelled (a running one finishes its fetch but
+    /// delivers nothing), and the pool is emptied with it: a cancelled entry
+    /// left in the pool would block its icon forever, step 5's bug again.
+    /// The disk cache stays: it is not memory, and it is what survives.
     override func didReceiveMemoryWarning() {
+        queue.cancelAllOperations()
+        operations.removeAll()
         imageCache.removeAll()
+    }
+
+    /// The fix, part 3: no download starts while the user's finger is on the
+    /// screen. Suspending stops the queue from starting operations; the ones
+    /// already running carry on to the end.
+    override func scrollViewWillBeginDragging(_ tableView: TableView) {
+        queue.isSuspended = true
+    }
+
+    /// …and they start again once the table comes to rest.
+    override func scrollViewDidEndDragging(_ tableView: TableView, willDecelerate decelerate: Bool) {
+        if !decelerate { queue.isSuspended = false }
+    }
+
+    override func scrollViewDidEndDecelerating(_ tableView: TableView) {
+        queue.isSuspended = false
     }
 }

@@ -51,9 +51,8 @@ import Testing
     }
 
     @Test func aRelaunchDownloadsNothingAgain() async throws {
-        let sandbox = try Sandbox()
-        let step5 = await Self.run(Lesson05OperationPool.AppsViewController.self, .relaunch, caches: sandbox.caches).report
-        let step6 = await Self.run(Lesson06SandboxCache.AppsViewController.self, .relaunch, caches: sandbox.caches).report
+        let step5 = await SharedRuns.shared.result(Lesson05OperationPool.AppsViewController.self, .relaunch).report
+        let step6 = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunch).report
         withKnownIssue("step 5 keeps icons in memory only: the relaunched app downloads them all again") {
             #expect(step5.requestsAfterRelaunch == 0)
         }
@@ -66,9 +65,8 @@ import Testing
     }
 
     @Test func anOfflineRelaunchShowsEveryIcon() async throws {
-        let sandbox = try Sandbox()
-        let step5 = await Self.run(Lesson05OperationPool.AppsViewController.self, .offlineRelaunch, caches: sandbox.caches)
-        let step6 = await Self.run(Lesson06SandboxCache.AppsViewController.self, .offlineRelaunch, caches: sandbox.caches)
+        let step5 = await SharedRuns.shared.result(Lesson05OperationPool.AppsViewController.self, .offlineRelaunch)
+        let step6 = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .offlineRelaunch)
         withKnownIssue("step 5 relaunched offline has nothing to show but placeholders") {
             #expect(step5.report.ownIconsAtEnd == step5.report.visibleRowsAtEnd)
         }
@@ -94,10 +92,8 @@ import Testing
 
     /// Rows 0, 1, 2 and 6 are all `…/icon.png`.
     @Test func lastComponentNamesCollideAfterARelaunchHashedNamesNever() async throws {
-        let tutorial = try Sandbox()
-        let hashed = try Sandbox()
-        let collided = await Self.run(LastComponentNamesViewController.self, .relaunch, caches: tutorial.caches).report
-        let fixed = await Self.run(Lesson06SandboxCache.AppsViewController.self, .relaunch, caches: hashed.caches).report
+        let collided = await SharedRuns.shared.result(LastComponentNamesViewController.self, .relaunch).report
+        let fixed = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunch).report
         withKnownIssue("icon.png is one file for four rows: after the relaunch three show another row's icon") {
             #expect(collided.wrongImageFrames == 0)
         }
@@ -222,9 +218,7 @@ import Testing
     }
 
     @Test func theMainQueueDiskReadIsMeasured() async throws {
-        let sandbox = try Sandbox()
-        let report = await Self.run(Lesson06SandboxCache.AppsViewController.self, .relaunch, caches: sandbox.caches)
-            .report
+        let report = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunch).report
         let reads = try #require(report.measures["diskReads"])
         let hits = try #require(report.measures["diskHits"])
         let milliseconds = try #require(report.measures["diskReadMs"])
