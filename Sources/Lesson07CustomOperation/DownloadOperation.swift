@@ -4,7 +4,8 @@ import TableKit
 
 /// Who hears about a finished download. `AnyObject`, so it can be held weakly.
 protocol DownloadOperationDelegate: AnyObject {
-    /// Called on the main queue, and never for a cancelled operation.
+    /// Called on the main queue, unless the operation was cancelled before
+    /// its download ended.
     func downloadOperation(_ operation: DownloadOperation, didFinishWith image: Image?)
 }
 
@@ -44,11 +45,11 @@ final class DownloadOperation: Operation, @unchecked Sendable {
         if let data, image != nil {
             try? data.write(to: file, options: .atomic)
         }
+        // No third `isCancelled` check in this block: by the time it runs,
+        // `main()` has returned and the operation is finished, and `cancel()`
+        // does nothing to a finished operation (measured: `isCancelled` stays
+        // false). Whether a late result is still wanted is the delegate's call.
         OperationQueue.main.addOperation {
-            // Cancelled between the check above and now: the memory warning
-            // runs on the main queue, so this is the one check that cannot race
-            // with it.
-            if self.isCancelled { return }
             self.delegate?.downloadOperation(self, didFinishWith: image)
         }
     }

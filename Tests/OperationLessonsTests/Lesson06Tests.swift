@@ -217,6 +217,20 @@ import Testing
         }
     }
 
+    @Test func bytesThatDoNotDecodeAreNeverCached() async throws {
+        let sandbox = try Sandbox()
+        var scenario = Scenario.relaunch
+        scenario.rowRules = [(rows: [0], behavior: .corrupt), (rows: [1], behavior: .truncate)]
+        let result = await Self.run(Lesson06SandboxCache.AppsViewController.self, scenario, caches: sandbox.caches)
+        let controller = Self.controller(caches: sandbox.caches)
+        let icons = AppCatalog.bundled().entries.map(\.icon)
+        #expect(!FileManager.default.fileExists(atPath: controller.cacheFile(for: icons[0]).path))
+        #expect(!FileManager.default.fileExists(atPath: controller.cacheFile(for: icons[1]).path))
+        #expect(result.report.diskCacheFiles == result.report.uniqueURLs - 2)
+        // So after the relaunch those two are asked for again; the rest come from disk.
+        #expect(result.report.requestsAfterRelaunch == 2)
+    }
+
     @Test func theMainQueueDiskReadIsMeasured() async throws {
         let report = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunch).report
         let reads = try #require(report.measures["diskReads"])

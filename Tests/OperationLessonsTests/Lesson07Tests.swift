@@ -220,6 +220,113 @@ import Testing
         }
     }
 
+    /// Downloads that finished just before a memory warning, whose hand-over
+    /// was still waiting on the main queue behind it: nothing may reach the
+    /// cache after the warning. Played by hand, on the main queue, so the
+    /// order is certain: show the first screen, hold the main queue until
+    /// every download has finished, get the warning, let the hand-overs run.
+    static func handOversQueuedBehindAWarning(_ controllerType: any LessonController.Type) async throws -> (
+        cachedAfterWarning: Int, shownAfterWarning: Int, requests: Int
+    ) {
+        try await ScenarioRunner.exclusively {
+            var conditions = NetworkConditions()
+            conditions.latency = 0.05
+            let network = SlowNetwork(conditions: conditions)
+            defer { network.shutdown() }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson07-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let environment = LessonEnvironment(
+                network: network, catalogURL: AppCatalog.bundledURL, cachesDirectory: folder)
+            let box = ControllerBox()
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                OperationQueue.main.addOperation {
+                    let controller = controllerType.init(environment: environment)
+                    box.controller = controller
+                    controller.viewDidLoad()
+                    controller.tableView.reloadData()
+                    // A queue drops an operation once its `main()` has returned,
+                    // that is, once its hand-over is queued here.
+                    let queue = Self.queue(of: controller)
+                    let deadline = ContinuousClock.now + .seconds(20)
+                    while (queue?.operationCount ?? 0) > 0 && ContinuousClock.now < deadline { usleep(1000) }
+                    controller.didReceiveMemoryWarning()
+                    // Queued behind the hand-overs: runs once they all have.
+                    OperationQueue.main.addOperation { done.resume() }
+                }
+            }
+            let controller = try #require(box.controller)
+            let cached: Int
+            if let step6 = controller as? Lesson06SandboxCache.AppsViewController {
+                cached = step6.imageCache.count
+            } else {
+                cached = try #require(controller as? Lesson07CustomOperation.AppsViewController).imageCache.count
+            }
+            let shown = controller.tableView.snapshot().rows.filter { $0.image.map { !$0.isPlaceholder } ?? false }
+            return (cached, shown.count, network.log.count)
+        }
+    }
+
+    static func queue(of controller: any LessonController) -> OperationQueue? {
+        (controller as? Lesson06SandboxCache.AppsViewController)?.queue
+            ?? (controller as? Lesson07CustomOperation.AppsViewController)?.queue
+    }
+
+    final class ControllerBox: @unchecked Sendable {
+        var controller: (any LessonController)?
+    }
+
+    @Test func handOversQueuedBehindAMemoryWarningAreDropped() async throws {
+        let step6 = try await Self.handOversQueuedBehindAWarning(Lesson06SandboxCache.AppsViewController.self)
+        let step7 = try await Self.handOversQueuedBehindAWarning(Lesson07CustomOperation.AppsViewController.self)
+        #expect(step6.requests == 8)
+        #expect(step7.requests == 8)
+        withKnownIssue("step 6 fills the cache it has just emptied, and the screen, with the late results") {
+            #expect(step6.cachedAfterWarning == 0)
+        }
+        #expect(step6.cachedAfterWarning == 8)
+        #expect(step7.cachedAfterWarning == 0)
+        #expect(step7.shownAfterWarning == 0)
+    }
+
+    /// Why the hand-over cannot ask `isCancelled` instead: by then the
+    /// operation is finished, and cancelling a finished operation does nothing.
+    @Test func cancellingAFinishedOperationDoesNothing() async throws {
+        try await ScenarioRunner.exclusively {
+            let operation = BlockOperation {}
+            let queue = OperationQueue()
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                operation.completionBlock = { done.resume() }
+                queue.addOperation(operation)
+            }
+            try await Self.waitForFinished(operation)
+            operation.cancel()
+            #expect(operation.isFinished)
+            #expect(!operation.isCancelled)
+        }
+    }
+
+    /// `completionBlock` can run a moment before `isFinished` reads true.
+    static func waitForFinished(_ operation: Operation) async throws {
+        let finished = await Self.assoonas({ operation.isFinished }) { true }
+        try #require(finished == true)
+    }
+
+    /// A flick ends with the table gliding to rest: the queue must resume
+    /// then too, or the rows it stopped on never load.
+    @Test func theQueueResumesWhenAFlingComesToRest() async {
+        let scenario = Scenario(
+            name: "fling-and-rest", summary: "flick down 20 rows, let it come to rest, wait",
+            steps: [.settle(timeout: 5), .fling(toRow: 20, seconds: 1), .settle(timeout: 10)])
+        var options = LessonOptions()
+        options.speed = 10
+        let result = await ScenarioRunner.run(
+            ScenarioSetup(
+                lesson: "07", title: "custom Operation", controller: Lesson07CustomOperation.AppsViewController.self,
+                scenario: scenario, options: options))
+        #expect(result.report.ownIconsAtEnd == result.report.visibleRowsAtEnd)
+        #expect(result.report.requestsStartedWhileScrolling == 0)
+    }
+
     @Test func theControllerDoesNotOwnItsOperationsBackwards() async {
         let result = await Self.run(Lesson07CustomOperation.AppsViewController.self, .leaveWhileLoading)
         #expect(result.report.controllerFreed)
