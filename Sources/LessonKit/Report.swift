@@ -80,7 +80,7 @@ public struct Report: Codable, Equatable, Sendable {
             "  app       \(mainThreadViolations) main-queue violations · controller freed: \(controllerFreed ? "yes" : "no") · \(cellsCreated) cells made · \(diskCacheFiles) files in the disk cache",
         ]
         if let requestsAfterRelaunch { lines[1] += " · \(requestsAfterRelaunch) after the relaunch" }
-        lines[1] += " · \(requestsStartedWhileScrolling) started while scrolling"
+        lines.insert("            \(requestsStartedWhileScrolling) of them started while the user was scrolling", at: 2)
         if !measures.isEmpty {
             lines.append(
                 "  step      " + measures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.formatted)" }
