@@ -87,11 +87,15 @@ class AppsViewController: TableViewController, LessonController {
             return cell
         }
         cell.imageView.image = Image.placeholder
+        // This icon is already on its way; don't ask twice.
         if operations[app.icon] != nil {
             return cell
         }
         let network = self.network
         let warningsAtStart = memoryWarnings  // measured for the report
+        // `[weak self]`. The queue holds the operation, the
+        // operation holds this block; a strong `self` here would hold the
+        // controller until the download ends, long after the user has left.
         let operation = BlockOperation { [weak self] in
             let data = URL(string: app.icon).flatMap { try? network.data(contentsOf: $0) }
             let image = data.flatMap { Image(data: $0) }
@@ -115,8 +119,15 @@ class AppsViewController: TableViewController, LessonController {
 
     /// Every download ends here, on the main queue, whether it worked or not.
     func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
+        // Out of the pool whatever happened ("if there is an
+        // if, there must be an else"), so a failed icon is tried again the
+        // next time its row is shown.
         operations[icon] = nil
+        // No icon, no reload. Offline, a reload asks for the
+        // cell again, which downloads again, which fails again, forever.
         guard let image else { return }
+        // The cache is written here, on the main queue,
+        // where it is read; no download thread touches it any more.
         imageCache[icon] = image
         tableView.reloadRows(at: [indexPath])
     }

@@ -79,8 +79,9 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
             cell.imageView.image = image
             return cell
         }
-        // Not in memory? Look on disk before the network (on the main queue,
-        // as the tutorials do). A damaged file does not decode: a miss.
+        // Not in memory? Look on disk before the network. The
+        // tutorials read it right here, on the main queue (see the lesson for
+        // what that costs). A damaged file does not decode and counts as a miss.
         let file = cacheFile(for: app.icon)
         if let image = readFromDisk(file) {
             imageCache[app.icon] = image
@@ -88,6 +89,7 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
             return cell
         }
         cell.imageView.image = Image.placeholder
+        // This icon is already on its way; don't ask twice.
         if operations[app.icon] != nil {
             return cell
         }
@@ -113,8 +115,15 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
 
     /// Every download ends here, on the main queue, whether it worked or not.
     func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
+        // Out of the pool whatever happened ("if there is an
+        // if, there must be an else"), so a failed icon is tried again the
+        // next time its row is shown.
         operations[icon] = nil
+        // No icon, no reload. Offline, a reload asks for the
+        // cell again, which downloads again, which fails again, forever.
         guard let image else { return }
+        // The cache is written here, on the main queue,
+        // where it is read; no download thread touches it any more.
         imageCache[icon] = image
         tableView.reloadRows(at: [indexPath])
     }
@@ -124,8 +133,13 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
         cachesDirectory.appendingPathComponent(cacheFileName(for: icon))
     }
 
-    /// FNV-1a (64 bits) of the whole URL, in hex: step 6's fix for the
-    /// tutorials' last-path-component names.
+    /// Name the file by a hash of the
+    /// whole URL, not by its last path component (step 6).
+    /// FNV-1a, 64 bits, in hex: the same URL gives the same name in every run
+    /// (Swift's `hashValue` is seeded per process, so it cannot name files),
+    /// two URLs practically never share one, and a name made of hex digits
+    /// cannot contain "/" or "..". `.ppm` because that is what the bytes are:
+    /// open a cached icon in any image viewer.
     func cacheFileName(for icon: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in icon.utf8 {

@@ -42,6 +42,7 @@ final class DownloadOperation: Operation, @unchecked Sendable {
         // interrupted, so the bytes came anyway; but nobody gets them.
         if isCancelled { return }
         let image = data.flatMap { Image(data: $0) }
+        // Kept on disk, atomically, only if the bytes decoded (step 6).
         if let data, image != nil {
             try? data.write(to: file, options: .atomic)
         }
