@@ -7,6 +7,7 @@ exit(
         variants: [
             LessonVariant(
                 flag: "last-component-names",
-                help: "the tutorials' file names (the URL's last path component): …/qq/icon.png and …/wechat/icon.png collide",
+                help:
+                    "the tutorials' file names (the URL's last path component): …/qq/icon.png and …/wechat/icon.png collide",
                 controller: LastComponentNamesViewController.self)
         ]))

@@ -52,7 +52,7 @@ public enum LessonCatalog {
         LessonEntry(
             number: 7, target: "Lesson07CustomOperation", title: "custom Operation",
             fixes: "cancelled downloads still delivering after a memory warning; downloads competing with a drag",
-            lesson: "Cancelling only asks: the operation must check isCancelled; suspend the queue while the user drags.",
+            lesson: "Cancelling only asks: an operation must check isCancelled. Suspend the queue during a drag.",
             defaultScenario: "memory-warning-mid-download", text: "Lessons/07-custom-operation.md"),
     ]
 

@@ -33,7 +33,8 @@ public enum LessonMain {
         }
         let chosen = variants.filter { options.extra[$0.flag.name] != nil }
         guard chosen.count <= 1 else {
-            printError("\(program): choose one of \(chosen.map { "--" + $0.flag.name }.joined(separator: ", "))\n\(usage)")
+            let flags = chosen.map { "--" + $0.flag.name }.joined(separator: ", ")
+            printError("\(program): choose one of \(flags)\n\(usage)")
             return 2
         }
         let variant = chosen.first

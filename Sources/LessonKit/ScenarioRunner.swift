@@ -315,9 +315,10 @@ private final class ActiveRun: @unchecked Sendable {
         report.maxInFlight = log.maxInFlight
         report.requestsOnMainQueue = log.requests.filter { $0.thread == "main queue" }.count
         report.requestsAfterRelaunch = requestsAtRelaunch.map { log.count - $0 }
-        report.requestsStartedWhileScrolling = log.requests.filter { request in
-            scrolls.contains { request.startMs > $0.startMs && request.startMs < $0.endMs }
-        }.count
+        report.requestsStartedWhileScrolling =
+            log.requests.filter { request in
+                scrolls.contains { request.startMs > $0.startMs && request.startMs < $0.endMs }
+            }.count
         report.frames = recorder.frames
         report.maxMainStallMs = recorder.maxStallMs
         report.droppedFrames = recorder.droppedFrames

@@ -14,7 +14,6 @@ import Testing
         await SharedRuns.shared.result(controller, scenario)
     }
 
-
     static let slowRowIcon = AppCatalog.bundled().entries[8].icon
 
     @Test func aSlowIconScrolledOutAndBackIsDownloadedOnce() async throws {

@@ -30,7 +30,8 @@ import Testing
             var files: [String] = []
             while let path = enumerator?.nextObject() as? String {
                 var isDirectory: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(
+                    atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
                 if !isDirectory.boolValue { files.append(path) }
             }
             return files.sorted()
@@ -159,7 +160,8 @@ import Testing
 
     @Test(arguments: craftedIcons + AppCatalog.bundled().entries.map(\.icon))
     func aHashedNameIsSixteenHexDigits(icon: String) throws {
-        let controller = Self.controller(caches: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
+        let controller = Self.controller(
+            caches: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
         let name = controller.cacheFileName(for: icon)
         #expect(name.count == 20)
         #expect(name.hasSuffix(".ppm"))
@@ -169,7 +171,8 @@ import Testing
     }
 
     @Test func theHashIsFNV1a() {
-        let controller = Self.controller(caches: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
+        let controller = Self.controller(
+            caches: FileManager.default.temporaryDirectory.appendingPathComponent("unused"))
         // Published FNV-1a 64-bit test vectors.
         #expect(controller.cacheFileName(for: "") == "cbf29ce484222325.ppm")
         #expect(controller.cacheFileName(for: "a") == "af63dc4c8601ec8c.ppm")

@@ -307,7 +307,7 @@ import Testing
 
     /// `completionBlock` can run a moment before `isFinished` reads true.
     static func waitForFinished(_ operation: Operation) async throws {
-        let finished = await Self.assoonas({ operation.isFinished }) { true }
+        let finished = await Self.assoonas({ operation.isFinished }, do: { true })
         try #require(finished == true)
     }
 

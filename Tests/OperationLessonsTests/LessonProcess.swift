@@ -15,7 +15,9 @@ extension Trait where Self == ConditionTrait {
     /// exit 1), so the TSan leg skips it; `ThreadSanitizerTests` checks the race
     /// in a child process instead.
     static var racyStepInProcess: Self {
-        .disabled(if: ThreadSanitizer.isOn, "plays a deliberately racy step in-process; the TSan leg checks it in a child process")
+        .disabled(
+            if: ThreadSanitizer.isOn,
+            "plays a deliberately racy step in-process; the TSan leg checks it in a child process")
     }
 }
 

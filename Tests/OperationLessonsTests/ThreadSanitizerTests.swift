@@ -19,7 +19,8 @@ struct ThreadSanitizerTests {
     /// memory it does not know as a variable, "data race".
     static func raceReports(in errors: String) -> [Substring] {
         errors.split(separator: "\n").filter {
-            $0.contains("WARNING: ThreadSanitizer: data race") || $0.contains("WARNING: ThreadSanitizer: Swift access race")
+            $0.contains("WARNING: ThreadSanitizer: data race")
+                || $0.contains("WARNING: ThreadSanitizer: Swift access race")
         }
     }
 
