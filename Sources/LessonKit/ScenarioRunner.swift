@@ -98,6 +98,7 @@ private final class ActiveRun: @unchecked Sendable {
 
     private var stepIndex = 0
     private var stepStartStory: Double?
+    private var stepStartMs = 0.0
     private var stepStartOffset = 0.0
     private var frameCount = 0
     private var events: [Timeline.Event] = []
@@ -168,6 +169,7 @@ private final class ActiveRun: @unchecked Sendable {
             let step = setup.scenario.steps[stepIndex]
             if stepStartStory == nil {
                 stepStartStory = storyNow
+                stepStartMs = network.now()
                 stepStartOffset = controller?.tableView.contentOffset ?? 0
                 begin(step)
             }
@@ -245,7 +247,11 @@ private final class ActiveRun: @unchecked Sendable {
             if elapsed >= timeout || recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
             // Nothing loading, and nothing started or ended for a moment: the app has given up.
             let activity = network.activity
-            let quietMs = network.now() - activity.lastChangeMs
+            // Quiet since this step began, not only since the last request:
+            // right after a relaunch or a scroll the new downloads may not have
+            // started yet (a slow machine, Thread Sanitizer), and the quiet
+            // before them must not count as "the app has given up".
+            let quietMs = network.now() - max(activity.lastChangeMs, stepStartMs)
             return activity.inFlight == 0 && quietMs > max(100, 250 / setup.options.speed)
         case .memoryWarning, .goOffline, .goOnline, .relaunch:
             return true
