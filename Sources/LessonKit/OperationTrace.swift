@@ -1,10 +1,7 @@
 import Foundation
+import SlowNetwork
 import Synchronization
 import TableKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Who ran what, when: each piece of work an operation does, recorded on the
 /// lane of the thread that ran it ("main queue", or "worker N" numbered in the
@@ -16,11 +13,11 @@ import TableKit
 public final class OperationTrace: Sendable {
     private let epoch: ContinuousClock.Instant
     private let state = Mutex(State())
+    private let lanes = ThreadLanes()
 
     private struct State {
         var spans: [Timeline.Span] = []
         var events: [Timeline.Event] = []
-        var workerNumbers: [UInt: Int] = [:]
     }
 
     public init(epoch: ContinuousClock.Instant = .now) {
@@ -29,23 +26,14 @@ public final class OperationTrace: Sendable {
 
     /// Milliseconds since the trace began.
     public func now() -> Double {
-        let elapsed = ContinuousClock.now - epoch
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        epoch.millisecondsUntilNow()
     }
 
     /// The lane the calling code runs on: "main queue" (asked of the queue,
     /// not of `Thread.isMainThread`, which lies on Linux under an async main)
     /// or "worker N" for the N-th other thread this trace has seen.
     public func currentLane() -> String {
-        if MainQueue.isCurrent { return "main queue" }
-        let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
-        let number = state.withLock { state in
-            if let known = state.workerNumbers[thread] { return known }
-            let next = state.workerNumbers.count + 1
-            state.workerNumbers[thread] = next
-            return next
-        }
-        return "worker \(number)"
+        lanes.current(onMainQueue: MainQueue.isCurrent)
     }
 
     /// Runs `body` and records it as a span named `name` on the caller's lane.

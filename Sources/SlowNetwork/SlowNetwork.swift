@@ -1,27 +1,28 @@
 import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// An in-process "internet" serving the icons, slowly, deterministically, and
 /// with the faults you ask for. One instance per scenario: it owns the request
 /// log that the scenario's report is computed from, so nothing is shared between
 /// runs, tests or threads by accident.
-public final class SlowNetwork: Sendable {
+///
+/// Its state is guarded by an `NSLock` rather than Synchronization's `Mutex`:
+/// on Linux, Thread Sanitizer does not see `Mutex` (its futex calls are not
+/// intercepted) and would report every access under it as a data race,
+/// burying the lessons' real races. `NSLock` is a pthread mutex, which it sees.
+public final class SlowNetwork: @unchecked Sendable {
     public let conditions: NetworkConditions
     private let epoch: ContinuousClock.Instant
     private let isMainQueue: @Sendable () -> Bool
-    private let state: Mutex<State>
+    private let lock = NSLock()
+    private var state: State
     /// Sleeping requests wait on this, so `shutdown()` can wake them at once.
     private let wakeUp = NSCondition()
+    private let lanes = ThreadLanes()
 
     private struct State {
         var offline: Bool
         var isShutDown = false
         var attemptsByURL: [String: Int] = [:]
-        var workerNumbers: [UInt: Int] = [:]
         var log = RequestLog()
         var inFlight = 0
         var lastChangeMs = 0.0
@@ -42,24 +43,24 @@ public final class SlowNetwork: Sendable {
         self.conditions = conditions
         self.epoch = epoch
         self.isMainQueue = isMainQueue
-        self.state = Mutex(State(offline: conditions.offline))
+        self.state = State(offline: conditions.offline)
     }
 
-    public var isOffline: Bool { state.withLock { $0.offline } }
+    public var isOffline: Bool { lock.withLock { state.offline } }
 
     /// Pulls the plug (or plugs it back in). Requests in flight when the plug is
     /// pulled fail when they would have finished.
     public func setOffline(_ offline: Bool) {
-        state.withLock { $0.offline = offline }
+        lock.withLock { state.offline = offline }
     }
 
     /// A copy of the request log as it is now.
-    public var log: RequestLog { state.withLock { $0.log } }
+    public var log: RequestLog { lock.withLock { state.log } }
 
     /// Requests in flight now, and when a request last started or ended: what
     /// "has the app stopped loading?" needs, without copying the whole log.
     public var activity: (inFlight: Int, lastChangeMs: Double) {
-        state.withLock { ($0.inFlight, $0.lastChangeMs) }
+        lock.withLock { (state.inFlight, state.lastChangeMs) }
     }
 
     /// The log's headline counts as they are now, kept up to date as requests
@@ -67,7 +68,7 @@ public final class SlowNetwork: Sendable {
     /// copying the log (whose size grows with every request). They agree with
     /// `log.count`, `log.uniqueURLs` and `log.duplicateRequests`.
     public var counts: NetworkCounts {
-        state.withLock { state in
+        lock.withLock {
             NetworkCounts(
                 requests: state.log.count, uniqueURLs: state.attemptsByURL.count,
                 duplicateRequests: state.duplicateRequests, inFlight: state.inFlight)
@@ -77,7 +78,7 @@ public final class SlowNetwork: Sendable {
     /// Ends the scenario's network: sleeping requests wake and fail, later ones
     /// fail at once. Work left running by a lesson cannot outlive its scenario.
     public func shutdown() {
-        state.withLock { $0.isShutDown = true }
+        lock.withLock { state.isShutDown = true }
         wakeUp.lock()
         wakeUp.broadcast()
         wakeUp.unlock()
@@ -85,8 +86,7 @@ public final class SlowNetwork: Sendable {
 
     /// Milliseconds since the epoch, on the same clock as the request log.
     public func now() -> Double {
-        let elapsed = ContinuousClock.now - epoch
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        epoch.millisecondsUntilNow()
     }
 
     /// The blocking fetch the tutorials call: `Data(contentsOf:)` /
@@ -96,7 +96,7 @@ public final class SlowNetwork: Sendable {
     public func data(contentsOf url: URL) throws -> Data {
         let key = url.absoluteString
         let thread = threadLabel()
-        let (id, attempt, shutDown) = state.withLock { state in
+        let (id, attempt, shutDown) = lock.withLock {
             let attempt = state.attemptsByURL[key, default: 0]
             state.attemptsByURL[key] = attempt + 1
             let start = now()
@@ -172,7 +172,7 @@ public final class SlowNetwork: Sendable {
     }
 
     private func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
-        state.withLock { state in
+        lock.withLock {
             // Read the clock under the lock, as `begin` does, so the order of
             // starts and ends in the log is the order the live counts saw.
             let end = now()
@@ -190,10 +190,10 @@ public final class SlowNetwork: Sendable {
         let deadline = Date(timeIntervalSinceNow: wallSeconds)
         wakeUp.lock()
         defer { wakeUp.unlock() }
-        while !state.withLock({ $0.isShutDown }) {
+        while !lock.withLock({ state.isShutDown }) {
             if !wakeUp.wait(until: deadline) { break }
         }
-        return !state.withLock { $0.isShutDown }
+        return !lock.withLock { state.isShutDown }
     }
 
     /// Keeps the PPM header (so it still looks like an image) and garbles the
@@ -217,15 +217,7 @@ public final class SlowNetwork: Sendable {
     }
 
     private func threadLabel() -> String {
-        if isMainQueue() { return "main queue" }
-        let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
-        let number = state.withLock { state in
-            if let known = state.workerNumbers[thread] { return known }
-            let next = state.workerNumbers.count + 1
-            state.workerNumbers[thread] = next
-            return next
-        }
-        return "worker \(number)"
+        lanes.current(onMainQueue: isMainQueue())
     }
 }
 
