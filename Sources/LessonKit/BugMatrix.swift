@@ -96,6 +96,11 @@ public enum Verdict: Sendable, Equatable {
 
 extension Measure {
     public static let maxMainStall = Measure(name: "maxMainStallMs", unit: "ms") { $0.maxMainStallMs }
+    /// The longest stall in downloads' worth of time: how many fetches the main
+    /// queue sat through. Unlike milliseconds it reads the same at any speed.
+    public static let stallInLatencies = Measure(
+        name: "maxMainStallMs ÷ latency", unit: "", format: { String(format: "%.1f latencies", $0) },
+        value: { $0.latencyMs > 0 ? $0.maxMainStallMs / ($0.latencyMs / $0.speed) : nil })
     public static let blankFrames = Measure(name: "blankFrames", unit: "frames") { Double($0.blankFrames) }
     public static let redownloads = Measure(name: "requests − uniqueURLs", unit: "requests") {
         Double($0.requests - $0.uniqueURLs)
@@ -116,6 +121,9 @@ extension Measure {
     public static let requestsAfterRelaunch = Measure(name: "requestsAfterRelaunch", unit: "requests") {
         $0.requestsAfterRelaunch.map(Double.init)
     }
+    public static let requestsStartedWhileScrolling = Measure(name: "requestsStartedWhileScrolling", unit: "requests") {
+        Double($0.requestsStartedWhileScrolling)
+    }
     public static let rowsWithoutIconAtEnd = Measure(name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "rows") {
         Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
     }
@@ -124,9 +132,11 @@ extension Measure {
 extension KnownBug {
     /// Every bug the image-list steps fix, in the order the course meets them.
     public static let all: [KnownBug] = [
+        // At least one whole download's time: a busy machine delays a frame by
+        // a few milliseconds now and then, never by a download.
         KnownBug(
-            name: "main queue blocked by downloads", scenario: "standard", measure: .maxMainStall,
-            presence: .above(2 * 1000 / 60), fixedIn: 2),
+            name: "main queue blocked by downloads", scenario: "standard", measure: .stallInLatencies,
+            presence: .above(1), fixedIn: 2),
         // Two refreshes of slack: a launch that takes a frame or two on a busy
         // machine shows an empty table for that long, in any step.
         KnownBug(
@@ -145,6 +155,9 @@ extension KnownBug {
             name: "offline: endless request loop", scenario: "offline", measure: .requestsPerIcon,
             presence: .above(2), fixedIn: 5),
         KnownBug(
+            name: "duplicate downloads while in flight", scenario: "scroll-back-while-loading",
+            measure: .duplicateRequests, presence: .above(0), fixedIn: 5),
+        KnownBug(
             name: "controller never freed", scenario: "leave-while-loading", measure: .controllerFreed,
             presence: .below(1), fixedIn: 5),
         KnownBug(
@@ -153,6 +166,13 @@ extension KnownBug {
         KnownBug(
             name: "offline relaunch shows no icons", scenario: "offline-relaunch", measure: .rowsWithoutIconAtEnd,
             presence: .above(0), fixedIn: 6),
+        // Steps 6 and 7 count these themselves (`measures`); earlier steps show n/a.
+        KnownBug(
+            name: "cancelled downloads still deliver", scenario: "memory-warning-mid-download",
+            measure: .step("staleDeliveries", unit: "icons"), presence: .above(0), fixedIn: 7),
+        KnownBug(
+            name: "downloads compete with scrolling", scenario: "standard", measure: .requestsStartedWhileScrolling,
+            presence: .above(0), fixedIn: 7),
     ]
 }
 
@@ -189,10 +209,12 @@ public enum BugMatrix {
         bugs: [KnownBug], steps: [LessonEntry], speed: Double, markdown: Bool,
         outcome: (Run) -> Scoreboard.Outcome?
     ) -> String {
-        let header = ["bug", "scenario", "measure"] + steps.map { "step \($0.id)" }
+        // The terminal table leaves the measure's name out (it is in --markdown and --json): it is wide enough.
+        let header = ["bug", "scenario"] + (markdown ? ["measure"] : []) + steps.map { "step \($0.id)" }
         var rows: [[String]] = []
         for bug in bugs {
-            var cells = [bug.name, bug.scenario + (bug.speed.map { " @\($0.formatted)×" } ?? ""), bug.measure.name]
+            var cells = [bug.name, bug.scenario + (bug.speed.map { " @\($0.formatted)×" } ?? "")]
+            if markdown { cells.append(bug.measure.name) }
             for step in steps {
                 let mark = step.number == bug.fixedIn ? (markdown ? " ←" : "←") : ""
                 switch outcome(run(for: bug, step: step.number, speed: speed)) {

@@ -69,11 +69,15 @@ public struct StepProcess: Sendable {
         }
         // Read both pipes to the end before waiting, so a chatty child (a
         // crash backtrace is long) never blocks on a full pipe.
+        // The reader is a thread of its own, not a dispatch worker: it blocks
+        // for the child's whole life, and a test process's dispatch workers
+        // are what the lessons' operation queues run on.
         let errorText = Mutex("")
-        let readErrors = DispatchGroup()
-        DispatchQueue.global().async(group: readErrors) {
+        let readErrors = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
             let data = errors.fileHandleForReading.readDataToEndOfFile()
             errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            readErrors.signal()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         readErrors.wait()

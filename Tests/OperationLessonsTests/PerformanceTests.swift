@@ -48,16 +48,24 @@ import Testing
         var conditions = NetworkConditions()
         conditions.latency = 0.1
         let network = SlowNetwork(conditions: conditions)
-        let urls = ["https://cdn.example.com/a.png", "https://cdn.example.com/a.png", "https://cdn.example.com/b.png"]
+        let a = URL(string: "https://cdn.example.com/a.png")!
+        let b = URL(string: "https://cdn.example.com/b.png")!
+        // Four fetches at once on four threads, three of the same URL: two of
+        // those are duplicates in flight. Then one more: a re-download.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                // Four fetches at once, three of the same URL: two of those are duplicates in flight.
-                DispatchQueue.concurrentPerform(iterations: 4) { index in
-                    _ = try? network.data(contentsOf: URL(string: urls[min(index, 2) == 2 ? 2 : 0])!)
+            let fetches = DispatchGroup()
+            for url in [a, a, a, b] {
+                fetches.enter()
+                Thread.detachNewThread {
+                    _ = try? network.data(contentsOf: url)
+                    fetches.leave()
                 }
-                // And one more afterwards: a re-download, not a duplicate.
-                _ = try? network.data(contentsOf: URL(string: urls[0])!)
-                done.resume()
+            }
+            fetches.notify(queue: .global()) {
+                Thread.detachNewThread {
+                    _ = try? network.data(contentsOf: a)
+                    done.resume()
+                }
             }
         }
         let log = network.log
@@ -67,6 +75,7 @@ import Testing
         #expect(counts.duplicateRequests == log.duplicateRequests)
         #expect(counts.inFlight == 0)
         #expect(log.count == 5)
+        #expect(log.duplicateRequests == 2)
     }
 
     @Test func makespanPacksDownloadsOntoTheQueueLimit() {

@@ -5,12 +5,16 @@ import Testing
 @testable import Lesson01SyncLoad
 @testable import Lesson02AsyncPlaceholder
 @testable import Lesson03ModelCache
+@testable import Lesson05OperationPool
+@testable import Lesson06SandboxCache
+@testable import Lesson07CustomOperation
 
 /// The runs the scoreboard and bug-matrix tests read, each made once per test
 /// process and shared: the standard scenario of step 3 serves four tests, and
 /// runs in one process are serialized anyway (one main queue). In-process runs
-/// at the lesson tests' speed come from `MeasuredRuns`, so a run a lesson test
-/// already made is not made again.
+/// come from the lesson tests' own memos (`MeasuredRuns` for steps 1–3 at their
+/// speed, `SharedRuns` for steps 5–7), so a run a lesson test already made is
+/// not made again.
 ///
 /// Steps run in process, except the ones in `inChildProcess`: step 4's racy
 /// dictionary crashes its process in most runs on an idle two-core machine
@@ -26,6 +30,9 @@ actor ScoreboardRuns {
         1: Lesson01SyncLoad.AppsViewController.self,
         2: Lesson02AsyncPlaceholder.AppsViewController.self,
         3: Lesson03ModelCache.AppsViewController.self,
+        5: Lesson05OperationPool.AppsViewController.self,
+        6: Lesson06SandboxCache.AppsViewController.self,
+        7: Lesson07CustomOperation.AppsViewController.self,
     ]
     static let inChildProcess: Set<Int> = [4]
 
@@ -60,9 +67,12 @@ actor ScoreboardRuns {
         }
         var options = LessonOptions()
         options.speed = key.speed
-        if let controller = controllers[key.step], key.speed == MeasuredRuns.speed {
+        if let controller = controllers[key.step], key.step < 4, key.speed == MeasuredRuns.speed {
             return .measured(
                 await MeasuredRuns.shared.result(step: key.step, controller: controller, scenario: scenario).report)
+        }
+        if let controller = controllers[key.step], key.step > 4 {
+            return .measured(await SharedRuns.shared.result(controller, scenario, speed: key.speed).report)
         }
         if let controller = controllers[key.step] {
             let setup = ScenarioSetup(
@@ -78,8 +88,11 @@ actor ScoreboardRuns {
             return .failed("\(entry.target) is not built beside the tests (\(children.directory.path))")
         }
         let arguments = ["--scenario", key.scenario, "--speed", String(key.speed), "--seed", "1", "--clear-cache"]
+        // Waited for on a thread of its own: a dispatch worker blocked here
+        // for seconds would be one fewer for the operation queues of the
+        // steps running in process meanwhile.
         let outcome = await withCheckedContinuation { done in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 done.resume(returning: children.runRetryingCrashes(entry, arguments: arguments))
             }
         }
