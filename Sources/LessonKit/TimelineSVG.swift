@@ -90,7 +90,9 @@ public enum TimelineSVG {
         var screenTop: Double { lanesTop }
         var mainTop: Double { hasScreen ? screenTop + screenHeight + 6 : lanesTop }
         var workersTop: Double { mainTop + mainHeight + 6 }
-        var lanesBottom: Double { workersTop + Double(workers.count) * workerHeight }
+        /// A run with no download or operation at all still gets one lane, to say so.
+        var nothingRan: Bool { timeline.requests.isEmpty && timeline.spans.isEmpty }
+        var lanesBottom: Double { workersTop + Double(nothingRan ? 1 : workers.count) * workerHeight }
         var axisY: Double { lanesBottom + 4 }
         var legendTop: Double { axisY + 50 }
         var height: Double { legendTop + 36 }
@@ -134,7 +136,7 @@ public enum TimelineSVG {
                 label(worker, detail: count > 0 ? "\(count)" : nil, top: top, height: workerHeight)
                 if index % 2 == 0 { parts.append(rect(left, top, plotWidth, workerHeight, fill: Palette.lane)) }
             }
-            if workers.isEmpty && timeline.requests.isEmpty && timeline.spans.isEmpty {
+            if nothingRan {
                 parts.append(
                     "<text x=\"\(left + 6)\" y=\"\(workersTop + 14)\" fill=\"\(Palette.muted)\">no downloads</text>")
             }
@@ -273,8 +275,9 @@ public enum TimelineSVG {
                 parts.append(
                     "<line x1=\"\(f(eventX))\" y1=\"\(f(labelY + 3))\" x2=\"\(f(eventX))\" y2=\"\(f(lanesBottom))\" "
                         + "stroke=\"#444444\" stroke-width=\"0.8\" stroke-dasharray=\"3,3\"/>")
-                let anchor = eventX > left + plotWidth - 60 ? "end" : "start"
-                let labelX = anchor == "end" ? eventX - 3 : eventX + 3
+                let endAnchored = TimelineSVG.labelExtent(x: eventX, label: event.label).endAnchored
+                let anchor = endAnchored ? "end" : "start"
+                let labelX = endAnchored ? eventX - 3 : eventX + 3
                 parts.append(
                     "<text x=\"\(f(labelX))\" y=\"\(f(labelY))\" font-size=\"10\" text-anchor=\"\(anchor)\">"
                         + "\(escape(event.label))</text>")
@@ -387,19 +390,27 @@ public enum TimelineSVG {
 
     /// Assigns each label a row so that labels on one row do not overlap.
     static func stagger(_ xs: [Double], labels: [String]) -> (rows: [Int], count: Int) {
-        var rowEnds: [Double] = []
+        var placed: [[ClosedRange<Double>]] = []
         var rows: [Int] = []
         for (x, label) in zip(xs, labels) {
-            let width = Double(label.count) * 5.6 + 10
-            if let row = rowEnds.firstIndex(where: { $0 < x }) {
+            let extent = labelExtent(x: x, label: label).span
+            if let row = placed.firstIndex(where: { $0.allSatisfy { !$0.overlaps(extent) } }) {
                 rows.append(row)
-                rowEnds[row] = x + width
+                placed[row].append(extent)
             } else {
-                rows.append(rowEnds.count)
-                rowEnds.append(x + width)
+                rows.append(placed.count)
+                placed.append([extent])
             }
         }
-        return (rows, max(1, rowEnds.count))
+        return (rows, max(1, placed.count))
+    }
+
+    /// Where an event's label goes: to the right of its line, or to the left
+    /// near the right edge; and the stretch it covers (10 px type, with a margin).
+    static func labelExtent(x: Double, label: String) -> (span: ClosedRange<Double>, endAnchored: Bool) {
+        let width = Double(label.count) * 6 + 8
+        let endAnchored = x + width > left + plotWidth + right - 4
+        return endAnchored ? (x - width...x, true) : (x...x + width, false)
     }
 
     static func ticks(_ durationMs: Double) -> [Double] {
