@@ -63,7 +63,8 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
         // If the folder cannot be made or written (a read-only disk, a file
         // in its way), every write below fails and the app downloads as step 5
         // did. Say so once, here, rather than failing quietly on every icon.
-        let made = (try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)) != nil
+        let made =
+            (try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)) != nil
         if !made || !FileManager.default.isWritableFile(atPath: cachesDirectory.path) {
             let notice = "no disk cache: cannot write to \(cachesDirectory.path); icons are kept in memory only\n"
             FileHandle.standardError.write(Data(notice.utf8))

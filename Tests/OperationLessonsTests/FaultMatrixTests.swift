@@ -117,7 +117,7 @@ import Testing
                 scenario.steps.append(.settle(timeout: 60))
                 return scenario
             }(),
-            options: Reliability.options(speed: 40)
+            options: Reliability.options(speed: 80)
         ) { result, _ in
             // Every slow icon shown was fetched once, however often its row passed by.
             #expect(result.report.requests == result.report.uniqueURLs)
@@ -146,7 +146,9 @@ import Testing
         ) { result, sandbox in
             // Made again by the next download: rows 20-27 are on disk, rows 0-7 are gone with the folder.
             let files = Set(sandbox.files())
-            for row in 20..<28 { #expect(files.contains("Library/Caches/" + Reliability.cacheFileName(for: icons[row]))) }
+            for row in 20..<28 {
+                #expect(files.contains("Library/Caches/" + Reliability.cacheFileName(for: icons[row])))
+            }
             #expect(!files.contains("Library/Caches/" + Reliability.cacheFileName(for: icons[0])))
         },
         Case(
@@ -169,7 +171,9 @@ import Testing
             prepare: { sandbox in
                 let caches = sandbox.caches
                 try FileManager.default.createDirectory(at: caches, withIntermediateDirectories: true)
-                func file(_ row: Int) -> URL { caches.appendingPathComponent(Reliability.cacheFileName(for: icons[row])) }
+                func file(_ row: Int) -> URL {
+                    caches.appendingPathComponent(Reliability.cacheFileName(for: icons[row]))
+                }
                 // Row 0: an error page. Row 1: a good icon cut in half. Row 3: an empty file.
                 try Data("<html>502 Bad Gateway</html>".utf8).write(to: file(0))
                 let good = IconArt.ppm(for: icons[1])

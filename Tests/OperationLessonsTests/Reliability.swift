@@ -25,7 +25,7 @@ enum Reliability {
         }
     }
 
-    static func options(speed: Double = 20, failRate: Double = 0, seed: UInt64 = 1) -> LessonOptions {
+    static func options(speed: Double = 40, failRate: Double = 0, seed: UInt64 = 1) -> LessonOptions {
         var options = LessonOptions()
         options.speed = speed
         options.failRate = failRate
