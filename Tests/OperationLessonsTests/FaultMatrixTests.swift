@@ -206,4 +206,21 @@ import Testing
         Reliability.checkDisk(sandbox, catalog: catalog, ignoring: fault.givenFiles)
         try fault.check(result, sandbox)
     }
+
+    /// The unwritable case as a learner sees it: the step runs, and says once why nothing is kept on disk.
+    @Test(arguments: ["Lesson06SandboxCache", "Lesson07CustomOperation"])
+    func anUnwritableCachesFolderIsSaidOnce(target: String) async throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-folder-\(UUID().uuidString)")
+        try Data("a file".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let run = try await LessonProcess.run(
+            target, ["--scenario", "standard", "--speed", "40", "--json"], environment: ["XDG_CACHE_HOME": blocker.path]
+        )
+        #expect(run.status == 0 && !run.crashed)
+        let lines = run.errors.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.errors)")
+        #expect(lines.first?.hasPrefix("no disk cache: cannot write to \(blocker.path)/") == true, "\(lines)")
+        let report = try run.report()
+        #expect(report.ownIconsAtEnd == report.visibleRowsAtEnd && report.diskCacheFiles == 0)
+    }
 }
