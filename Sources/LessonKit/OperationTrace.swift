@@ -1,6 +1,5 @@
 import Foundation
 import SlowNetwork
-import Synchronization
 import TableKit
 
 /// Who ran what, when: each piece of work an operation does, recorded on the
@@ -10,9 +9,14 @@ import TableKit
 /// For the steps about `Operation` itself (8 and 9), where the question is
 /// "which thread, in which order, how many at once?" rather than what a table
 /// showed. Thread-safe; one trace per run.
-public final class OperationTrace: Sendable {
+///
+/// Guarded by an `NSLock`, not Synchronization's `Mutex`: Thread Sanitizer on
+/// Linux does not see `Mutex` and reported the trace's own bookkeeping as a
+/// race in `.ci/run`'s TSan leg (as SlowNetwork explains).
+public final class OperationTrace: @unchecked Sendable {
     private let epoch: ContinuousClock.Instant
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var state = State()
     private let lanes = ThreadLanes()
 
     private struct State {
@@ -22,6 +26,10 @@ public final class OperationTrace: Sendable {
 
     public init(epoch: ContinuousClock.Instant = .now) {
         self.epoch = epoch
+    }
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.withLock { body(&state) }
     }
 
     /// Milliseconds since the trace began.
@@ -46,20 +54,20 @@ public final class OperationTrace: Sendable {
     }
 
     public func record(_ span: Timeline.Span) {
-        state.withLock { $0.spans.append(span) }
+        withState { $0.spans.append(span) }
     }
 
     /// A labelled moment (a button press, "cycle cancelled"…), drawn as a
     /// vertical line on the timeline.
     public func event(_ label: String) {
         let ms = now()
-        state.withLock { $0.events.append(Timeline.Event(ms: ms, label: label)) }
+        withState { $0.events.append(Timeline.Event(ms: ms, label: label)) }
     }
 
     /// Every span so far, in the order they ended.
-    public var spans: [Timeline.Span] { state.withLock { $0.spans } }
+    public var spans: [Timeline.Span] { withState { $0.spans } }
 
-    public var events: [Timeline.Event] { state.withLock { $0.events } }
+    public var events: [Timeline.Event] { withState { $0.events } }
 
     /// The spans that ended after `ms` (the work of one part of a run).
     public func spans(since ms: Double) -> [Timeline.Span] {
