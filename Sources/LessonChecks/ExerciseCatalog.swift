@@ -83,11 +83,14 @@ public enum ExerciseCatalog {
     ]
 
     static let imageListExercises: [Exercise] = ImageListChecks.exercises.compactMap { number in
-        guard let before = LessonCatalog.entry(number - 1), let step = LessonCatalog.entry(number) else { return nil }
+        guard let before = LessonCatalog.entry(number - 1), let step = LessonCatalog.entry(number),
+            let scenario = ImageListChecks.scenarios(exercise: number).first
+        else { return nil }
+        // The workbench plays the first scenario the checks play by default.
         return Exercise(
             number: number, kind: .imageList, startFolder: "Sources/\(before.target)",
             solutionFolder: "Sources/\(step.target)", bugs: ImageListChecks.bugs(exercise: number).map(\.text),
-            watchFlags: "", watchSays: "the scenario of step \(number): \(step.defaultScenario)")
+            watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)")
     }
 
     public static func exercise(_ number: Int) -> Exercise? {

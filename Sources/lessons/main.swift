@@ -11,6 +11,8 @@ let usage = """
     usage: lessons                 list the steps
            lessons run N [flags]   run step N (flags: lessons run N --help)
            lessons --help          this text
+    Exercises (fix each step's bug yourself):
+           lessons exercise [N]    lessons check [N]    lessons hint N    lessons reset [N]    lessons solution [N]
     """
 
 func listLessons() {
@@ -22,6 +24,7 @@ func listLessons() {
         print("    read:  \(entry.text)")
     }
     print("\nEvery step takes --help, --speed X, --json, --timeline FILE.svg. Tests: swift test")
+    print("Fix each bug yourself: swift run lessons exercise")
 }
 
 /// Replaces this process with the step's own executable, built beside this one,
@@ -52,6 +55,8 @@ case "run":
         exit(2)
     }
     runLesson(entry, flags: Array(arguments.dropFirst(2)))
+case "exercise", "check", "hint", "reset", "solution":
+    exit(ExerciseCommands.run(arguments[0], Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data("lessons: unknown command '\(arguments[0])'\n\(usage)\n".utf8))
     exit(2)
