@@ -49,7 +49,8 @@ extension [CheckResult] {
         let broken = filter { $0.isSafeguard && !$0.passed }.map(\.bug)
         lines.append("")
         if allPassed {
-            lines.append("Exercise \(exercise) solved: \(bugs.count) of \(bugs.count) bugs fixed, nothing broken on the way.")
+            lines.append(
+                "Exercise \(exercise) solved: \(bugs.count) of \(bugs.count) bugs fixed, nothing broken on the way.")
         } else {
             lines.append(
                 "Exercise \(exercise) not solved yet: \(bugs.filter(\.passed).count) of \(bugs.count) bugs fixed"

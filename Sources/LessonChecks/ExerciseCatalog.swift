@@ -29,7 +29,9 @@ public struct Exercise: Sendable {
     public let watchSays: String
 
     public var entry: LessonEntry {
-        guard let entry = LessonCatalog.entry(number) else { preconditionFailure("step \(number) is not in the catalog") }
+        guard let entry = LessonCatalog.entry(number) else {
+            preconditionFailure("step \(number) is not in the catalog")
+        }
         return entry
     }
 
@@ -70,17 +72,18 @@ public struct Exercise: Sendable {
 
 /// Every exercise there is: steps 2–9 (step 1 has no bug to fix, it shows the problem).
 public enum ExerciseCatalog {
-    public static let all: [Exercise] = imageListExercises + [
-        Exercise(
-            number: 8, kind: .softwareUpdate, startFolder: "Sources/Exercise08Start",
-            solutionFolder: "Sources/Lesson08Dependencies", bugs: [DependencyChecks.order, DependencyChecks.cycle],
-            watchFlags: "", watchSays: "the update played with 8 seeds, then with the tutorial's cycle line on"),
-        Exercise(
-            number: 9, kind: .lotteryMachine, startFolder: "Sources/Exercise09Start",
-            solutionFolder: "Sources/Lesson09LotteryMachine",
-            bugs: [LotteryChecks.suspension, LotteryChecks.mainQueue], watchFlags: "",
-            watchSays: "start, let it roll, pause, resume: what the digits do"),
-    ]
+    public static let all: [Exercise] =
+        imageListExercises + [
+            Exercise(
+                number: 8, kind: .softwareUpdate, startFolder: "Sources/Exercise08Start",
+                solutionFolder: "Sources/Lesson08Dependencies", bugs: [DependencyChecks.order, DependencyChecks.cycle],
+                watchFlags: "", watchSays: "the update played with 8 seeds, then with the tutorial's cycle line on"),
+            Exercise(
+                number: 9, kind: .lotteryMachine, startFolder: "Sources/Exercise09Start",
+                solutionFolder: "Sources/Lesson09LotteryMachine",
+                bugs: [LotteryChecks.suspension, LotteryChecks.mainQueue], watchFlags: "",
+                watchSays: "start, let it roll, pause, resume: what the digits do"),
+        ]
 
     static let imageListExercises: [Exercise] = ImageListChecks.exercises.compactMap { number in
         guard let before = LessonCatalog.entry(number - 1), let step = LessonCatalog.entry(number),

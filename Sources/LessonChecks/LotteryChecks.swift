@@ -9,7 +9,8 @@ import LessonKit
 /// quit. Every wait is for a condition, bounded.
 public enum LotteryChecks {
     /// Builds the machine under test, on the main queue (it is a view controller).
-    public typealias Make = @MainActor (_ tick: Double, _ seed: UInt64, _ trace: OperationTrace) ->
+    public typealias Make =
+        @MainActor (_ tick: Double, _ seed: UInt64, _ trace: OperationTrace) ->
         any LotteryMachineExercise
 
     /// 10 ms between rolls (the tutorial's 50 ms at 5×): quick, and still long next to a press.

@@ -41,7 +41,9 @@ public enum WorkbenchMain {
             let results = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
             return verdict(results, exercise)
         case .watch(let exercise):
-            guard arguments.isEmpty else { return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))") }
+            guard arguments.isEmpty else {
+                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
+            }
             say("Your software update, played as the check plays it: \(exercise.watchSays).")
             _ = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
             say("\nCheck it: swift run lessons check \(exercise.number)")
@@ -61,7 +63,9 @@ public enum WorkbenchMain {
             let results = await LotteryChecks.check(narrate: { say("  " + $0) }, make: make)
             return verdict(results, exercise)
         case .watch(let exercise):
-            guard arguments.isEmpty else { return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))") }
+            guard arguments.isEmpty else {
+                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
+            }
             say("Your lottery machine, played as the check plays it: \(exercise.watchSays).")
             _ = await LotteryChecks.check(narrate: { say("  " + $0) }, make: make)
             say("\nCheck it: swift run lessons check \(exercise.number)")
@@ -89,7 +93,9 @@ public enum WorkbenchMain {
             let exercise = ExerciseCatalog.exercise(target)
         else {
             return .exit(
-                usage(workbench, error: "--check takes one exercise number (\(ExerciseCatalog.numbers)) and no other flag"))
+                usage(
+                    workbench, error: "--check takes one exercise number (\(ExerciseCatalog.numbers)) and no other flag"
+                ))
         }
         guard exercise.kind == kind else {
             printError(

@@ -26,7 +26,8 @@ struct Workspace {
         }
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         if isPackage(current) { return Workspace(root: current) }
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         while folder.path != "/" {
             if isPackage(folder) { return Workspace(root: folder) }
             folder.deleteLastPathComponent()
