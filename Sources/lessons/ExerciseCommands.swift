@@ -86,8 +86,9 @@ enum ExerciseCommands {
         let what: String
         switch now {
         case .untouched(let held) where held == exercise.number:
-            say("The workbench already holds exercise \(held)'s starting code, untouched.")
-            if !reset { printTask(exercise, workspace) }
+            say("The workbench already holds exercise \(held)'s starting code, untouched.\n")
+            try workspace.start(exercise.number)
+            printTask(exercise, workspace)
             return 0
         case .untouched(let held): what = "exercise \(held)'s starting code, untouched"
         case .edited(let held, let files):
@@ -98,7 +99,7 @@ enum ExerciseCommands {
         let needsBackup = now.needsBackup
         let backup = workspace.backupFolder(for: now)
         say(
-            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) in Sources/Workbench/.\n"
+            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in Sources/Workbench/.\n"
                 + "It now holds \(what)."
                 + (needsBackup ? "\nA copy of it goes to \(workspace.relative(backup))." : ""))
         guard yes || confirm("Go on? [y/N] ") else {
@@ -110,9 +111,7 @@ enum ExerciseCommands {
             say("Backed up to \(workspace.relative(backup)).")
         }
         try workspace.install(exercise)
-        var progress = workspace.progress
-        progress.current = exercise.number
-        try workspace.save(progress)
+        try workspace.start(exercise.number)
         say("")
         printTask(exercise, workspace)
         return 0

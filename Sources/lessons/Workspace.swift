@@ -57,6 +57,13 @@ struct Workspace {
         try encoder.encode(progress).write(to: progressFile, options: .atomic)
     }
 
+    /// Makes `number` the exercise the learner is on.
+    func start(_ number: Int) throws {
+        var progress = progress
+        progress.current = number
+        try save(progress)
+    }
+
     /// The exercise the learner is on: the progress file's, else the one the workbench holds.
     func currentExercise() throws(UsageError) -> Int {
         if let current = progress.current { return current }
