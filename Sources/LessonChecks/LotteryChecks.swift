@@ -16,7 +16,7 @@ public enum LotteryChecks {
     /// 10 ms between rolls (the tutorial's 50 ms at 5×): quick, and still long next to a press.
     public static let tick = 0.01
     /// How long the queue gets to empty after a pause before the rolling counts as unstoppable.
-    static let pauseWatch = 1.0
+    static let pauseWatch = 1.5
 
     public static let suspension = BugText(
         name: "pausing does not stop the rolling",
@@ -58,7 +58,7 @@ public enum LotteryChecks {
         narrate?(
             "start: \(session.rolled ? "rolling" : "the digits never rolled") · pause: \(session.rollsAfterPause) "
                 + "rolls after it, \(session.operationsAfterPause) operation(s) left in the queue "
-                + "\(Int(pauseWatch)) s later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")")
+                + "\(String(format: "%g", pauseWatch)) s later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")")
         let rolls = session.rolls
         let offMain = rolls.filter { !$0.onMainQueue }.count
         return [
@@ -67,7 +67,7 @@ public enum LotteryChecks {
                     && session.rolledAgain,
                 measured: session.rolled
                     ? "\(session.rollsAfterPause) rolls after pause · \(session.operationsAfterPause) operation(s) "
-                        + "still in the queue \(Int(pauseWatch)) s later · rolling again after resume: "
+                        + "still in the queue \(String(format: "%g", pauseWatch)) s later · rolling again after resume: "
                         + (session.rolledAgain ? "yes" : "no")
                     : "the digits never rolled after start"),
             mainQueue.result(

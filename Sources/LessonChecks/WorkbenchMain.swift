@@ -24,8 +24,13 @@ public enum WorkbenchMain {
             return verdict(results, exercise)
         case .watch(let exercise):
             let scenario = ImageListChecks.scenarios(exercise: exercise.number).first?.name
-            return await LessonMain.run(
+            let status = await LessonMain.run(
                 exercise.entry.workbench(defaultScenario: scenario), controller: controller, arguments: arguments)
+            if status == 0 && (arguments.contains("--help") || arguments.contains("-h")) {
+                // After LessonMain's help, which `print` buffers.
+                print("\ncheck it: swift run lessons check \(exercise.number)   (or: swift run Workbench --check N)")
+            }
+            return status
         }
     }
 

@@ -64,10 +64,10 @@ struct Workspace {
         try save(progress)
     }
 
-    /// The exercise the learner is on: the progress file's, else the one the workbench holds.
+    /// The exercise the learner is on: the one the workbench holds, else the progress file's.
     func currentExercise() throws(UsageError) -> Int {
-        if let current = progress.current { return current }
         if let held = workbenchState().exercise { return held }
+        if let current = progress.current { return current }
         throw UsageError("no exercise started yet: swift run lessons exercise 2")
     }
 
