@@ -29,8 +29,27 @@ extension [CheckResult] {
     public var allPassed: Bool { !isEmpty && allSatisfy(\.passed) }
 
     /// The verdict a learner reads: one block per bug, ✓ or ✗, measured vs
-    /// expected, and the hint where it failed.
-    public func rendered(exercise: Int) -> String {
+    /// expected, and the hint where it failed; then the summary.
+    public func rendered(exercise: Int, stillToCheck: String? = nil) -> String {
+        var lines = [renderedBugs, ""]
+        let bugs = filter { !$0.isSafeguard }
+        let fixed = "\(bugs.filter(\.passed).count) of \(bugs.count) bugs fixed"
+        let broken = filter { $0.isSafeguard && !$0.passed }.map(\.bug)
+        if allPassed, let stillToCheck {
+            lines.append("Exercise \(exercise): \(fixed), nothing broken on the way; still to check: \(stillToCheck).")
+        } else if allPassed {
+            lines.append("Exercise \(exercise) solved: \(fixed), nothing broken on the way.")
+        } else {
+            lines.append(
+                "Exercise \(exercise) not solved yet: \(fixed)"
+                    + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
+                    + ". More help: swift run lessons hint \(exercise)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One block per bug: ✓ or ✗ and its name, measured, expected, and the hint when it failed.
+    public var renderedBugs: String {
         var lines: [String] = []
         for result in self {
             let mark =
@@ -44,18 +63,6 @@ extension [CheckResult] {
             lines.append("    measured: \(result.measured)")
             lines.append("    expected: \(result.expected)")
             if !result.passed { lines.append("    hint:     \(result.hint)") }
-        }
-        let bugs = filter { !$0.isSafeguard }
-        let broken = filter { $0.isSafeguard && !$0.passed }.map(\.bug)
-        lines.append("")
-        if allPassed {
-            lines.append(
-                "Exercise \(exercise) solved: \(bugs.count) of \(bugs.count) bugs fixed, nothing broken on the way.")
-        } else {
-            lines.append(
-                "Exercise \(exercise) not solved yet: \(bugs.filter(\.passed).count) of \(bugs.count) bugs fixed"
-                    + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
-                    + ". More help: swift run lessons hint \(exercise)")
         }
         return lines.joined(separator: "\n")
     }
@@ -81,7 +88,7 @@ public struct BugText: Sendable {
         self.isSafeguard = isSafeguard
     }
 
-    func result(passed: Bool, measured: String) -> CheckResult {
+    public func result(passed: Bool, measured: String) -> CheckResult {
         CheckResult(
             bug: name, passed: passed, measured: measured, expected: expected, hint: hint, isSafeguard: isSafeguard)
     }

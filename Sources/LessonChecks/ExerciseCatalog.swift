@@ -27,6 +27,23 @@ public struct Exercise: Sendable {
     public let watchFlags: String
     /// What the watch shows, in a line.
     public let watchSays: String
+    /// Whether a bug of it (a data race) is checked by a Thread Sanitizer
+    /// build of the workbench (`RaceCheck`), besides the checks it plays in process.
+    public let checksRaces: Bool
+
+    public init(
+        number: Int, kind: Kind, startFolder: String, solutionFolder: String, bugs: [BugText], watchFlags: String,
+        watchSays: String, checksRaces: Bool = false
+    ) {
+        self.number = number
+        self.kind = kind
+        self.startFolder = startFolder
+        self.solutionFolder = solutionFolder
+        self.bugs = bugs + (checksRaces ? [RaceCheck.bug] : [])
+        self.watchFlags = watchFlags
+        self.watchSays = watchSays
+        self.checksRaces = checksRaces
+    }
 
     public var entry: LessonEntry {
         guard let entry = LessonCatalog.entry(number) else {
@@ -93,7 +110,8 @@ public enum ExerciseCatalog {
         return Exercise(
             number: number, kind: .imageList, startFolder: "Sources/\(before.target)",
             solutionFolder: "Sources/\(step.target)", bugs: ImageListChecks.bugs(exercise: number).map(\.text),
-            watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)")
+            watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)",
+            checksRaces: ImageListChecks.racyBefore.contains(number))
     }
 
     public static func exercise(_ number: Int) -> Exercise? {

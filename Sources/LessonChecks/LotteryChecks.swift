@@ -58,7 +58,8 @@ public enum LotteryChecks {
         narrate?(
             "start: \(session.rolled ? "rolling" : "the digits never rolled") · pause: \(session.rollsAfterPause) "
                 + "rolls after it, \(session.operationsAfterPause) operation(s) left in the queue "
-                + "\(String(format: "%g", pauseWatch)) s later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")")
+                + "\(String(format: "%g", pauseWatch)) s later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")"
+        )
         let rolls = session.rolls
         let offMain = rolls.filter { !$0.onMainQueue }.count
         return [

@@ -115,7 +115,8 @@ public enum WorkbenchMain {
     }
 
     static func verdict(_ results: [CheckResult], _ exercise: Exercise) -> Int32 {
-        say("\n" + results.rendered(exercise: exercise.number))
+        let race = exercise.checksRaces ? "the data race, with Thread Sanitizer (swift run lessons check)" : nil
+        say("\n" + results.rendered(exercise: exercise.number, stillToCheck: race))
         return results.allPassed ? 0 : 1
     }
 

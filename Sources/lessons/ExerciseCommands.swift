@@ -175,6 +175,16 @@ enum ExerciseCommands {
             status = run.status
             break
         }
+        if exercise.checksRaces && status != 2 {
+            let race = try raceCheck(exercise, workspace)
+            say("\n" + [race].renderedBugs)
+            if !race.passed { status = 1 }
+            say(
+                status == 0
+                    ? "\nExercise \(exercise.number) solved: every bug fixed, the data race too."
+                    : "\nExercise \(exercise.number) not solved yet. More help: swift run lessons hint \(exercise.number)"
+            )
+        }
         var progress = workspace.progress
         if status == 0 {
             progress.solved.insert(exercise.number)
@@ -186,6 +196,32 @@ enum ExerciseCommands {
         }
         say("\n\(progress.summary).")
         return status == 2 ? 2 : 1
+    }
+
+    /// Where the Thread Sanitizer build goes (the CI's TSan leg uses it too).
+    static let sanitizerFlags = ["--sanitize=thread", "--scratch-path", ".build-tsan"]
+
+    /// Builds the workbench with Thread Sanitizer, plays the scenario where
+    /// downloads end together, and judges what TSan wrote.
+    static func raceCheck(_ exercise: Exercise, _ workspace: Workspace) throws -> CheckResult {
+        let build = ["swift", "build", "--product", "Workbench"] + sanitizerFlags
+        say("\nThe data race: building the workbench with Thread Sanitizer (the first time takes a minute or so):")
+        say(build.joined(separator: " "))
+        let built = try Shell.run(build, in: workspace.root)
+        guard built.status == 0 else {
+            say(Shell.compilerErrors(built.output, root: workspace.root))
+            return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
+        }
+        let binPath = try Shell.run(["swift", "build", "--show-bin-path"] + sanitizerFlags, in: workspace.root)
+        let workbench = URL(fileURLWithPath: binPath.output.trimmingCharacters(in: .whitespacesAndNewlines))
+            .appendingPathComponent("Workbench")
+        say("playing: Workbench " + RaceCheck.arguments.joined(separator: " "))
+        let run = try Shell.runCollectingErrors(workbench, RaceCheck.arguments, in: workspace.root)
+        guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
+            return RaceCheck.bug.result(
+                passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
+        }
+        return RaceCheck.judge(errors: run.errors, crashed: run.signal != nil)
     }
 
     // MARK: - hint

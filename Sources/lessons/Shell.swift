@@ -48,6 +48,32 @@ enum Shell {
         return Run(status: process.terminationStatus, signal: crashed ? process.terminationStatus : nil)
     }
 
+    /// Runs an executable, its output thrown away and its errors collected
+    /// in a file (a Thread Sanitizer report can be more than a pipe holds).
+    static func runCollectingErrors(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (
+        status: Int32, signal: Int32?, errors: String
+    ) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-\(UUID().uuidString).txt")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw ShellError("cannot write \(file.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: file)
+        try process.run()
+        process.waitUntilExit()
+        let crashed = process.terminationReason == .uncaughtSignal
+        return (
+            process.terminationStatus, crashed ? process.terminationStatus : nil,
+            (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        )
+    }
+
     static func signalName(_ signal: Int32) -> String {
         switch signal {
         case SIGSEGV: ", SIGSEGV"
@@ -93,6 +119,11 @@ enum Shell {
             if !result.output.isEmpty { parts.append(result.output.trimmingCharacters(in: .newlines)) }
         }
         return parts.joined(separator: "\n")
+    }
+
+    struct ShellError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     struct DiffFailed: Error, CustomStringConvertible {
