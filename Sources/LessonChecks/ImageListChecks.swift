@@ -12,15 +12,33 @@ public struct ImageListBug: Sendable {
     let judge: @Sendable (ImageListReports) -> (passed: Bool, measured: String)
 }
 
-/// The reports of one controller's runs, by scenario.
-public struct ImageListReports: Sendable {
-    let reports: [String: Report]
+/// What one run of a scenario measured: its report, and its timeline when
+/// it was played in this process (a child process hands back the report only).
+public struct ImageListRun: Sendable {
+    public let report: Report
+    public let timeline: Timeline?
 
-    subscript(_ scenario: Scenario) -> Report {
-        guard let report = reports[scenario.name] else {
+    public init(report: Report, timeline: Timeline? = nil) {
+        self.report = report
+        self.timeline = timeline
+    }
+
+    public init(_ result: ScenarioResult) {
+        self.init(report: result.report, timeline: result.timeline)
+    }
+}
+
+/// The runs of one controller, by scenario.
+public struct ImageListReports: Sendable {
+    let runs: [String: ImageListRun]
+
+    subscript(_ scenario: Scenario) -> Report { run(scenario).report }
+
+    func run(_ scenario: Scenario) -> ImageListRun {
+        guard let run = runs[scenario.name] else {
             preconditionFailure("scenario \(scenario.name) was not run; list it in the bug's scenarios")
         }
-        return report
+        return run
     }
 }
 
@@ -36,8 +54,8 @@ public enum ImageListChecks {
     /// One download's wall time at that speed, the unit most limits are in.
     public static let latencyWallMs = 500 / speed
 
-    /// Plays a scenario against `controller` in this process and returns its report.
-    public typealias RunSource = @Sendable (Scenario) async throws -> Report
+    /// Plays a scenario against the code under test and returns what it measured.
+    public typealias RunSource = @Sendable (Scenario) async throws -> ImageListRun
 
     public static func inProcess(_ controller: any LessonController.Type, exercise: Int) -> RunSource {
         { scenario in
@@ -47,7 +65,7 @@ public enum ImageListChecks {
             let setup = ScenarioSetup(
                 lesson: entry?.id ?? "\(exercise)", title: "exercise \(exercise)", controller: controller,
                 scenario: scenario, options: options)
-            return await ScenarioRunner.run(setup).report
+            return ImageListRun(await ScenarioRunner.run(setup))
         }
     }
 
@@ -74,12 +92,12 @@ public enum ImageListChecks {
     public static func check(
         exercise: Int, narrate: (@Sendable (String) -> Void)? = nil, run: RunSource
     ) async -> [CheckResult] {
-        var reports: [String: Report] = [:]
+        var runs: [String: ImageListRun] = [:]
         var failures: [String: String] = [:]
         for scenario in scenarios(exercise: exercise) {
             narrate?("playing \(scenario.name): \(scenario.summary)")
             do {
-                reports[scenario.name] = try await run(scenario)
+                runs[scenario.name] = try await run(scenario)
             } catch {
                 failures[scenario.name] = "\(error)"
             }
@@ -90,7 +108,7 @@ public enum ImageListChecks {
             }).first {
                 return bug.text.result(passed: false, measured: failed)
             }
-            let (passed, measured) = bug.judge(ImageListReports(reports: reports))
+            let (passed, measured) = bug.judge(ImageListReports(runs: runs))
             return bug.text.result(passed: passed, measured: measured)
         }
     }

@@ -14,7 +14,7 @@ enum ExerciseProof {
     /// runs the other tests of that step share (`MeasuredRuns`).
     static func imageList(_ exercise: Int, step: Int, _ controller: any LessonController.Type) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
-            await MeasuredRuns.shared.result(step: step, controller: controller, scenario: scenario).report
+            ImageListRun(await MeasuredRuns.shared.result(step: step, controller: controller, scenario: scenario))
         }
     }
 
@@ -22,7 +22,7 @@ enum ExerciseProof {
     /// is the step's executable in a child process, played again after a crash.
     static func imageListInChildProcess(_ exercise: Int, step: Int) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
-            try await reportOfRacyStep(step, scenario: scenario)
+            ImageListRun(report: try await reportOfRacyStep(step, scenario: scenario))
         }
     }
 
