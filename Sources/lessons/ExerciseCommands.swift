@@ -163,13 +163,22 @@ enum ExerciseCommands {
             .appendingPathComponent("Workbench")
         var status: Int32 = 1
         for attempt in 1...attempts {
-            let run = try Shell.runInheritingOutput(workbench, ["--check", "\(exercise.number)"], in: workspace.root)
+            let run = try Shell.runShowingOutput(workbench, ["--check", "\(exercise.number)"], in: workspace.root)
             if let signal = run.signal {
                 say(
-                    "\n✗ The workbench crashed (signal \(signal)\(Shell.signalName(signal))) while playing your code."
-                        + " Two threads writing one dictionary at once (the cache written from download threads, the"
-                        + " data race step 5 fixes) crash some runs, not all.")
-                if attempt < attempts { say("Playing it again (attempt \(attempt + 1) of \(attempts))…\n") }
+                    "\n✗ The workbench crashed (signal \(signal)\(Shell.signalName(signal))) while playing your code"
+                        + (run.crash.map { ": \($0)" } ?? "") + ".")
+                if ImageListChecks.racyBefore.contains(exercise.number)
+                    || ImageListChecks.racyBefore.contains(exercise.number + 1)
+                {
+                    say(
+                        "If that line reads or writes a dictionary that download threads write too, it is the data"
+                            + " race step 5 fixes: two threads at once crash some runs, not all.")
+                }
+                say(
+                    attempt < attempts
+                        ? "Playing it again (run \(attempt + 1) of \(attempts))…\n"
+                        : "All \(attempts) runs crashed: a crash counts as not fixed.")
                 continue
             }
             status = run.status

@@ -17,6 +17,8 @@ enum Shell {
         let status: Int32
         /// The signal that killed it, if one did (a crash).
         let signal: Int32?
+        /// What crashed and where, from the backtrace.
+        let crash: String?
     }
 
     /// Runs a program found on the PATH and collects its output.
@@ -35,17 +37,42 @@ enum Shell {
         return Output(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
-    /// Runs an executable whose output goes straight to this terminal.
-    static func runInheritingOutput(_ executable: URL, _ arguments: [String], in folder: URL) throws -> Run {
+    /// Runs an executable whose standard output goes straight to this
+    /// terminal. Its standard error is collected: after a crash, the Swift
+    /// runtime's backtrace (dozens of lines per thread) is read for the crash
+    /// and the first frame in `Sources/`, and the rest left out.
+    static func runShowingOutput(_ executable: URL, _ arguments: [String], in folder: URL) throws -> Run {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-\(UUID().uuidString).txt")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw ShellError("cannot write \(file.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = folder
         process.standardInput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: file)
         try process.run()
         process.waitUntilExit()
+        let errors = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         let crashed = process.terminationReason == .uncaughtSignal
-        return Run(status: process.terminationStatus, signal: crashed ? process.terminationStatus : nil)
+        if !crashed && !errors.isEmpty { FileHandle.standardError.write(Data(errors.utf8)) }
+        return Run(
+            status: process.terminationStatus, signal: crashed ? process.terminationStatus : nil,
+            crash: crashed ? crashSummary(errors, root: folder) : nil)
+    }
+
+    /// "Bad pointer dereference at 0x8, in Sources/Workbench/AppsViewController.swift:42:95" from a backtrace.
+    static func crashSummary(_ backtrace: String, root: URL) -> String {
+        let lines = backtrace.split(separator: "\n")
+        let what = lines.first { $0.contains("Program crashed:") }.map {
+            $0.replacingOccurrences(of: "*** Program crashed: ", with: "").replacingOccurrences(of: " ***", with: "")
+        }
+        let frame = lines.first { $0.contains("Sources/") }.flatMap { line in
+            line.range(of: "Sources/").map { String(line[$0.lowerBound...]) }
+        }
+        return [what, frame.map { "in " + $0 }].compactMap { $0 }.joined(separator: ", ")
     }
 
     /// Runs an executable, its output thrown away and its errors collected

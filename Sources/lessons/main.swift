@@ -39,7 +39,8 @@ func runLesson(_ entry: LessonEntry, flags: [String]) -> Never {
     let argv = [executable] + flags
     var cArguments = argv.map { strdup($0) } + [nil]
     execv(executable, &cArguments)
-    FileHandle.standardError.write(Data("lessons: cannot start \(executable): \(String(cString: strerror(errno)))\n".utf8))
+    FileHandle.standardError.write(
+        Data("lessons: cannot start \(executable): \(String(cString: strerror(errno)))\n".utf8))
     exit(1)
 }
 
