@@ -9,6 +9,9 @@ let lessonTargets = [
     "Lesson02AsyncPlaceholder",
     "Lesson03ModelCache",
     "Lesson04CacheDictionary",
+    "Lesson05OperationPool",
+    "Lesson06SandboxCache",
+    "Lesson07CustomOperation",
     "Lesson08Dependencies",
     "Lesson09LotteryMachine",
 ]

@@ -39,6 +39,22 @@ public enum LessonCatalog {
             lesson: "Keep the cache in one place you own, so a memory warning can empty it.",
             defaultScenario: "memory-warning-then-scroll", text: "Lessons/04-cache-dictionary.md"),
         LessonEntry(
+            number: 5, target: "Lesson05OperationPool", title: "operation pool",
+            fixes: "duplicate downloads; offline reload loop; failed icons never retried; a controller never freed; "
+                + "the cache written from download threads (a data race)",
+            lesson: "One operation per URL, out of the pool however it ends; touch shared state on one queue only.",
+            defaultScenario: "offline", text: "Lessons/05-operation-pool.md"),
+        LessonEntry(
+            number: 6, target: "Lesson06SandboxCache", title: "sandbox (disk) cache",
+            fixes: "a relaunch downloads every icon again; an offline relaunch shows only placeholders",
+            lesson: "Keep downloads on disk under a name made from the whole URL: memory, then disk, then network.",
+            defaultScenario: "offline-relaunch", text: "Lessons/06-sandbox-cache.md"),
+        LessonEntry(
+            number: 7, target: "Lesson07CustomOperation", title: "custom Operation",
+            fixes: "cancelled downloads still delivering after a memory warning; downloads competing with a drag",
+            lesson: "Cancelling only asks: an operation must check isCancelled. Suspend the queue during a drag.",
+            defaultScenario: "memory-warning-mid-download", text: "Lessons/07-custom-operation.md"),
+        LessonEntry(
             number: 8, target: "Lesson08Dependencies", title: "dependencies",
             fixes: "update steps running out of order; a dependency cycle that hangs without a word",
             lesson: "addDependency orders operations, even across queues; nothing checks for cycles, so check yourself.",

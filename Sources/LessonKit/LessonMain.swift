@@ -14,7 +14,7 @@ import TableKit
 /// Exit status: 0 after a run, 2 for a bad command line, 1 for bad input files.
 public enum LessonMain {
     public static func run(
-        _ number: Int, controller: any LessonController.Type,
+        _ number: Int, controller: any LessonController.Type, variants: [LessonVariant] = [],
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
         guard let entry = LessonCatalog.entry(number) else {
@@ -31,14 +31,22 @@ public enum LessonMain {
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
         let program = entry.target
-        let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name))
+        let flags = variants.map(\.flag)
+        let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: flags)
         let options: LessonOptions
         do {
-            options = try LessonOptions.parse(arguments)
+            options = try LessonOptions.parse(arguments, extraFlags: flags)
         } catch {
             printError("\(program): \(error)\n\(usage)")
             return 2
         }
+        let chosen = variants.filter { options.extra[$0.flag.name] != nil }
+        guard chosen.count <= 1 else {
+            let flags = chosen.map { "--" + $0.flag.name }.joined(separator: ", ")
+            printError("\(program): choose one of \(flags)\n\(usage)")
+            return 2
+        }
+        let variant = chosen.first
         if options.help {
             print(help(entry, usage: usage))
             return 0
@@ -55,7 +63,7 @@ public enum LessonMain {
             printError("\(program): \(error)")
             return 1
         }
-        let cachesDirectory = cachesDirectory(for: entry)
+        let cachesDirectory = cachesDirectory(for: entry, variant: variant)
         if options.clearCache {
             try? FileManager.default.removeItem(at: cachesDirectory)
         }
@@ -64,7 +72,8 @@ public enum LessonMain {
         screen.begin()
         let result = await ScenarioRunner.run(
             ScenarioSetup(
-                lesson: entry.id, title: entry.title, controller: controller, scenario: scenario, options: options,
+                lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag.name))" } ?? ""),
+                controller: variant?.controller ?? controller, scenario: scenario, options: options,
                 catalog: catalog, cachesDirectory: cachesDirectory, display: screen.display))
         screen.end()
 
@@ -87,11 +96,13 @@ public enum LessonMain {
 
     /// This step's own folder in the user's Caches directory (`~/.cache` on
     /// Linux, honouring `XDG_CACHE_HOME`): the tutorials' "sandbox".
-    public static func cachesDirectory(for entry: LessonEntry) -> URL {
+    /// A variant keeps its own folder beside the step's, so the two never read each other's files.
+    public static func cachesDirectory(for entry: LessonEntry, variant: LessonVariant? = nil) -> URL {
         let caches =
             FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
-        return caches.appendingPathComponent("OperationLessons").appendingPathComponent(entry.target)
+        let folder = entry.target + (variant.map { "-" + $0.flag.name } ?? "")
+        return caches.appendingPathComponent("OperationLessons").appendingPathComponent(folder)
     }
 
     static func help(_ entry: LessonEntry, usage: String) -> String {
@@ -109,6 +120,19 @@ public enum LessonMain {
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
+
+/// Another controller a step can run instead of its own, chosen with a flag:
+/// the code as the tutorials first wrote it, before the step's fix (step 5's
+/// naive pool, step 6's file names). `--help` lists the flag.
+public struct LessonVariant: Sendable {
+    public let flag: LessonOptions.ExtraFlag
+    public let controller: any LessonController.Type
+
+    public init(flag: String, help: String, controller: any LessonController.Type) {
+        self.flag = LessonOptions.ExtraFlag(name: flag, takesValue: false, help: help)
+        self.controller = controller
     }
 }
 

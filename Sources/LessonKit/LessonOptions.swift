@@ -100,7 +100,12 @@ public struct LessonOptions: Equatable, Sendable {
         ]
         for flag in extraFlags {
             let left = "--\(flag.name)" + (flag.takesValue ? " VALUE" : "")
-            lines.append("  " + left.padding(toLength: 21, withPad: " ", startingAt: 0) + flag.help)
+            // A name longer than the column gets its help on the next line, never cut.
+            let column = String(repeating: " ", count: 23)
+            lines.append(
+                left.count < 21
+                    ? "  " + left.padding(toLength: 21, withPad: " ", startingAt: 0) + flag.help
+                    : "  " + left + "\n" + column + flag.help)
         }
         return lines.joined(separator: "\n")
     }

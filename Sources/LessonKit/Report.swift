@@ -21,6 +21,9 @@ public struct Report: Codable, Equatable, Sendable {
     public var requestsOnMainQueue = 0
     /// Requests made after the last relaunch; nil when the scenario has none.
     public var requestsAfterRelaunch: Int?
+    /// Requests that started while the user was scrolling (finger down, or
+    /// the table still gliding): downloads competing with the scroll.
+    public var requestsStartedWhileScrolling = 0
 
     // From the frames (wall-clock milliseconds, 60 Hz display).
     public var frames = 0
@@ -81,6 +84,7 @@ public struct Report: Codable, Equatable, Sendable {
             "  app       \(mainThreadViolations) main-queue violations · controller freed: \(controllerFreed ? "yes" : "no") · \(cellsCreated) cells made · \(diskCacheFiles) files in the disk cache",
         ]
         if let requestsAfterRelaunch { lines[1] += " · \(requestsAfterRelaunch) after the relaunch" }
+        lines.insert("            \(requestsStartedWhileScrolling) of them started while the user was scrolling", at: 2)
         if !measures.isEmpty {
             lines.append(
                 "  step      " + measures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.formatted)" }

@@ -63,6 +63,24 @@ public enum ScenarioRunner {
         await ScenarioGate.shared.leave()
         return result
     }
+
+    /// Runs `body` while no scenario runs in this process, for a test that
+    /// drives operation queues itself. On Linux, operation queues and Swift's
+    /// task executor share libdispatch's few worker threads; downloads blocking
+    /// them beside a scenario delay its operations, which its `settle` then takes
+    /// for "nothing more is loading" (seen: a relaunch scenario ending before
+    /// its first download started).
+    public static func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await ScenarioGate.shared.enter()
+        do {
+            let result = try await body()
+            await ScenarioGate.shared.leave()
+            return result
+        } catch {
+            await ScenarioGate.shared.leave()
+            throw error
+        }
+    }
 }
 
 /// One run in progress. Lives on the main queue only, from `start()` to the
@@ -80,12 +98,16 @@ private final class ActiveRun: @unchecked Sendable {
 
     private var stepIndex = 0
     private var stepStartStory: Double?
+    private var stepStartMs = 0.0
     private var stepStartOffset = 0.0
     private var frameCount = 0
     private var events: [Timeline.Event] = []
     private var memoryWarnings = 0
     private var liveImageBytesAfterWarning: Int?
     private var requestsAtRelaunch: Int?
+    /// From the moment the finger touched down until the table came to rest.
+    private var scrollStartMs: Double?
+    private var scrolls: [(startMs: Double, endMs: Double)] = []
     private var measuresOfRetired: [String: Double] = [:]
 
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
@@ -152,6 +174,7 @@ private final class ActiveRun: @unchecked Sendable {
         let step = setup.scenario.steps[stepIndex]
         if stepStartStory == nil {
             stepStartStory = storyNow
+            stepStartMs = network.now()
             stepStartOffset = controller?.tableView.contentOffset ?? 0
             begin(step)
         }
@@ -167,6 +190,9 @@ private final class ActiveRun: @unchecked Sendable {
         case .drag(let row, _), .fling(let row, _):
             event("drag to row \(Int(row))")
             table.beginDragging()
+            // Stamped after the delegate has heard of it (step 7 suspends its
+            // queue there): what starts from now on started while scrolling.
+            scrollStartMs = network.now()
         case .memoryWarning:
             event("memory warning")
             memoryWarnings += 1
@@ -196,7 +222,10 @@ private final class ActiveRun: @unchecked Sendable {
         case .drag(let row, let seconds):
             let progress = min(1, elapsed / max(seconds, 0.001))
             table.setContentOffset(stepStartOffset + (row - stepStartOffset) * progress)
-            if progress >= 1 { table.endDragging(willDecelerate: false) }
+            if progress >= 1 {
+                scrollEnded()
+                table.endDragging(willDecelerate: false)
+            }
             return progress >= 1
         case .fling(let row, let seconds):
             // The finger covers 40 % of the way in the first 25 % of the time,
@@ -210,7 +239,10 @@ private final class ActiveRun: @unchecked Sendable {
             if table.isDragging { table.endDragging(willDecelerate: true) }
             let glide = (progress - 0.25) / 0.75
             table.setContentOffset(stepStartOffset + distance * (0.4 + 0.6 * (1 - (1 - glide) * (1 - glide))))
-            if progress >= 1 { table.endDecelerating() }
+            if progress >= 1 {
+                scrollEnded()
+                table.endDecelerating()
+            }
             return progress >= 1
         case .pause(let seconds):
             return elapsed >= seconds
@@ -218,11 +250,23 @@ private final class ActiveRun: @unchecked Sendable {
             if elapsed >= timeout || recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
             // Nothing loading, and nothing started or ended for a moment: the app has given up.
             let activity = network.activity
-            let quietMs = network.now() - activity.lastChangeMs
+            // Quiet since this step began, not only since the last request:
+            // right after a relaunch or a scroll the new downloads may not have
+            // started yet (a slow machine, Thread Sanitizer), and the quiet
+            // before them must not count as "the app has given up".
+            let quietMs = network.now() - max(activity.lastChangeMs, stepStartMs)
             return activity.inFlight == 0 && quietMs > max(100, 250 / setup.options.speed)
         case .memoryWarning, .goOffline, .goOnline, .relaunch:
             return true
         }
+    }
+
+    /// Stamped before the delegate hears of it (step 7 resumes its queue
+    /// there): what starts from now on started after the scrolling.
+    private func scrollEnded() {
+        guard let start = scrollStartMs else { return }
+        scrolls.append((start, network.now()))
+        scrollStartMs = nil
     }
 
     /// The screen goes away: the table stops asking its data source (as a
@@ -280,6 +324,10 @@ private final class ActiveRun: @unchecked Sendable {
         report.maxInFlight = log.maxInFlight
         report.requestsOnMainQueue = log.requests.filter { $0.thread == "main queue" }.count
         report.requestsAfterRelaunch = requestsAtRelaunch.map { log.count - $0 }
+        report.requestsStartedWhileScrolling =
+            log.requests.filter { request in
+                scrolls.contains { request.startMs > $0.startMs && request.startMs < $0.endMs }
+            }.count
         report.frames = recorder.frames
         report.maxMainStallMs = recorder.maxStallMs
         report.droppedFrames = recorder.droppedFrames

@@ -3,7 +3,7 @@
 extension Scenario {
     public static let all: [Scenario] = [
         .standard, .fastScrollSlowRows, .offlineBrowse, .leaveWhileLoading, .failOnce, .relaunch, .offlineRelaunch,
-        .memoryWarningMidDownload, .memoryWarningThenScroll, .scrollBackOverSlowRow,
+        .memoryWarningMidDownload, .memoryWarningThenScroll, .scrollBackOverSlowRow, .scrollBackWhileLoading,
     ]
 
     public static func named(_ name: String) -> Scenario? {
@@ -119,6 +119,20 @@ extension Scenario {
             ])
         scenario.slowRows = 10..<Int.max
         scenario.jitter = 0.1
+        return scenario
+    }()
+
+    /// One slow row scrolls out of view and back while its icon loads: is it downloaded twice at once?
+    public static let scrollBackWhileLoading: Scenario = {
+        var scenario = Scenario(
+            name: "scroll-back-while-loading",
+            summary: "row 8's icon is slow; nudge it out of view and back twice while it loads",
+            steps: [
+                .settle(timeout: 5), .drag(toRow: 1, seconds: 0.5), .drag(toRow: 0, seconds: 0.5),
+                .drag(toRow: 1, seconds: 0.5), .drag(toRow: 0, seconds: 0.5), .drag(toRow: 1, seconds: 0.5),
+                .settle(timeout: 12),
+            ])
+        scenario.slowRows = 8..<9
         return scenario
     }()
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,11 +8,17 @@ import Synchronization
 /// with the faults you ask for. One instance per scenario: it owns the request
 /// log that the scenario's report is computed from, so nothing is shared between
 /// runs, tests or threads by accident.
-public final class SlowNetwork: Sendable {
+///
+/// Its state is guarded by an `NSLock` rather than Synchronization's `Mutex`:
+/// on Linux, Thread Sanitizer does not see `Mutex` (its futex calls are not
+/// intercepted) and would report every access under it as a data race,
+/// burying the lessons' real races. `NSLock` is a pthread mutex, which it sees.
+public final class SlowNetwork: @unchecked Sendable {
     public let conditions: NetworkConditions
     private let epoch: ContinuousClock.Instant
     private let isMainQueue: @Sendable () -> Bool
-    private let state: Mutex<State>
+    private let lock = NSLock()
+    private var state: State
     /// Sleeping requests wait on this, so `shutdown()` can wake them at once.
     private let wakeUp = NSCondition()
 
@@ -39,30 +44,30 @@ public final class SlowNetwork: Sendable {
         self.conditions = conditions
         self.epoch = epoch
         self.isMainQueue = isMainQueue
-        self.state = Mutex(State(offline: conditions.offline))
+        self.state = State(offline: conditions.offline)
     }
 
-    public var isOffline: Bool { state.withLock { $0.offline } }
+    public var isOffline: Bool { lock.withLock { state.offline } }
 
     /// Pulls the plug (or plugs it back in). Requests in flight when the plug is
     /// pulled fail when they would have finished.
     public func setOffline(_ offline: Bool) {
-        state.withLock { $0.offline = offline }
+        lock.withLock { state.offline = offline }
     }
 
     /// A copy of the request log as it is now.
-    public var log: RequestLog { state.withLock { $0.log } }
+    public var log: RequestLog { lock.withLock { state.log } }
 
     /// Requests in flight now, and when a request last started or ended: what
     /// "has the app stopped loading?" needs, without copying the whole log.
     public var activity: (inFlight: Int, lastChangeMs: Double) {
-        state.withLock { ($0.inFlight, $0.lastChangeMs) }
+        lock.withLock { (state.inFlight, state.lastChangeMs) }
     }
 
     /// Ends the scenario's network: sleeping requests wake and fail, later ones
     /// fail at once. Work left running by a lesson cannot outlive its scenario.
     public func shutdown() {
-        state.withLock { $0.isShutDown = true }
+        lock.withLock { state.isShutDown = true }
         wakeUp.lock()
         wakeUp.broadcast()
         wakeUp.unlock()
@@ -81,7 +86,7 @@ public final class SlowNetwork: Sendable {
     public func data(contentsOf url: URL) throws -> Data {
         let key = url.absoluteString
         let thread = threadLabel()
-        let (id, attempt, shutDown) = state.withLock { state in
+        let (id, attempt, shutDown) = lock.withLock {
             let attempt = state.attemptsByURL[key, default: 0]
             state.attemptsByURL[key] = attempt + 1
             let start = now()
@@ -140,7 +145,7 @@ public final class SlowNetwork: Sendable {
 
     private func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
         let end = now()
-        state.withLock { state in
+        lock.withLock {
             state.log.end(id, at: end, outcome: outcome, bytes: bytes, error: error)
             state.inFlight -= 1
             state.lastChangeMs = end
@@ -152,10 +157,10 @@ public final class SlowNetwork: Sendable {
         let deadline = Date(timeIntervalSinceNow: wallSeconds)
         wakeUp.lock()
         defer { wakeUp.unlock() }
-        while !state.withLock({ $0.isShutDown }) {
+        while !lock.withLock({ state.isShutDown }) {
             if !wakeUp.wait(until: deadline) { break }
         }
-        return !state.withLock { $0.isShutDown }
+        return !lock.withLock { state.isShutDown }
     }
 
     /// Keeps the PPM header (so it still looks like an image) and garbles the
@@ -181,7 +186,7 @@ public final class SlowNetwork: Sendable {
     private func threadLabel() -> String {
         if isMainQueue() { return "main queue" }
         let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
-        let number = state.withLock { state in
+        let number = lock.withLock {
             if let known = state.workerNumbers[thread] { return known }
             let next = state.workerNumbers.count + 1
             state.workerNumbers[thread] = next

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// What Xcode's Main Thread Checker and Allocations instrument would tell you
 /// about one scenario: UI touched off the main queue, and the images alive.
@@ -7,13 +7,17 @@ import Synchronization
 /// runs one scenario at a time per process, so nothing one run does is counted
 /// in another. An image remembers the instruments it was created under and
 /// signs out of those when it is freed, even after its scenario is over.
-public final class Instruments: Sendable {
-    private static let installed = Mutex<Instruments?>(nil)
+///
+/// Guarded by `NSLock`, not Synchronization's `Mutex`: Thread Sanitizer on Linux
+/// does not see `Mutex` and would report false races here (see `SlowNetwork`).
+public final class Instruments: @unchecked Sendable {
+    private static let installedLock = NSLock()
+    nonisolated(unsafe) private static var installed: Instruments?
 
     /// The instruments of the scenario running now, if any.
     public static var current: Instruments? {
-        get { installed.withLock { $0 } }
-        set { installed.withLock { $0 = newValue } }
+        get { installedLock.withLock { installed } }
+        set { installedLock.withLock { installed = newValue } }
     }
 
     private struct State {
@@ -21,32 +25,33 @@ public final class Instruments: Sendable {
         var liveImageBytes: [ObjectIdentifier: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var state = State()
 
     public init() {}
 
     public func recordMainQueueViolation(_ what: String) {
-        state.withLock { $0.violations.append(what) }
+        lock.withLock { state.violations.append(what) }
     }
 
     /// Every UI access made off the main queue, in order.
-    public var mainQueueViolations: [String] { state.withLock { $0.violations } }
+    public var mainQueueViolations: [String] { lock.withLock { state.violations } }
 
     func imageCreated(_ image: ObjectIdentifier, bytes: Int) {
-        state.withLock { $0.liveImageBytes[image] = bytes }
+        lock.withLock { state.liveImageBytes[image] = bytes }
     }
 
     func imageFreed(_ image: ObjectIdentifier) {
-        _ = state.withLock { $0.liveImageBytes.removeValue(forKey: image) }
+        _ = lock.withLock { state.liveImageBytes.removeValue(forKey: image) }
     }
 
     /// The pixel bytes of every decoded image still alive.
-    public var liveImageBytes: Int { state.withLock { $0.liveImageBytes.values.reduce(0, +) } }
+    public var liveImageBytes: Int { lock.withLock { state.liveImageBytes.values.reduce(0, +) } }
 
     /// The bytes of live images other than `excluded` (for example the ones the
     /// table's cells hold): what the app itself keeps.
     public func liveImageBytes(excluding excluded: Set<ObjectIdentifier>) -> Int {
-        state.withLock { state in
+        lock.withLock {
             state.liveImageBytes.reduce(0) { excluded.contains($1.key) ? $0 : $0 + $1.value }
         }
     }

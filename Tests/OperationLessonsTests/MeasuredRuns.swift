@@ -52,59 +52,30 @@ func iconURLs(ofRowsFrom first: Int) -> Set<String> {
     Set(AppCatalog.bundled().entries.dropFirst(first).map(\.icon))
 }
 
-/// Runs a step's own executable (`--json`) in a child process and reads its report.
-///
-/// For the steps whose code can crash the process: steps 3 and 4 write their cache from download threads (the data
-/// race step 5 fixes), and step 4's dictionary, written by two threads at once, can be corrupted and crash — seen in
-/// about half of the `--speed 10` runs of `standard` without latency jitter, and now and then with it. In process, a
-/// crash would take the whole test run down with it; in a child process it is one run that measured nothing, which
-/// the caller records as the known issue it is, then runs again.
-enum LessonProcess {
+/// A step's own executable (`--json`) run in a child process, for the steps whose code can crash the process:
+/// steps 3 and 4 write their cache from download threads (the data race step 5 fixes), and step 4's dictionary,
+/// written by two threads at once, can be corrupted and crash — seen in about half of the `--speed 10` runs of
+/// `standard` without latency jitter, and now and then with it. In process, a crash would take the whole test run
+/// down with it; in a child process it is one run that measured nothing, which the caller records as the known
+/// issue it is, then runs again.
+extension LessonProcess {
     enum Outcome: Sendable {
         case finished(Report)
         /// Killed by a signal; `where` is the lesson's source line the crash report names first.
         case crashed(signal: Int32, where: String)
     }
 
-    /// The lesson executables are built next to the test bundle.
-    static func executable(_ target: String) -> URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(target)
-    }
-
     static func run(step: Int, scenario: Scenario) async throws -> Outcome {
         let entry = try #require(LessonCatalog.entry(step))
-        let executable = executable(entry.target)
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path) is not built")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lesson-process-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let output = scratch.appendingPathComponent("stdout.json")
-        let errors = scratch.appendingPathComponent("stderr.txt")
-        try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
-        try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--json", "--speed", "\(MeasuredRuns.speed)", "--scenario", scenario.name]
-        // Its own Caches folder, so no run sees another's files.
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": scratch.path]) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        let (reason, status) = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = {
-                continuation.resume(returning: ($0.terminationReason, $0.terminationStatus))
-            }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        if reason == .uncaughtSignal {
-            let report = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            let frame = report.split(separator: "\n").first { $0.contains("Sources/Lesson") }
+        let run = try await run(
+            entry.target, ["--json", "--speed", "\(MeasuredRuns.speed)", "--scenario", scenario.name])
+        if run.crashed {
+            let frame = run.errors.split(separator: "\n").first { $0.contains("Sources/Lesson") }
             let place = frame.flatMap { line in line.range(of: "Sources/").map { String(line[$0.lowerBound...]) } }
-            return .crashed(signal: status, where: place ?? "a frame outside the lesson's code")
+            return .crashed(signal: run.status, where: place ?? "a frame outside the lesson's code")
         }
-        try #require(status == 0, "\(entry.target) exited with status \(status)")
-        return .finished(try JSONDecoder().decode(Report.self, from: Data(contentsOf: output)))
+        try #require(run.status == 0, "\(entry.target) exited with status \(run.status)")
+        return .finished(try run.report())
     }
 }
 

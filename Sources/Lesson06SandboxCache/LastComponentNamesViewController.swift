@@ -1,0 +1,12 @@
+import Foundation
+
+/// The tutorials' file name (`--last-component-names`): the URL's last path
+/// component. `…/qq/icon.png` and `…/wechat/icon.png` are both `icon.png`, so
+/// the second download overwrites the first and, after a relaunch, both rows
+/// show the same icon. And a crafted URL such as `…/..%2F..%2Fx.ppm`, whose last
+/// component decodes to `../../x.ppm`, writes outside the Caches folder.
+final class LastComponentNamesViewController: AppsViewController {
+    override func cacheFileName(for icon: String) -> String {
+        URL(string: icon)?.lastPathComponent ?? icon
+    }
+}

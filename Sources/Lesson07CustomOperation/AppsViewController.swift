@@ -1,0 +1,190 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+import TableKit
+
+/// Step 7: each download is a `DownloadOperation` that checks `isCancelled`
+/// and reports to a weak delegate on the main queue. A memory warning cancels
+/// every download and empties the caches; the queue is suspended while the
+/// user drags, so downloads do not compete with the scrolling.
+final class AppsViewController: TableViewController, LessonController, DownloadOperationDelegate {
+    let network: SlowNetwork
+    let catalogURL: URL
+    /// This app's Caches folder: what is written here survives a relaunch.
+    let cachesDirectory: URL
+
+    /// The model, loaded the first time the table asks for it.
+    lazy var apps: [AppInfo] = {
+        guard let data = try? Data(contentsOf: catalogURL),
+            let apps = try? PropertyListDecoder().decode([AppInfo].self, from: data)
+        else { return [] }
+        return apps
+    }()
+
+    /// One queue for every download, made the first time it is needed; at
+    /// most three downloads at once, as the tutorials set it.
+    lazy var queue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 3
+        return queue
+    }()
+
+    /// Every downloaded icon, by URL: one place to empty when memory runs low.
+    /// Read and written on the main queue only.
+    var imageCache: [String: Image] = [:]
+
+    /// The operation pool: the download under way for each icon URL. Main queue only.
+    var operations: [String: DownloadOperation] = [:]
+
+    // Measured for the report, not part of the app: what the disk reads in
+    // `cellForRowAt` cost the main queue, and how many icons downloads that
+    // were under way when a memory warning came delivered after it (as step 6
+    // counted them).
+    var diskReads = 0
+    var diskHits = 0
+    var diskReadTime = Duration.zero
+    var staleDeliveries = 0
+    var givenUpAtLastWarning: Set<DownloadOperation> = []
+
+    var measures: [String: Double] {
+        [
+            "diskReads": Double(diskReads), "diskHits": Double(diskHits),
+            "diskReadMs": Double(diskReadTime.components.attoseconds) / 1e15
+                + Double(diskReadTime.components.seconds) * 1000,
+            "staleDeliveries": Double(staleDeliveries),
+        ]
+    }
+
+    init(environment: LessonEnvironment) {
+        network = environment.network
+        catalogURL = environment.catalogURL
+        cachesDirectory = environment.cachesDirectory
+        super.init()
+        // If the folder cannot be made (a full or read-only disk), every write
+        // below fails quietly and the app downloads as step 5 did.
+        try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
+    }
+
+    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        apps.count
+    }
+
+    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "app", for: indexPath)
+        let app = apps[indexPath.row]
+        cell.textLabel.text = app.name
+        cell.detailTextLabel.text = app.download
+
+        if let image = imageCache[app.icon] {
+            cell.imageView.image = image
+            return cell
+        }
+        // Not in memory? Look on disk before the network. The
+        // tutorials read it right here, on the main queue (see the lesson for
+        // what that costs). A damaged file does not decode and counts as a miss.
+        let file = cacheFile(for: app.icon)
+        if let image = readFromDisk(file) {
+            imageCache[app.icon] = image
+            cell.imageView.image = image
+            return cell
+        }
+        cell.imageView.image = Image.placeholder
+        // This icon is already on its way; don't ask twice.
+        if operations[app.icon] != nil {
+            return cell
+        }
+        // The fix, part 1: the download is an operation of its own that can
+        // be cancelled, and it reports to us (weakly) on the main queue.
+        let operation = DownloadOperation(icon: app.icon, indexPath: indexPath, file: file, network: network)
+        operation.delegate = self
+        operations[app.icon] = operation
+        queue.addOperation(operation)
+        return cell
+    }
+
+    /// The fix, part 2: the last word is ours, on the main queue. An operation
+    /// the pool no longer holds was given up by a memory warning (the only
+    /// thing that empties the pool); whatever it brings now is dropped. Its own
+    /// `isCancelled` cannot always tell: its hand-over can be queued behind the
+    /// warning after it finished, and cancelling a finished operation does nothing.
+    func downloadOperation(_ operation: DownloadOperation, didFinishWith image: Image?) {
+        guard operations[operation.icon] === operation else { return }
+        if image != nil && givenUpAtLastWarning.contains(operation) { staleDeliveries += 1 }  // measured
+        downloadFinished(icon: operation.icon, image: image, at: operation.indexPath)
+    }
+
+    /// Every download ends here, on the main queue, whether it worked or not.
+    func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
+        // Out of the pool whatever happened ("if there is an
+        // if, there must be an else"), so a failed icon is tried again the
+        // next time its row is shown.
+        operations[icon] = nil
+        // No icon, no reload. Offline, a reload asks for the
+        // cell again, which downloads again, which fails again, forever.
+        guard let image else { return }
+        // The cache is written here, on the main queue,
+        // where it is read; no download thread touches it any more.
+        imageCache[icon] = image
+        tableView.reloadRows(at: [indexPath])
+    }
+
+    /// Where an icon lives on disk.
+    func cacheFile(for icon: String) -> URL {
+        cachesDirectory.appendingPathComponent(cacheFileName(for: icon))
+    }
+
+    /// Name the file by a hash of the
+    /// whole URL, not by its last path component (step 6).
+    /// FNV-1a, 64 bits, in hex: the same URL gives the same name in every run
+    /// (Swift's `hashValue` is seeded per process, so it cannot name files),
+    /// two URLs practically never share one, and a name made of hex digits
+    /// cannot contain "/" or "..". `.ppm` because that is what the bytes are:
+    /// open a cached icon in any image viewer.
+    func cacheFileName(for icon: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in icon.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + ".ppm"
+    }
+
+    /// The disk read the tutorials do in `cellForRowAt`, timed for the report.
+    func readFromDisk(_ file: URL) -> Image? {
+        let start = ContinuousClock.now
+        defer { diskReadTime += ContinuousClock.now - start }
+        diskReads += 1
+        guard let data = try? Data(contentsOf: file), let image = Image(data: data) else { return nil }
+        diskHits += 1
+        return image
+    }
+
+    /// The fix, part 3: stop the work, not just the memory. Every download,
+    /// running or waiting, is cancelled (a running one finishes its fetch but
+    /// delivers nothing), and the pool is emptied with it: a cancelled entry
+    /// left in the pool would block its icon forever, step 5's bug again.
+    /// The disk cache stays: it is not memory, and it is what survives.
+    override func didReceiveMemoryWarning() {
+        givenUpAtLastWarning = Set(operations.values)  // measured
+        queue.cancelAllOperations()
+        operations.removeAll()
+        imageCache.removeAll()
+    }
+
+    /// The fix, part 4: no download starts while the user's finger is on the
+    /// screen. Suspending stops the queue from starting operations; the ones
+    /// already running carry on to the end.
+    override func scrollViewWillBeginDragging(_ tableView: TableView) {
+        queue.isSuspended = true
+    }
+
+    /// …and they start again once the table comes to rest.
+    override func scrollViewDidEndDragging(_ tableView: TableView, willDecelerate decelerate: Bool) {
+        if !decelerate { queue.isSuspended = false }
+    }
+
+    override func scrollViewDidEndDecelerating(_ tableView: TableView) {
+        queue.isSuspended = false
+    }
+}

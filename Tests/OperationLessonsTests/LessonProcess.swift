@@ -1,0 +1,115 @@
+import Foundation
+import LessonKit
+import Testing
+
+/// Whether this test process was built with Thread Sanitizer. `.ci/run`'s TSan
+/// leg sets OPERATION_LESSONS_TSAN=1 beside `swift test --sanitize=thread`.
+enum ThreadSanitizer {
+    static let isOn = ProcessInfo.processInfo.environment["OPERATION_LESSONS_TSAN"] == "1"
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test that plays a deliberately racy step (3 and 4 write shared
+    /// state from download threads) in this process. Under Thread Sanitizer its
+    /// race would be reported against the whole test run (TSan makes `swift test`
+    /// exit 1), so the TSan leg skips it; `ThreadSanitizerTests` checks the race
+    /// in a child process instead.
+    static var racyStepInProcess: Self {
+        .disabled(
+            if: ThreadSanitizer.isOn,
+            "plays a deliberately racy step in-process; the TSan leg checks it in a child process")
+    }
+}
+
+/// One run of a lesson executable as a child process, the way a learner runs it.
+struct LessonRun {
+    let status: Int32
+    /// Killed by a signal (a crash) rather than exiting.
+    let crashed: Bool
+    let output: String
+    let errors: String
+
+    /// The `--json` report the run printed.
+    func report() throws -> Report {
+        try JSONDecoder().decode(Report.self, from: Data(output.utf8))
+    }
+}
+
+/// Runs the lesson executables built beside this test bundle (`.build/debug`,
+/// or `.build-tsan/debug` in the TSan leg, where they are TSan-built too).
+///
+/// Used for the deliberately racy step 4, whose dictionary written from two
+/// download threads at once does not only race: it crashes the process now
+/// and then (measured: 13 crashes in 150 runs at `--speed 10`). In-process, that
+/// crash would take the whole test run down; in a child process it is one run
+/// to play again. Also used for the Thread Sanitizer checks, which read stderr.
+enum LessonProcess {
+    static var buildDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    static func run(_ target: String, _ arguments: [String]) async throws -> LessonRun {
+        let executable = buildDirectory.appendingPathComponent(target)
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw LessonProcessError("\(executable.path) is not built (run `swift build` first)")
+        }
+        // Output goes to files, not pipes: a TSan report can be larger than a pipe holds.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputFile = folder.appendingPathComponent("stdout")
+        let errorFile = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        // Its own Caches folder, so no run reads what another left on disk.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("caches").path
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in finished.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                finished.resume()
+            }
+        }
+        guard process.processIdentifier != 0 else { throw LessonProcessError("cannot start \(executable.path)") }
+        return LessonRun(
+            status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
+            output: (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
+    }
+
+    /// The report of the first run that did not crash, and how many crashed
+    /// before it. A run that exits with an error (not a crash) is not retried.
+    static func report(_ target: String, _ arguments: [String], attempts: Int = 6) async throws -> (
+        report: Report, crashes: Int
+    ) {
+        var crashes = 0
+        while crashes < attempts {
+            let run = try await run(target, arguments + ["--json"])
+            if run.crashed {
+                crashes += 1
+                continue
+            }
+            // 66 is Thread Sanitizer's exit status after a report: the JSON is still whole.
+            guard run.status == 0 || (ThreadSanitizer.isOn && run.status == 66) else {
+                throw LessonProcessError("\(target) exited with \(run.status): \(run.errors.suffix(2000))")
+            }
+            return (try run.report(), crashes)
+        }
+        throw LessonProcessError("\(target) \(arguments) crashed \(attempts) times in a row")
+    }
+}
+
+struct LessonProcessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

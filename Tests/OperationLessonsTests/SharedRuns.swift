@@ -1,0 +1,27 @@
+import Foundation
+import LessonKit
+
+/// Scenario runs shared between tests. Several tests assert different numbers
+/// of the same run (same controller, named scenario and speed); scenarios play
+/// one at a time in a process, so each such run is played once, by whichever
+/// test asks first, and its result is read by the others. Only for runs with a
+/// fresh Caches folder and the bundled catalog: anything else gets its own run.
+actor SharedRuns {
+    static let shared = SharedRuns()
+
+    private var runs: [String: Task<ScenarioResult, Never>] = [:]
+
+    func result(_ controller: any LessonController.Type, _ scenario: Scenario, speed: Double = 10) async
+        -> ScenarioResult
+    {
+        let key = "\(String(reflecting: controller)) · \(scenario.name) · \(speed)"
+        if let run = runs[key] { return await run.value }
+        var options = LessonOptions()
+        options.speed = speed
+        let setup = ScenarioSetup(
+            lesson: "", title: "shared run", controller: controller, scenario: scenario, options: options)
+        let run = Task { await ScenarioRunner.run(setup) }
+        runs[key] = run
+        return await run.value
+    }
+}
