@@ -269,6 +269,190 @@ extension ImageListChecks {
                 [.memoryWarningThenScroll],
                 hint: "Reload the row inside `OperationQueue.main.addOperation { … }`: the table is UI."),
         ],
+        5: [
+            ImageListBug(
+                text: BugText(
+                    name: "a slow icon scrolled away and back is downloaded twice at once",
+                    expected: "0 duplicates in flight · one request per icon · every row shows its icon at the end",
+                    hint:
+                        "Keep the download under way for each icon URL (`var operations: [String: Operation]`); in "
+                        + "`cellForRowAt`, if one is there, show the placeholder and start nothing.",
+                    why:
+                        "Nothing remembers a download in flight: when row 8 comes back while its slow icon is still "
+                        + "loading, `cellForRowAt` finds no icon and starts a second download of the same URL. An "
+                        + "operation pool — one operation per URL, running or waiting — makes the second visit wait "
+                        + "for the first download."),
+                scenarios: [.scrollBackWhileLoading],
+                judge: { reports in
+                    let report = reports[.scrollBackWhileLoading]
+                    return (
+                        report.duplicateRequests == 0 && report.uniqueURLs > 0 && report.requests == report.uniqueURLs
+                            && report.ownIconsAtEnd == report.visibleRowsAtEnd,
+                        "\(report.duplicateRequests) duplicates in flight · \(report.requests) requests for "
+                            + "\(report.uniqueURLs) icons · \(report.ownIconsAtEnd)/\(report.visibleRowsAtEnd) rows "
+                            + "with their icon at the end"
+                    )
+                }),
+            ImageListBug(
+                text: BugText(
+                    name: "offline, a failed download asks again, forever",
+                    expected: "one request per icon shown, however long the user waits",
+                    hint:
+                        "When a download ends with no image, don't reload the row: the reload asks `cellForRowAt` "
+                        + "again, which downloads again, which fails again.",
+                    why:
+                        "Offline, every download fails at once; the completion reloads the row anyway; `cellForRowAt` "
+                        + "finds no icon and starts another download: a loop that only ends with the app. No icon, no "
+                        + "reload."),
+                scenarios: [.offlineBrowse],
+                judge: { reports in
+                    let report = reports[.offlineBrowse]
+                    return (
+                        report.uniqueURLs > 0 && report.requests == report.uniqueURLs,
+                        "\(report.requests) requests for \(report.uniqueURLs) icons, all failed"
+                    )
+                }),
+            ImageListBug(
+                text: BugText(
+                    name: "the controller is never freed while its downloads run",
+                    expected: "the controller freed when the user leaves, slow downloads still out",
+                    hint:
+                        "Capture `[weak self]` in the download's block (and in the block it sends to the main queue), "
+                        + "and keep what the block needs (the network) in a local constant.",
+                    why:
+                        "The queue holds the operation, the operation holds its block, and the block holds `self`: "
+                        + "the controller lives until the last slow download ends, long after the user has left."),
+                scenarios: [.leaveWhileLoading],
+                judge: { reports in
+                    let report = reports[.leaveWhileLoading]
+                    return (report.controllerFreed, "controller freed: \(report.controllerFreed ? "yes" : "no")")
+                }),
+            ImageListBug(
+                text: BugText(
+                    name: "a failed icon is tried again when its row comes back",
+                    expected: "row 2's icon (which fails once) shown at the end · every row its own icon",
+                    hint:
+                        "Take the operation out of the pool however the download ended (\"if there is an if, there must "
+                        + "be an else\"): a failed one left there blocks its icon for good.",
+                    why:
+                        "A pool that removes an operation only when its download worked keeps a failed one forever: "
+                        + "every later visit to the row finds it there and waits for a download that will never "
+                        + "come back.",
+                    isSafeguard: true),
+                scenarios: [.failOnce],
+                judge: { reports in
+                    let report = reports[.failOnce]
+                    return (
+                        report.failedRequests > 0 && report.ownIconsAtEnd == report.visibleRowsAtEnd,
+                        "\(report.failedRequests) failed request(s) · \(report.ownIconsAtEnd)/\(report.visibleRowsAtEnd) "
+                            + "rows with their icon at the end"
+                    )
+                }),
+            uiOnTheMainQueue(
+                [.scrollBackWhileLoading, .offlineBrowse],
+                hint: "Touch the pool, the cache and the table only inside `OperationQueue.main.addOperation { … }`."),
+        ],
+        6: [
+            ImageListBug(
+                text: BugText(
+                    name: "a relaunch downloads every icon again",
+                    expected:
+                        "0 requests after the relaunch · one file per icon in the Caches folder · every row its own "
+                        + "icon",
+                    hint:
+                        "Write each downloaded icon to `cachesDirectory` (`data.write(to:options: .atomic)`) and, in "
+                        + "`cellForRowAt`, read it from there before downloading. Name the file from the whole URL "
+                        + "(a hash), not its last path component: `…/qq/icon.png` and `…/wechat/icon.png` would share one.",
+                    why:
+                        "Memory is gone when the app is: a relaunched app that keeps icons only in a dictionary "
+                        + "downloads them all again. Keep them in the Caches folder too — memory, then disk, then "
+                        + "network. The tutorials name the file by the URL's last path component, and four rows "
+                        + "here end in `icon.png`."),
+                scenarios: [.relaunch],
+                judge: { reports in
+                    let report = reports[.relaunch]
+                    let again = report.requestsAfterRelaunch
+                    return (
+                        again == 0 && report.ownIconsAtEnd == report.visibleRowsAtEnd && report.wrongImageFrames == 0
+                            && report.diskCacheFiles == report.uniqueURLs,
+                        "\(again.map(String.init) ?? "no") requests after the relaunch · \(report.diskCacheFiles) files "
+                            + "for \(report.uniqueURLs) icons · \(report.ownIconsAtEnd)/\(report.visibleRowsAtEnd) rows "
+                            + "with their own icon · \(report.wrongImageFrames) frames with another row's icon"
+                    )
+                }),
+            ImageListBug(
+                text: BugText(
+                    name: "an offline relaunch shows only placeholders",
+                    expected: "every visible row shows its icon after relaunching offline",
+                    hint:
+                        "Read the icon from the Caches folder before thinking of the network: offline, it is all there is.",
+                    why:
+                        "Offline, the relaunched app has nothing in memory and the network fails: only what was kept "
+                        + "on disk can be shown."),
+                scenarios: [.offlineRelaunch],
+                judge: { reports in
+                    let report = reports[.offlineRelaunch]
+                    return (
+                        report.visibleRowsAtEnd > 0 && report.ownIconsAtEnd == report.visibleRowsAtEnd,
+                        "\(report.ownIconsAtEnd)/\(report.visibleRowsAtEnd) rows show their icon after the offline relaunch"
+                    )
+                }),
+            uiOnTheMainQueue(
+                [.relaunch],
+                hint: "Write the cache and reload the row inside `OperationQueue.main.addOperation { … }`."),
+        ],
+        7: [
+            ImageListBug(
+                text: BugText(
+                    name: "a memory warning does not stop the downloads",
+                    expected:
+                        "no download starts after the warning · none under way at the warning delivers after it",
+                    hint:
+                        "Make each download an `Operation` subclass whose `main()` checks `isCancelled` before and "
+                        + "after the fetch; on a memory warning call `queue.cancelAllOperations()` and empty the pool.",
+                    why:
+                        "Cancelling only asks: a block operation that never looks at `isCancelled` runs to the end and "
+                        + "delivers anyway, and waiting ones start later for rows the user has long left. An "
+                        + "operation of your own can check, before it starts the fetch and after it returns."),
+                scenarios: [.memoryWarningMidDownload],
+                judge: { reports in
+                    let run = reports.run(.memoryWarningMidDownload)
+                    let stale = run.report.measures["staleDeliveries"]
+                    guard let timeline = run.timeline,
+                        let warning = timeline.events.first(where: { $0.label == "memory warning" })
+                    else { return (false, "no memory warning in the run's timeline") }
+                    let startedAfter = timeline.requests.filter { $0.startMs > warning.ms }.count
+                    return (
+                        startedAfter == 0 && (stale ?? 0) == 0,
+                        "\(startedAfter) downloads started after the warning · "
+                            + (stale.map { "\(Int($0)) delivered after it" } ?? "deliveries after it not measured")
+                    )
+                }),
+            ImageListBug(
+                text: BugText(
+                    name: "downloads start while the user scrolls",
+                    expected: "0 downloads started while scrolling · every row shows its icon once the table rests",
+                    hint:
+                        "Suspend the queue in `scrollViewWillBeginDragging` and resume it when the table comes to "
+                        + "rest (`scrollViewDidEndDragging(_:willDecelerate: false)`, `scrollViewDidEndDecelerating`).",
+                    why:
+                        "Downloads compete with the scroll for the CPU. Suspending the queue while the finger is down "
+                        + "stops it from starting operations (running ones carry on); the rows scrolled past still "
+                        + "download, after the drag."),
+                scenarios: [.standard],
+                judge: { reports in
+                    let report = reports[.standard]
+                    return (
+                        report.requestsStartedWhileScrolling == 0 && report.requests > 0
+                            && report.ownIconsAtEnd == report.visibleRowsAtEnd,
+                        "\(report.requestsStartedWhileScrolling) of \(report.requests) downloads started while scrolling · "
+                            + "\(report.ownIconsAtEnd)/\(report.visibleRowsAtEnd) rows with their icon at the end"
+                    )
+                }),
+            uiOnTheMainQueue(
+                [.memoryWarningMidDownload, .standard],
+                hint: "Call the delegate, write the cache and reload the row on the main queue."),
+        ],
     ]
 
     /// A busy machine may delay the very first frame by a refresh or two;

@@ -11,18 +11,28 @@ import Testing
 /// checks against it.
 enum ExerciseProof {
     /// Exercise `exercise`'s checks on a step played in this process, on the
-    /// runs the other tests of that step share (`MeasuredRuns`).
+    /// runs the other tests of that step share (steps 1–4 share `MeasuredRuns`,
+    /// by step; steps 5–7 `SharedRuns`, by controller).
     static func imageList(_ exercise: Int, step: Int, _ controller: any LessonController.Type) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
             ImageListRun(await MeasuredRuns.shared.result(step: step, controller: controller, scenario: scenario))
         }
     }
 
+    static func imageList(_ exercise: Int, _ controller: any LessonController.Type) async -> [CheckResult] {
+        await ImageListChecks.check(exercise: exercise) { scenario in
+            ImageListRun(await SharedRuns.shared.result(controller, scenario, speed: ImageListChecks.speed))
+        }
+    }
+
     /// The same for a step whose race can crash its process (step 4): each run
-    /// is the step's executable in a child process, played again after a crash.
+    /// is the step's executable in a child process, played again after a crash
+    /// (and read whole after a Thread Sanitizer report, in the TSan leg).
     static func imageListInChildProcess(_ exercise: Int, step: Int) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
-            ImageListRun(report: try await reportOfRacyStep(step, scenario: scenario))
+            let target = try #require(LessonCatalog.entry(step)).target
+            let arguments = ["--scenario", scenario.name, "--speed", "\(ImageListChecks.speed)"]
+            return ImageListRun(report: try await LessonProcess.report(target, arguments).report)
         }
     }
 
@@ -34,6 +44,11 @@ enum ExerciseProof {
                 result.passed, "\(result.bug): measured \(result.measured), expected \(result.expected)",
                 sourceLocation: sourceLocation)
         }
+    }
+
+    /// The result of the named bug.
+    static func result(_ results: [CheckResult], _ bug: BugText) -> CheckResult? {
+        results.first { $0.bug == bug.name }
     }
 
     /// The starting code: every bug the exercise names is there (a safeguard,
