@@ -39,7 +39,9 @@ public struct Exercise: Sendable {
         self.kind = kind
         self.startFolder = startFolder
         self.solutionFolder = solutionFolder
-        self.bugs = bugs + (checksRaces ? [RaceCheck.bug] : [])
+        // The race is a bug to fix like the others: listed with them, before the safeguards.
+        self.bugs =
+            bugs.filter { !$0.isSafeguard } + (checksRaces ? [RaceCheck.bug] : []) + bugs.filter(\.isSafeguard)
         self.watchFlags = watchFlags
         self.watchSays = watchSays
         self.checksRaces = checksRaces

@@ -238,8 +238,10 @@ enum ExerciseCommands {
     static func hint(_ exercise: Exercise) -> Int32 {
         let entry = exercise.entry
         var lines = ["Exercise \(exercise.number) · \(entry.title) — read beside it: \(entry.text)", ""]
-        for (index, bug) in exercise.bugs.enumerated() {
-            lines.append((bug.isSafeguard ? "Keep right: " : "\(index + 1). ") + bug.name)
+        var number = 0
+        for bug in exercise.bugs {
+            if !bug.isSafeguard { number += 1 }
+            lines.append((bug.isSafeguard ? "Keep right: " : "\(number). ") + bug.name)
             lines += wrap("Why: " + bug.why, indent: "   ")
             lines += wrap("Try: " + bug.hint, indent: "   ")
             lines += wrap("Fixed means: " + bug.expected, indent: "   ")
