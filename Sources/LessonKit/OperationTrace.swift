@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TableKit
 
 #if canImport(Glibc)
@@ -13,9 +12,14 @@ import TableKit
 /// For the steps about `Operation` itself (8 and 9), where the question is
 /// "which thread, in which order, how many at once?" rather than what a table
 /// showed. Thread-safe; one trace per run.
-public final class OperationTrace: Sendable {
+///
+/// Guarded by `NSLock`, not Synchronization's `Mutex`: Thread Sanitizer on
+/// Linux does not see `Mutex` and reports every access from two threads as a
+/// race (see `Instruments`).
+public final class OperationTrace: @unchecked Sendable {
     private let epoch: ContinuousClock.Instant
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var state = State()
 
     private struct State {
         var spans: [Timeline.Span] = []
@@ -39,7 +43,7 @@ public final class OperationTrace: Sendable {
     public func currentLane() -> String {
         if MainQueue.isCurrent { return "main queue" }
         let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
-        let number = state.withLock { state in
+        let number = lock.withLock {
             if let known = state.workerNumbers[thread] { return known }
             let next = state.workerNumbers.count + 1
             state.workerNumbers[thread] = next
@@ -58,20 +62,20 @@ public final class OperationTrace: Sendable {
     }
 
     public func record(_ span: Timeline.Span) {
-        state.withLock { $0.spans.append(span) }
+        lock.withLock { state.spans.append(span) }
     }
 
     /// A labelled moment (a button press, "cycle cancelled"…), drawn as a
     /// vertical line on the timeline.
     public func event(_ label: String) {
         let ms = now()
-        state.withLock { $0.events.append(Timeline.Event(ms: ms, label: label)) }
+        lock.withLock { state.events.append(Timeline.Event(ms: ms, label: label)) }
     }
 
     /// Every span so far, in the order they ended.
-    public var spans: [Timeline.Span] { state.withLock { $0.spans } }
+    public var spans: [Timeline.Span] { lock.withLock { state.spans } }
 
-    public var events: [Timeline.Event] { state.withLock { $0.events } }
+    public var events: [Timeline.Event] { lock.withLock { state.events } }
 
     /// The spans that ended after `ms` (the work of one part of a run).
     public func spans(since ms: Double) -> [Timeline.Span] {
