@@ -37,7 +37,10 @@ public enum RaceCheck {
     public static func judge(errors: String, crashed: Bool) -> CheckResult {
         let reports = raceReports(in: errors)
         let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
-        let place = summary.flatMap { line in line.range(of: "Sources/").map { String(line[$0.lowerBound...]) } }
+        // "…/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
+        let place = summary.flatMap { line in
+            line.range(of: "Sources/").map { String(line[$0.lowerBound...].prefix { $0 != " " }) }
+        }
         var measured = "\(reports.count) Thread Sanitizer report\(reports.count == 1 ? "" : "s")"
         if let place { measured += " (first: \(place))" }
         if crashed { measured += " · the run crashed" }
