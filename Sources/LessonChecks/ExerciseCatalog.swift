@@ -82,6 +82,16 @@ public struct Exercise: Sendable {
             """
     }
 
+    /// The controllers a step's `main.swift` offers as variants
+    /// (`LessonVariant(…, controller: NaivePoolViewController.self)`).
+    public static func variantControllers(inMain text: String) -> [String] {
+        text.components(separatedBy: "LessonVariant(").dropFirst().compactMap { call in
+            guard let range = call.range(of: "controller: ") else { return nil }
+            let name = call[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            return name.isEmpty ? nil : String(name)
+        }
+    }
+
     /// Which exercise a workbench `main.swift` was written for, if any.
     public static func number(inWorkbenchMain text: String) -> Int? {
         guard let range = text.range(of: "WorkbenchMain.run(exercise: ") else { return nil }

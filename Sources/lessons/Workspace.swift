@@ -100,6 +100,17 @@ struct Workspace {
         return names.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
+    /// A step's code as an exercise sees it: its Swift files but `main.swift`
+    /// and the variants its `main.swift` offers (`--naive-pool`'s
+    /// `NaivePoolViewController.swift`…), which show the step's mistakes and
+    /// are no part of the app to fix.
+    func codeFiles(of folder: String) -> [String] {
+        let url = root.appendingPathComponent(folder)
+        let main = (try? String(contentsOf: url.appendingPathComponent("main.swift"), encoding: .utf8)) ?? ""
+        let variants = Set(Exercise.variantControllers(inMain: main).map { $0 + ".swift" })
+        return swiftFiles(in: url).filter { $0 != "main.swift" && !variants.contains($0) }
+    }
+
     func workbenchState() -> WorkbenchState {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: workbench.path)) ?? []
         guard !names.isEmpty else { return .empty }
@@ -108,7 +119,7 @@ struct Workspace {
         else { return .unknown }
         let start = root.appendingPathComponent(exercise.startFolder)
         var changed: [String] = []
-        for name in Set(names).union(swiftFiles(in: start)).subtracting(["main.swift"]).sorted() {
+        for name in Set(names).union(codeFiles(of: exercise.startFolder)).subtracting(["main.swift"]).sorted() {
             let mine = try? Data(contentsOf: workbench.appendingPathComponent(name))
             let theirs = try? Data(contentsOf: start.appendingPathComponent(name))
             if mine != theirs { changed.append(name) }
@@ -130,22 +141,20 @@ struct Workspace {
         try FileManager.default.copyItem(at: workbench, to: folder)
     }
 
-    /// The files an exercise is about: the starting code's (its `main.swift`
-    /// aside), and for an image list also those the step adds.
+    /// The files an exercise is about: its starting code's, and for an image
+    /// list also those the step adds (`main.swift` and variants aside).
     func exerciseFiles(_ exercise: Exercise) throws -> [String] {
-        let start = swiftFiles(in: root.appendingPathComponent(exercise.startFolder))
+        let start = codeFiles(of: exercise.startFolder)
         guard !start.isEmpty else { throw WorkspaceError("\(exercise.startFolder) holds no Swift file") }
         var names = Set(start)
-        if exercise.kind == .imageList {
-            names.formUnion(swiftFiles(in: root.appendingPathComponent(exercise.solutionFolder)))
-        }
-        return names.subtracting(["main.swift"]).sorted()
+        if exercise.kind == .imageList { names.formUnion(codeFiles(of: exercise.solutionFolder)) }
+        return names.sorted()
     }
 
     /// Empties the workbench and puts the exercise's starting code and `main.swift` there.
     func install(_ exercise: Exercise) throws {
         let start = root.appendingPathComponent(exercise.startFolder)
-        let files = swiftFiles(in: start).filter { $0 != "main.swift" }
+        let files = codeFiles(of: exercise.startFolder)
         guard !files.isEmpty else { throw WorkspaceError("\(exercise.startFolder) holds no Swift file") }
         let manager = FileManager.default
         for name in (try? manager.contentsOfDirectory(atPath: workbench.path)) ?? [] {

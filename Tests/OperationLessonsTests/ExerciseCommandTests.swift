@@ -99,6 +99,24 @@ import Testing
         #expect(kept.hasSuffix("// my attempt\n"))
     }
 
+    /// A step's variants (`--naive-pool`…) show its mistakes; they are not
+    /// the app the learner fixes, and stay out of the workbench.
+    @Test func theWorkbenchGetsTheStepsAppNotItsVariants() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let started = try await Self.lessons(["exercise", "6", "--yes"], root: root)
+        #expect(started.status == 0, "\(started.standardError)")
+        let workbench = try Self.files(root.appendingPathComponent("Sources/Workbench"))
+        #expect(workbench.keys.sorted() == ["AppInfo.swift", "AppsViewController.swift", "main.swift"])
+        let step5 = try String(
+            contentsOf: Rig.packageRoot.appendingPathComponent("Sources/Lesson05OperationPool/main.swift"),
+            encoding: .utf8)
+        #expect(Exercise.variantControllers(inMain: step5) == ["NaivePoolViewController"])
+        let solution = try await Self.lessons(["solution", "7", "--force"], root: root)
+        #expect(!solution.standardOutput.contains("LastComponentNamesViewController.swift"))
+        #expect(solution.standardOutput.contains("+++ Sources/Lesson07CustomOperation/DownloadOperation.swift"))
+    }
+
     @Test func theSolutionWaitsForTheCheckUnlessForced() async throws {
         let root = try Self.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
