@@ -344,7 +344,7 @@ extension ImageListChecks {
                     let report = reports[.failOnce]
                     return (
                         report.failedRequests > 0 && report.ownIconsAtEnd == report.visibleRowsAtEnd,
-                        "\(report.failedRequests) failed request(s) · \(report.ownIconsAtEnd)/\(report.visibleRowsAtEnd) "
+                        "\(counted(report.failedRequests, "failed request")) · \(report.ownIconsAtEnd)/\(report.visibleRowsAtEnd) "
                             + "rows with their icon at the end"
                     )
                 }),

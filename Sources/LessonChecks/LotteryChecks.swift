@@ -56,8 +56,9 @@ public enum LotteryChecks {
             return (session, instruments.mainQueueViolations.count)
         }
         narrate?(
-            "start: \(session.rolled ? "rolling" : "the digits never rolled") · pause: \(session.rollsAfterPause) "
-                + "rolls after it, \(session.operationsAfterPause) operation(s) left in the queue "
+            "start: \(session.rolled ? "rolling" : "the digits never rolled") · pause: "
+                + "\(counted(session.rollsAfterPause, "roll")) after it, "
+                + "\(counted(session.operationsAfterPause, "operation")) left in the queue "
                 + "\(String(format: "%g", pauseWatch)) s later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")"
         )
         let rolls = session.rolls
@@ -67,8 +68,9 @@ public enum LotteryChecks {
                 passed: session.rolled && session.rollsAfterPause <= 1 && session.operationsAfterPause == 0
                     && session.rolledAgain,
                 measured: session.rolled
-                    ? "\(session.rollsAfterPause) rolls after pause · \(session.operationsAfterPause) operation(s) "
-                        + "still in the queue \(String(format: "%g", pauseWatch)) s later · rolling again after resume: "
+                    ? "\(counted(session.rollsAfterPause, "roll")) after pause · "
+                        + "\(counted(session.operationsAfterPause, "operation")) still in the queue "
+                        + "\(String(format: "%g", pauseWatch)) s later · rolling again after resume: "
                         + (session.rolledAgain ? "yes" : "no")
                     : "the digits never rolled after start"),
             mainQueue.result(
@@ -117,6 +119,11 @@ public enum LotteryChecks {
     static func mainQueueCaughtUp() async {
         await withCheckedContinuation { done in OperationQueue.main.addOperation { done.resume() } }
     }
+}
+
+/// "1 roll", "3 rolls".
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
 
 /// Waits, without blocking a thread, until `condition` holds; false if it
