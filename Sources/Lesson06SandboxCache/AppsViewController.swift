@@ -58,9 +58,15 @@ class AppsViewController: TableViewController, LessonController {
         catalogURL = environment.catalogURL
         cachesDirectory = environment.cachesDirectory
         super.init()
-        // If the folder cannot be made (a full or read-only disk), every write
-        // below fails quietly and the app downloads as step 5 did.
-        try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
+        // If the folder cannot be made or written (a read-only disk, a file
+        // in its way), every write below fails and the app downloads as step 5
+        // did. Say so once, here, rather than failing quietly on every icon.
+        let made =
+            (try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)) != nil
+        if !made || !FileManager.default.isWritableFile(atPath: cachesDirectory.path) {
+            let notice = "no disk cache: cannot write to \(cachesDirectory.path); icons are kept in memory only\n"
+            FileHandle.standardError.write(Data(notice.utf8))
+        }
     }
 
     override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
@@ -103,7 +109,11 @@ class AppsViewController: TableViewController, LessonController {
             // `.atomic` writes a temporary file and renames it into place, so a
             // crash mid-write never leaves half an icon under the real name.
             // Only bytes that decoded are kept: never cache garbage.
+            // The folder may have gone since launch (the user cleared it to
+            // free space): make it again, or nothing would be kept from now on.
             if let data, image != nil {
+                try? FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try? data.write(to: file, options: .atomic)
             }
             OperationQueue.main.addOperation { [weak self] in

@@ -60,9 +60,15 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
         catalogURL = environment.catalogURL
         cachesDirectory = environment.cachesDirectory
         super.init()
-        // If the folder cannot be made (a full or read-only disk), every write
-        // below fails quietly and the app downloads as step 5 did.
-        try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)
+        // If the folder cannot be made or written (a read-only disk, a file
+        // in its way), every write below fails and the app downloads as step 5
+        // did. Say so once, here, rather than failing quietly on every icon.
+        let made =
+            (try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)) != nil
+        if !made || !FileManager.default.isWritableFile(atPath: cachesDirectory.path) {
+            let notice = "no disk cache: cannot write to \(cachesDirectory.path); icons are kept in memory only\n"
+            FileHandle.standardError.write(Data(notice.utf8))
+        }
     }
 
     override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {

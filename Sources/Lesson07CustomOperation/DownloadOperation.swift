@@ -42,8 +42,11 @@ final class DownloadOperation: Operation, @unchecked Sendable {
         // interrupted, so the bytes came anyway; but nobody gets them.
         if isCancelled { return }
         let image = data.flatMap { Image(data: $0) }
-        // Kept on disk, atomically, only if the bytes decoded (step 6).
+        // Kept on disk, atomically, only if the bytes decoded, in a folder
+        // made again if it has gone since launch (step 6).
         if let data, image != nil {
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? data.write(to: file, options: .atomic)
         }
         // No third `isCancelled` check in this block: by the time it runs,

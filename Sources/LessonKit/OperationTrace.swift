@@ -1,9 +1,6 @@
 import Foundation
+import SlowNetwork
 import TableKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Who ran what, when: each piece of work an operation does, recorded on the
 /// lane of the thread that ran it ("main queue", or "worker N" numbered in the
@@ -13,43 +10,38 @@ import TableKit
 /// "which thread, in which order, how many at once?" rather than what a table
 /// showed. Thread-safe; one trace per run.
 ///
-/// Guarded by `NSLock`, not Synchronization's `Mutex`: Thread Sanitizer on
-/// Linux does not see `Mutex` and reports every access from two threads as a
-/// race (see `Instruments`).
+/// Guarded by an `NSLock`, not Synchronization's `Mutex`: Thread Sanitizer on
+/// Linux does not see `Mutex` and reported the trace's own bookkeeping as a
+/// race in `.ci/run`'s TSan leg (as SlowNetwork explains).
 public final class OperationTrace: @unchecked Sendable {
     private let epoch: ContinuousClock.Instant
     private let lock = NSLock()
     private var state = State()
+    private let lanes = ThreadLanes()
 
     private struct State {
         var spans: [Timeline.Span] = []
         var events: [Timeline.Event] = []
-        var workerNumbers: [UInt: Int] = [:]
     }
 
     public init(epoch: ContinuousClock.Instant = .now) {
         self.epoch = epoch
     }
 
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.withLock { body(&state) }
+    }
+
     /// Milliseconds since the trace began.
     public func now() -> Double {
-        let elapsed = ContinuousClock.now - epoch
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        epoch.millisecondsUntilNow()
     }
 
     /// The lane the calling code runs on: "main queue" (asked of the queue,
     /// not of `Thread.isMainThread`, which lies on Linux under an async main)
     /// or "worker N" for the N-th other thread this trace has seen.
     public func currentLane() -> String {
-        if MainQueue.isCurrent { return "main queue" }
-        let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
-        let number = lock.withLock {
-            if let known = state.workerNumbers[thread] { return known }
-            let next = state.workerNumbers.count + 1
-            state.workerNumbers[thread] = next
-            return next
-        }
-        return "worker \(number)"
+        lanes.current(onMainQueue: MainQueue.isCurrent)
     }
 
     /// Runs `body` and records it as a span named `name` on the caller's lane.
@@ -62,20 +54,20 @@ public final class OperationTrace: @unchecked Sendable {
     }
 
     public func record(_ span: Timeline.Span) {
-        lock.withLock { state.spans.append(span) }
+        withState { $0.spans.append(span) }
     }
 
     /// A labelled moment (a button press, "cycle cancelled"…), drawn as a
     /// vertical line on the timeline.
     public func event(_ label: String) {
         let ms = now()
-        lock.withLock { state.events.append(Timeline.Event(ms: ms, label: label)) }
+        withState { $0.events.append(Timeline.Event(ms: ms, label: label)) }
     }
 
     /// Every span so far, in the order they ended.
-    public var spans: [Timeline.Span] { lock.withLock { state.spans } }
+    public var spans: [Timeline.Span] { withState { $0.spans } }
 
-    public var events: [Timeline.Event] { lock.withLock { state.events } }
+    public var events: [Timeline.Event] { withState { $0.events } }
 
     /// The spans that ended after `ms` (the work of one part of a run).
     public func spans(since ms: Double) -> [Timeline.Span] {

@@ -20,6 +20,9 @@ public struct Scenario: Sendable {
         /// The app is killed and started again: a new controller, the same disk
         /// cache folder, the same network.
         case relaunch
+        /// The app's Caches folder is deleted while it runs (a user clearing
+        /// space, a cleaner app): the next icon written must make it again.
+        case deleteCachesFolder
     }
 
     public let name: String

@@ -210,6 +210,9 @@ private final class ActiveRun: @unchecked Sendable {
             retireController()
             requestsAtRelaunch = network.log.count
             launchController()
+        case .deleteCachesFolder:
+            event("caches folder deleted")
+            try? FileManager.default.removeItem(at: setup.cachesDirectory)
         case .pause, .settle:
             break
         }
@@ -256,7 +259,7 @@ private final class ActiveRun: @unchecked Sendable {
             // before them must not count as "the app has given up".
             let quietMs = network.now() - max(activity.lastChangeMs, stepStartMs)
             return activity.inFlight == 0 && quietMs > max(100, 250 / setup.options.speed)
-        case .memoryWarning, .goOffline, .goOnline, .relaunch:
+        case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder:
             return true
         }
     }

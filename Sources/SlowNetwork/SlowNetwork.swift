@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// An in-process "internet" serving the icons, slowly, deterministically, and
 /// with the faults you ask for. One instance per scenario: it owns the request
 /// log that the scenario's report is computed from, so nothing is shared between
@@ -21,12 +17,12 @@ public final class SlowNetwork: @unchecked Sendable {
     private var state: State
     /// Sleeping requests wait on this, so `shutdown()` can wake them at once.
     private let wakeUp = NSCondition()
+    private let lanes = ThreadLanes()
 
     private struct State {
         var offline: Bool
         var isShutDown = false
         var attemptsByURL: [String: Int] = [:]
-        var workerNumbers: [UInt: Int] = [:]
         var log = RequestLog()
         var inFlight = 0
         var lastChangeMs = 0.0
@@ -75,8 +71,7 @@ public final class SlowNetwork: @unchecked Sendable {
 
     /// Milliseconds since the epoch, on the same clock as the request log.
     public func now() -> Double {
-        let elapsed = ContinuousClock.now - epoch
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        epoch.millisecondsUntilNow()
     }
 
     /// The blocking fetch the tutorials call: `Data(contentsOf:)` /
@@ -184,15 +179,7 @@ public final class SlowNetwork: @unchecked Sendable {
     }
 
     private func threadLabel() -> String {
-        if isMainQueue() { return "main queue" }
-        let thread = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
-        let number = lock.withLock {
-            if let known = state.workerNumbers[thread] { return known }
-            let next = state.workerNumbers.count + 1
-            state.workerNumbers[thread] = next
-            return next
-        }
-        return "worker \(number)"
+        lanes.current(onMainQueue: isMainQueue())
     }
 }
 

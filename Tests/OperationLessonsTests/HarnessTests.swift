@@ -248,3 +248,12 @@ enum CLIDocs {
         return keys
     }
 }
+
+@Suite struct ScenarioDocsTests {
+    /// docs/cli.md lists every named scenario, and only those: a learner picks
+    /// `--scenario` from that table.
+    @Test func everyNamedScenarioIsDocumented() throws {
+        let documented = try CLIDocs.tableKeys(under: "## Scenarios")
+        #expect(documented == Set(Scenario.all.map(\.name)))
+    }
+}

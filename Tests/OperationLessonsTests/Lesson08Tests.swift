@@ -143,7 +143,14 @@ import Testing
             let finished = operations.filter(\.isFinished).count
             let ready = operations.filter(\.isReady).count
             // Cancelling lets them go: a cancelled operation ignores its dependencies.
+            // Both queues are held while cancelling: the first one cancelled
+            // finishes at once, and the next one in the cycle, its dependency
+            // gone, could otherwise start its work before the loop reaches it.
+            OperationQueue.main.isSuspended = true
+            update.backgroundQueue.isSuspended = true
             for operation in operations { operation.cancel() }
+            update.backgroundQueue.isSuspended = false
+            OperationQueue.main.isSuspended = false
             let released = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
             return (finishedInTime, finished, ready, released, update.finishedSteps.count)
         }

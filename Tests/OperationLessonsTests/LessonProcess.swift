@@ -48,7 +48,10 @@ enum LessonProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    static func run(_ target: String, _ arguments: [String]) async throws -> LessonRun {
+    /// `environment` is added to this process's (after the Caches folder is set, so it can override it).
+    static func run(_ target: String, _ arguments: [String], environment extra: [String: String] = [:]) async throws
+        -> LessonRun
+    {
         let executable = buildDirectory.appendingPathComponent(target)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw LessonProcessError("\(executable.path) is not built (run `swift build` first)")
@@ -68,6 +71,7 @@ enum LessonProcess {
         // Its own Caches folder, so no run reads what another left on disk.
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("caches").path
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)

@@ -147,7 +147,10 @@ import Testing
         let narrowTime = await Self.wallTime(narrow, count: 2)
         #expect(wideTime >= .milliseconds(200))
         #expect(narrowTime >= .milliseconds(800))
-        #expect(narrowTime / wideTime > 2, "4× slower expected: \(narrowTime) vs \(wideTime)")
+        // No ratio between the two: on a loaded machine (the TSan leg) a delayed
+        // thread inflates either time, and a ratio of 1.02 was seen. Noise only
+        // adds time, so the lower bounds above are what holds: each body took
+        // at least its size divided by the bandwidth.
     }
 
     @Test func concurrentFetchesFromManyThreadsAreAllLogged() async {

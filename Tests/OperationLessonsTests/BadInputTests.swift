@@ -1,0 +1,155 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+import Testing
+
+@testable import Lesson05OperationPool
+@testable import Lesson06SandboxCache
+@testable import Lesson07CustomOperation
+
+/// What a learner (or a hostile catalog) can feed the lessons: another
+/// catalog, a broken one, icon URLs made to escape the Caches folder, bad
+/// flags. A clear error or a normal run, never a crash, never a file outside
+/// the Caches folder. CommandLineTests holds step 1's cases; these extend them
+/// to every step.
+@Suite struct BadInputTests {
+    static let imageSteps = LessonCatalog.all.filter { $0.number <= 7 }.map(\.target)
+
+    static func writeCatalog(_ entries: [AppEntry], to file: URL, format: PropertyListSerialization.PropertyListFormat)
+        throws
+    {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format
+        try encoder.encode(entries).write(to: file)
+    }
+
+    /// `--catalog FILE` on every image step: a three-row catalog is what the
+    /// step shows. Offline, so that step 4's racy cache is never written (a
+    /// crash risk in this process's child; see LessonProcess.swift).
+    @Test(arguments: imageSteps)
+    func theCatalogFlagLoadsAnotherCatalog(target: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("three apps.plist")
+        _ = try AppCatalog.generated(rows: 3, file: file)
+        let run = try await LessonProcess.run(
+            target, ["--catalog", file.path, "--scenario", "offline", "--offline", "--speed", "50", "--json"])
+        #expect(run.status == 0 && !run.crashed, "\(run.errors.suffix(500))")
+        let report = try run.report()
+        #expect(report.visibleRowsAtEnd == 3)
+        #expect(report.uniqueURLs == 3)
+    }
+
+    static let malformedCatalogs: [(name: String, contents: String, problem: String)] = [
+        (
+            "missing-name.plist",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>
+            <dict><key>icon</key><string>https://x/qq.png</string><key>download</key><string>1</string></dict>
+            </array></plist>
+            """,
+            "row 0 has no 'name' field"
+        ),
+        (
+            "icon-is-a-number.plist",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>
+            <dict><key>name</key><string>QQ</string><key>icon</key><integer>7</integer>
+            <key>download</key><string>1</string></dict>
+            </array></plist>
+            """,
+            "is not an array of {name, icon, download} dictionaries (row 0, icon)"
+        ),
+        (
+            "truncated.plist", "<?xml version=\"1.0\"?><plist version=\"1.0\"><array><dict>",
+            "is not a valid property list"
+        ),
+    ]
+
+    /// A broken catalog on every image step: one line naming the file and what
+    /// is wrong, exit status 1, nothing on stdout (step 1's six cases are in CommandLineTests).
+    @Test(arguments: imageSteps.dropFirst(), malformedCatalogs.indices)
+    func aMalformedCatalogIsOneLineNamingTheFile(target: String, index: Int) async throws {
+        let (name, contents, problem) = Self.malformedCatalogs[index]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name)
+        try contents.write(to: file, atomically: true, encoding: .utf8)
+        let run = try await LessonProcess.run(target, ["--catalog", file.path, "--speed", "50", "--json"])
+        #expect(run.status == 1 && !run.crashed)
+        let lines = run.errors.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.errors)")
+        #expect(lines.first?.hasPrefix("\(target): catalog \(file.path) \(problem)") == true, "\(lines)")
+        #expect(run.output.isEmpty)
+    }
+
+    /// Every lesson, image steps and the two others: exit status 2, the flag
+    /// named on one line, then the usage.
+    @Test(arguments: LessonCatalog.all.map(\.target), [["--bogus"], ["--speed", "fast"], ["--seed"]])
+    func aBadFlagExitsTwoWithTheUsage(target: String, arguments: [String]) async throws {
+        let run = try await LessonProcess.run(target, arguments)
+        #expect(run.status == 2 && !run.crashed)
+        let lines = run.errors.split(separator: "\n")
+        #expect(
+            lines.first?.hasPrefix("\(target): ") == true && lines.first?.contains(arguments[0]) == true, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("usage: \(target)") == true, "\(lines)")
+        #expect(run.output.isEmpty)
+    }
+
+    /// Icon URLs a catalog could hold to break the app or its disk cache.
+    static let hostileIcons = [
+        "",
+        "icons/qq.png",
+        "/etc/passwd",
+        "../../../../../../tmp/escape.ppm",
+        "file:///etc/passwd",
+        "//////",
+        "https://cdn.example.com/" + String(repeating: "../", count: 20_000) + "enormous.png",
+        "https://cdn.example.com/apps/..%2F..%2F..%2Fescape.ppm",
+        "https://cdn.example.com/apps/%2e%2e/%2e%2e/escape.ppm",
+        "https://cdn.example.com/apps/%00.png",
+        "https://cdn.example.com/apps/nul\u{0}byte.png",
+        "https://cdn.example.com/apps/\u{1}\u{7F}\u{FFFF}.png",
+        "https://cdn.example.com/apps/back\\slash\\..\\..\\escape.ppm",
+        "https://cdn.example.com/ok/icon.png",
+    ]
+
+    /// Steps 5–7 with every hostile URL on screen at once: the run ends, the
+    /// UI is touched on the main queue only, no row shows another's icon, and
+    /// (6, 7) every file written is directly in Caches, named by a hash, and
+    /// holds exactly its icon. A binary plist, because XML cannot hold a NUL.
+    @Test(arguments: [5, 6, 7])
+    func hostileIconURLsStayInsideTheCachesFolder(step: Int) async throws {
+        let sandbox = try Lesson06Tests.Sandbox()
+        let entries = Self.hostileIcons.enumerated().map { AppEntry(name: "App \($0)", icon: $1, download: "1") }
+        let file = sandbox.root.appendingPathComponent("hostile.plist")
+        try Self.writeCatalog(entries, to: file, format: .binary)
+        let catalog = try AppCatalog.load(from: file)
+        #expect(catalog.entries.map(\.icon) == Self.hostileIcons)
+        let controller: any LessonController.Type =
+            switch step {
+            case 5: Lesson05OperationPool.AppsViewController.self
+            case 6: Lesson06SandboxCache.AppsViewController.self
+            default: Lesson07CustomOperation.AppsViewController.self
+            }
+        let scenario = Scenario(
+            name: "hostile-urls", summary: "",
+            steps: [
+                .settle(timeout: 3), .drag(toRow: 6, seconds: 0.3), .settle(timeout: 3), .relaunch, .settle(timeout: 3),
+            ])
+        let report = await ScenarioRunner.run(
+            ScenarioSetup(
+                lesson: "0\(step)", title: "hostile URLs", controller: controller, scenario: scenario,
+                options: Reliability.options(), catalog: catalog, cachesDirectory: sandbox.caches)
+        ).report
+        Reliability.checkInvariants(report, step: step)
+        #expect(report.requests > 0)
+        let files = Reliability.checkDisk(sandbox, catalog: catalog, ignoring: ["hostile.plist"])
+        // Step 5 has no disk cache; steps 6 and 7 kept whatever could be fetched.
+        #expect(step == 5 ? files == 0 : files > 0)
+    }
+}
