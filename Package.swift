@@ -16,10 +16,15 @@ let lessonTargets = [
     "Lesson09LotteryMachine",
 ]
 
+/// The exercises: the learner's workbench (`swift run lessons exercise N` fills it), the checks it is held to,
+/// and the starting code of the exercises whose step is not an image list.
+let exerciseStartTargets = ["Exercise08Start", "Exercise09Start"]
+
 let package = Package(
     name: "OperationLessons",
     products: [
-        .executable(name: "lessons", targets: ["lessons"])
+        .executable(name: "lessons", targets: ["lessons"]),
+        .executable(name: "Workbench", targets: ["Workbench"]),
     ] + lessonTargets.map { .executable(name: $0, targets: [$0]) },
     targets: [
         .target(
@@ -30,13 +35,22 @@ let package = Package(
         .target(name: "LessonKit", dependencies: ["SlowNetwork", "TableKit"]),
         .executableTarget(
             name: "lessons",
-            dependencies: ["LessonKit", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
+            dependencies: ["LessonKit", "LessonChecks", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
         ),
+        .target(name: "LessonChecks", dependencies: ["LessonKit", "SlowNetwork", "TableKit"]),
+        // The learner's code, in the tutorials' Swift 5 style like the steps it is copied from.
+        .executableTarget(
+            name: "Workbench", dependencies: ["LessonChecks", "LessonKit", "SlowNetwork", "TableKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "OperationLessonsTests",
-            dependencies: ["SlowNetwork", "TableKit", "LessonKit"] + lessonTargets.map { .target(name: $0) }
+            dependencies: ["SlowNetwork", "TableKit", "LessonKit", "LessonChecks"]
+                + (lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
-    ] + lessonTargets.map {
+    ] + exerciseStartTargets.map {
+        .target(
+            name: $0, dependencies: ["LessonKit", "SlowNetwork", "TableKit"], swiftSettings: [.swiftLanguageMode(.v5)])
+    } + lessonTargets.map {
         // The tutorials' code predates Swift 6 and is kept in their style (the
         // lesson texts show what Swift 6 would have said about it).
         .executableTarget(

@@ -144,3 +144,8 @@ final class SoftwareUpdate {
     /// The lane each operation's `completionBlock` ran on.
     var completionBlockLanes: [String: String] { lock.withLock { completionLanes } }
 }
+
+/// What exercise 8's checks look at (`swift run lessons check 8`).
+extension SoftwareUpdate: SoftwareUpdateExercise {
+    var finishedStepRecords: [(name: String, hadInput: Bool)] { finishedSteps.map { ($0.name, $0.hadInput) } }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TableKit
 
 /// The whole of `main.swift` for a step that is not a table (steps 8 and 9):
@@ -226,16 +225,18 @@ public enum OperationWaiter {
     }
 
     /// A continuation resumed by whichever comes first.
-    private final class Once: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+    /// `NSLock`, which Thread Sanitizer sees, rather than `Mutex`, which it does not.
+    private final class Once: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Bool, Never>?
 
         func set(_ continuation: CheckedContinuation<Bool, Never>) {
-            self.continuation.withLock { $0 = continuation }
+            lock.withLock { self.continuation = continuation }
         }
 
         @discardableResult
         func resume(returning value: Bool) -> Bool {
-            guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+            guard let continuation = lock.withLock({ self.continuation.take() }) else { return false }
             continuation.resume(returning: value)
             return true
         }

@@ -21,6 +21,15 @@ public enum LessonMain {
             printError("lesson \(number) is not in the catalog")
             return 1
         }
+        return await run(entry, controller: controller, variants: variants, arguments: arguments)
+    }
+
+    /// The same for an entry of its own (the exercises' workbench runs a
+    /// step's scenarios under its own name).
+    public static func run(
+        _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant] = [],
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) async -> Int32 {
         let program = entry.target
         let flags = variants.map(\.flag)
         let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: flags)

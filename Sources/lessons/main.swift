@@ -17,6 +17,8 @@ let usage = """
            lessons bench [flags]        Operation vs GCD vs Swift concurrency (swift run -c release lessons bench)
            lessons --help               this text
     Each command takes --help.
+    Exercises (fix each step's bug yourself):
+           lessons exercise [N]    lessons check [N]    lessons hint N    lessons reset [N]    lessons solution [N]
     """
 
 func listLessons() {
@@ -29,6 +31,7 @@ func listLessons() {
     }
     print("\nEvery step takes --help, --speed X, --json, --timeline FILE.svg. Tests: swift test")
     print("Compare them: swift run lessons scoreboard")
+    print("Fix each bug yourself: swift run lessons exercise")
 }
 
 /// Replaces this process with the step's own executable, built beside this one,
@@ -42,7 +45,8 @@ func runLesson(_ entry: LessonEntry, flags: [String]) -> Never {
     let argv = [executable] + flags
     var cArguments = argv.map { strdup($0) } + [nil]
     execv(executable, &cArguments)
-    FileHandle.standardError.write(Data("lessons: cannot start \(executable): \(String(cString: strerror(errno)))\n".utf8))
+    FileHandle.standardError.write(
+        Data("lessons: cannot start \(executable): \(String(cString: strerror(errno)))\n".utf8))
     exit(1)
 }
 
@@ -66,6 +70,8 @@ case "framecost":
     exit(FrameCostCommand.run(Array(arguments.dropFirst())))
 case "bench":
     exit(await BenchCommand.run(Array(arguments.dropFirst())))
+case "exercise", "check", "hint", "reset", "solution":
+    exit(ExerciseCommands.run(arguments[0], Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write(Data("lessons: unknown command '\(arguments[0])'\n\(usage)\n".utf8))
     exit(2)

@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 import TableKit
 import Testing
@@ -50,5 +51,14 @@ import Testing
         // The download runs on a worker thread; the image is set in `OperationQueue.main.addOperation`.
         #expect(step2.timeline.requests.allSatisfy { $0.thread != "main queue" })
         #expect(step2.report.mainThreadViolations == 0)
+    }
+
+    // MARK: exercise 2, the same measures as the learner's checker
+
+    @Test func exercise2IsSolvedByStep2AndNotBeforeIt() async {
+        let step1 = await ExerciseProof.imageList(2, step: 1, Lesson01SyncLoad.AppsViewController.self)
+        let step2 = await ExerciseProof.imageList(2, step: 2, Lesson02AsyncPlaceholder.AppsViewController.self)
+        ExerciseProof.expectEveryBugPresent(step1)
+        ExerciseProof.expectSolved(step2)
     }
 }

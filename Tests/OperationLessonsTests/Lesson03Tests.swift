@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 import Testing
 
@@ -48,5 +49,14 @@ import Testing
             // touched only from `OperationQueue.main`.
             #expect(step3.report.mainThreadViolations == 0, "\(scenario.name)")
         }
+    }
+
+    // MARK: exercise 3, the same measures as the learner's checker
+
+    @Test func exercise3IsSolvedByStep3AndNotBeforeIt() async {
+        let step2 = await ExerciseProof.imageList(3, step: 2, Lesson02AsyncPlaceholder.AppsViewController.self)
+        let step3 = await ExerciseProof.imageList(3, step: 3, Lesson03ModelCache.AppsViewController.self)
+        ExerciseProof.expectEveryBugPresent(step2)
+        ExerciseProof.expectSolved(step3)
     }
 }

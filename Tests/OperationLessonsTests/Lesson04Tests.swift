@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 import Testing
 
@@ -68,5 +69,15 @@ import Testing
         }
         #expect(run.timeline.requests.allSatisfy { $0.outcome != .ok })
         #expect(report.mainThreadViolations == 0)
+    }
+
+    // MARK: exercise 4, the same measures as the learner's checker
+
+    @Test func exercise4IsSolvedByStep4AndNotBeforeIt() async {
+        let step3 = await ExerciseProof.imageList(4, step: 3, Lesson03ModelCache.AppsViewController.self)
+        // Step 4's runs in a child process: its racy dictionary can crash one.
+        let step4 = await ExerciseProof.imageListInChildProcess(4, step: 4)
+        ExerciseProof.expectEveryBugPresent(step3)
+        ExerciseProof.expectSolved(step4)
     }
 }

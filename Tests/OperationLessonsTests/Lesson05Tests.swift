@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 import SlowNetwork
 import Testing
@@ -116,5 +117,24 @@ import Testing
         #expect(result.report.maxInFlight <= 3)
         #expect(result.report.maxInFlight >= 1)
         #expect(result.report.duplicateRequests == 0)
+    }
+
+    // MARK: exercise 5, the same measures as the learner's checker
+
+    @Test func exercise5IsSolvedByStep5AndNotBeforeIt() async {
+        // Step 4's runs in a child process: its racy dictionary can crash one.
+        let step4 = await ExerciseProof.imageListInChildProcess(5, step: 4)
+        let step5 = await ExerciseProof.imageList(5, Lesson05OperationPool.AppsViewController.self)
+        ExerciseProof.expectEveryBugPresent(step4)
+        ExerciseProof.expectSolved(step5)
+    }
+
+    /// The safeguard is a real check: the pool as first written (a failed
+    /// download left in it) fails it, and nothing else.
+    @Test func exercise5CatchesTheNaivePool() async throws {
+        let naive = await ExerciseProof.imageList(5, NaivePoolViewController.self)
+        let retried = try #require(naive.first { $0.bug == "a failed icon is tried again when its row comes back" })
+        #expect(!retried.passed)
+        #expect(naive.filter { !$0.passed }.map(\.bug) == [retried.bug])
     }
 }

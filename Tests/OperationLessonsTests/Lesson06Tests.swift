@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 import SlowNetwork
 import Testing
@@ -244,5 +245,22 @@ import Testing
         #expect(reads == 16)
         #expect(hits == 8)
         #expect(milliseconds > 0)
+    }
+
+    // MARK: exercise 6, the same measures as the learner's checker
+
+    @Test func exercise6IsSolvedByStep6AndNotBeforeIt() async {
+        let step5 = await ExerciseProof.imageList(6, Lesson05OperationPool.AppsViewController.self)
+        let step6 = await ExerciseProof.imageList(6, Lesson06SandboxCache.AppsViewController.self)
+        ExerciseProof.expectEveryBugPresent(step5)
+        ExerciseProof.expectSolved(step6)
+    }
+
+    /// The tutorials' file names (the URL's last path component) do not pass:
+    /// four rows share `icon.png`.
+    @Test func exercise6CatchesLastComponentNames() async throws {
+        let collided = await ExerciseProof.imageList(6, LastComponentNamesViewController.self)
+        let relaunch = try #require(collided.first { $0.bug == "a relaunch downloads every icon again" })
+        #expect(!relaunch.passed, "\(relaunch.measured)")
     }
 }

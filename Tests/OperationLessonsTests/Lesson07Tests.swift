@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 import SlowNetwork
 import TableKit
@@ -337,5 +338,14 @@ import Testing
         #expect(result.report.requestsAfterRelaunch == 0)
         #expect(result.report.ownIconsAtEnd == result.report.visibleRowsAtEnd)
         #expect(result.report.duplicateRequests == 0)
+    }
+
+    // MARK: exercise 7, the same measures as the learner's checker
+
+    @Test func exercise7IsSolvedByStep7AndNotBeforeIt() async {
+        let step6 = await ExerciseProof.imageList(7, Lesson06SandboxCache.AppsViewController.self)
+        let step7 = await ExerciseProof.imageList(7, Lesson07CustomOperation.AppsViewController.self)
+        ExerciseProof.expectEveryBugPresent(step6)
+        ExerciseProof.expectSolved(step7)
     }
 }

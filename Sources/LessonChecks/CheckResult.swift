@@ -1,0 +1,105 @@
+import Foundation
+
+/// What a check found about one bug of an exercise: gone or not, the number
+/// that says so, the number it should be, and a one-line hint.
+public struct CheckResult: Sendable, Equatable, Codable {
+    public let bug: String
+    public let passed: Bool
+    /// What the run measured, in words and numbers ("412 ms longest stall").
+    public let measured: String
+    /// What a fixed step measures ("under 100 ms").
+    public let expected: String
+    /// The next thing to try when it failed.
+    public let hint: String
+    /// Not a bug of the starting code, but one a hasty fix brings in.
+    public let isSafeguard: Bool
+
+    public init(bug: String, passed: Bool, measured: String, expected: String, hint: String, isSafeguard: Bool) {
+        self.bug = bug
+        self.passed = passed
+        self.measured = measured
+        self.expected = expected
+        self.hint = hint
+        self.isSafeguard = isSafeguard
+    }
+}
+
+extension [CheckResult] {
+    /// Every bug gone (and at least one was checked).
+    public var allPassed: Bool { !isEmpty && allSatisfy(\.passed) }
+
+    /// The verdict a learner reads: one block per bug, ✓ or ✗, measured vs
+    /// expected, and the hint where it failed; then the summary.
+    public func rendered(exercise: Int, stillToCheck: String? = nil) -> String {
+        var lines = [renderedBugs, ""]
+        let bugs = filter { !$0.isSafeguard }
+        let fixed = "\(bugs.filter(\.passed).count) of \(bugs.count) bugs fixed"
+        let broken = filter { $0.isSafeguard && !$0.passed }.map(\.bug)
+        if allPassed, let stillToCheck {
+            lines.append("Exercise \(exercise): \(fixed), nothing broken on the way; still to check: \(stillToCheck).")
+        } else if allPassed {
+            lines.append("Exercise \(exercise) solved: \(fixed), nothing broken on the way.")
+        } else {
+            lines.append(
+                "Exercise \(exercise) not solved yet: \(fixed)"
+                    + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
+                    + ". More help: swift run lessons hint \(exercise)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One block per bug: ✓ or ✗ and its name, measured, expected, and the hint when it failed.
+    public var renderedBugs: String {
+        var lines: [String] = []
+        for result in self {
+            let mark =
+                switch (result.passed, result.isSafeguard) {
+                case (true, false): "✓ fixed    "
+                case (false, false): "✗ not fixed"
+                case (true, true): "✓ kept     "
+                case (false, true): "✗ broken   "
+                }
+            lines.append("\(mark) \(result.bug)")
+            lines.append("    measured: \(result.measured)")
+            lines.append("    expected: \(result.expected)")
+            if !result.passed { lines.append("    hint:     \(result.hint)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// One bug as the learner reads about it: its name, what a fixed step
+/// measures, a one-line hint (printed when the check fails) and the why, in
+/// the lesson text's words (`lessons hint N`).
+public struct BugText: Sendable {
+    public let name: String
+    public let expected: String
+    public let hint: String
+    public let why: String
+    /// Not a bug of the starting code but one a hasty fix brings in (the UI
+    /// set from a download thread): checked, and listed as "keep".
+    public let isSafeguard: Bool
+
+    public init(name: String, expected: String, hint: String, why: String, isSafeguard: Bool = false) {
+        self.name = name
+        self.expected = expected
+        self.hint = hint
+        self.why = why
+        self.isSafeguard = isSafeguard
+    }
+
+    public func result(passed: Bool, measured: String) -> CheckResult {
+        CheckResult(
+            bug: name, passed: passed, measured: measured, expected: expected, hint: hint, isSafeguard: isSafeguard)
+    }
+}
+
+/// A run that produced no report: the process crashed (step 4's racy
+/// dictionary can), or the run could not be made.
+public struct RunFailure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+
+/// The checks of exercise 8 (dependencies), parameterized by the code under
+/// test: anything that makes a `SoftwareUpdateExercise` (step 8's
+/// `SoftwareUpdate`, the exercise's starting code, the learner's workbench).
+public enum DependencyChecks {
+    /// Builds the update under test for one run.
+    public typealias Make = (NetworkConditions, OperationTrace) -> any SoftwareUpdateExercise
+
+    /// The seeds the chain is played with: each draws its own download and
+    /// unzip times, so without dependencies some finish out of order.
+    public static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
+    public static let speed = 20.0
+    /// How long a chain may take before it counts as hung (wall seconds; a
+    /// chain takes ~0.2 s at this speed).
+    static let chainTimeout = 10.0
+    /// How long an enqueued cycle is watched before it counts as hung: none of
+    /// its operations can ever start, so a short look is enough.
+    static let cycleWatch = 1.0
+
+    public static let order = BugText(
+        name: "the update's steps run out of order",
+        expected: "all \(seeds.count) runs finish download, unzip, install, each with what the one before it left",
+        hint:
+            "Make unzip wait for download and install for unzip — `unzip.addDependency(download)`, "
+            + "`install.addDependency(unzip)` — before the operations are added to their queues (it works across "
+            + "queues).",
+        why:
+            "Without dependencies the three operations start together and finish in whatever order their durations "
+            + "say: install can run before unzip has left anything to install. `addDependency` orders them, even "
+            + "across queues: install sits on the main queue and waits for unzip on the background queue. The order "
+            + "you add them to the queues does not matter.")
+    public static let cycle = BugText(
+        name: "a dependency cycle hangs without a word",
+        expected:
+            "`startCheckingForCycles(withCycle: true)` throws an error naming download, unzip and install · without "
+            + "the cycle the update still runs in order",
+        hint:
+            "Before enqueueing, walk each operation's `dependencies` depth first; an operation met again while it is "
+            + "still on the path closes a cycle: throw an error that names the operations on it.",
+        why:
+            "`Operation` has no cycle check: a cycle is accepted, every operation in it waits for another forever "
+            + "(`isReady` stays false), and nothing complains — `waitUntilAllOperationsAreFinished()` just never "
+            + "returns. So look before you enqueue, on both queues, and say which operations wait for each other.")
+
+    static func conditions(seed: UInt64) -> NetworkConditions {
+        var conditions = NetworkConditions()
+        conditions.latency = 0.5
+        conditions.jitter = 0.5
+        conditions.seed = seed
+        conditions.timeScale = speed
+        return conditions
+    }
+
+    public static func check(narrate: ((String) -> Void)? = nil, make: Make) async -> [CheckResult] {
+        [await checkOrder(narrate: narrate, make: make), await checkCycle(narrate: narrate, make: make)]
+    }
+
+    /// One chain played alone in the process: the names in finishing order
+    /// and whether each found its input; nil if it did not finish in time.
+    static func playChain(
+        seed: UInt64, make: Make, start: (any SoftwareUpdateExercise) throws -> [Operation]
+    ) async throws -> [(name: String, hadInput: Bool)]? {
+        let outcome: Result<[(name: String, hadInput: Bool)]?, any Error> = await ExclusiveRun.run { _ in
+            let update = make(conditions(seed: seed), OperationTrace())
+            let operations: [Operation]
+            do {
+                operations = try start(update)
+            } catch {
+                return .failure(error)
+            }
+            guard await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: chainTimeout) else {
+                await release(operations)
+                return .success(nil)
+            }
+            return .success(update.finishedStepRecords)
+        }
+        return try outcome.get()
+    }
+
+    static func checkOrder(narrate: ((String) -> Void)?, make: Make) async -> CheckResult {
+        var inOrder = 0
+        var withoutInput = 0
+        for seed in seeds {
+            guard
+                let steps = try? await playChain(seed: seed, make: make, start: { $0.start(withDependencies: true) })
+            else {
+                narrate?("seed \(seed): the chain did not finish in \(Int(chainTimeout)) s")
+                return order.result(
+                    passed: false,
+                    measured: "the chain with seed \(seed) did not finish in \(Int(chainTimeout)) s (a cycle?)")
+            }
+            let good = steps.map(\.name) == ["download", "unzip", "install"] && steps.allSatisfy(\.hadInput)
+            if good { inOrder += 1 }
+            if steps.contains(where: { !$0.hadInput }) { withoutInput += 1 }
+            narrate?(
+                "seed \(seed): finished "
+                    + steps.map { $0.name + ($0.hadInput ? "" : " (found nothing)") }.joined(separator: ", "))
+        }
+        return order.result(
+            passed: inOrder == seeds.count,
+            measured: "\(inOrder) of \(seeds.count) runs in order · a step found nothing to work on in \(withoutInput)")
+    }
+
+    static func checkCycle(narrate: ((String) -> Void)?, make: Make) async -> CheckResult {
+        func result(_ passed: Bool, _ measured: String) -> CheckResult {
+            narrate?("with the cycle: \(measured)")
+            return cycle.result(passed: passed, measured: measured)
+        }
+        let outcome: Result<[Operation], any Error> = await ExclusiveRun.run { _ in
+            let update = make(conditions(seed: 1), OperationTrace())
+            return Result { try update.startCheckingForCycles(withCycle: true) }
+        }
+        switch outcome {
+        case .failure(let error):
+            let text = "\(error)"
+            let named = ["download", "unzip", "install"].allSatisfy { text.contains($0) }
+            guard named else { return result(false, "refused, but the error does not name the cycle: \(text)") }
+            // The check must not break the chain without a cycle.
+            let plain = try? await playChain(seed: 1, make: make) { try $0.startCheckingForCycles(withCycle: false) }
+            guard let plain, plain.map(\.name) == ["download", "unzip", "install"] else {
+                return result(false, "refused the cycle (\(text)), but without it the update did not run in order")
+            }
+            return result(true, "refused: \(text)")
+        case .success(let operations):
+            let finished = await ExclusiveRun.run { _ in
+                await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: cycleWatch)
+            }
+            let started = operations.filter { $0.isExecuting || $0.isFinished }.count
+            await release(operations)
+            if finished {
+                return result(false, "no error; the operations ran (was the cycle's dependency left out?)")
+            }
+            return result(
+                false,
+                "no error; enqueued, and after \(Int(cycleWatch)) s \(started) of \(operations.count) operations had "
+                    + "started, none finished: hung")
+        }
+    }
+
+    /// Lets hung operations go: a cancelled operation no longer waits for its
+    /// dependencies, so a cycle ends (and no queue keeps it after the check).
+    static func release(_ operations: [Operation]) async {
+        for operation in operations { operation.cancel() }
+        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 10)
+    }
+}

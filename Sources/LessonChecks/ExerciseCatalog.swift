@@ -1,0 +1,135 @@
+import Foundation
+import LessonKit
+
+/// One exercise: fix step N's bug yourself, in the workbench, starting from
+/// the code before the fix.
+public struct Exercise: Sendable {
+    /// What the workbench holds for it, which decides its `main.swift` and its checks.
+    public enum Kind: String, Sendable {
+        /// A table controller (`LessonController`), played on the step's scenarios.
+        case imageList = "an image list"
+        /// Step 8's software update (`SoftwareUpdateExercise`).
+        case softwareUpdate = "a software update"
+        /// Step 9's lottery machine (`LotteryMachineExercise`).
+        case lotteryMachine = "a lottery machine"
+    }
+
+    public let number: Int
+    public let kind: Kind
+    /// The code the exercise starts from (step N-1's, or for steps 8 and 9 the
+    /// step's own code before its fix), relative to the package root.
+    public let startFolder: String
+    /// The step whose code solves it, relative to the package root.
+    public let solutionFolder: String
+    /// The bugs to fix, in the order the checks report them.
+    public let bugs: [BugText]
+    /// `swift run Workbench` flags that show the bug best.
+    public let watchFlags: String
+    /// What the watch shows, in a line.
+    public let watchSays: String
+    /// Whether a bug of it (a data race) is checked by a Thread Sanitizer
+    /// build of the workbench (`RaceCheck`), besides the checks it plays in process.
+    public let checksRaces: Bool
+
+    public init(
+        number: Int, kind: Kind, startFolder: String, solutionFolder: String, bugs: [BugText], watchFlags: String,
+        watchSays: String, checksRaces: Bool = false
+    ) {
+        self.number = number
+        self.kind = kind
+        self.startFolder = startFolder
+        self.solutionFolder = solutionFolder
+        // The race is a bug to fix like the others: listed with them, before the safeguards.
+        self.bugs =
+            bugs.filter { !$0.isSafeguard } + (checksRaces ? [RaceCheck.bug] : []) + bugs.filter(\.isSafeguard)
+        self.watchFlags = watchFlags
+        self.watchSays = watchSays
+        self.checksRaces = checksRaces
+    }
+
+    public var entry: LessonEntry {
+        guard let entry = LessonCatalog.entry(number) else {
+            preconditionFailure("step \(number) is not in the catalog")
+        }
+        return entry
+    }
+
+    public var watchCommand: String { "swift run Workbench" + (watchFlags.isEmpty ? "" : " " + watchFlags) }
+
+    /// The workbench's `main.swift` for this exercise: it names the exercise,
+    /// so `lessons check` knows what the workbench holds.
+    public var workbenchMain: String {
+        let call: String
+        switch kind {
+        case .imageList:
+            call = "exit(await WorkbenchMain.run(exercise: \(number), controller: AppsViewController.self))"
+        case .softwareUpdate:
+            call =
+                "exit(await WorkbenchMain.run(exercise: \(number)) { SoftwareUpdate(conditions: $0, trace: $1) })"
+        case .lotteryMachine:
+            call =
+                "exit(await WorkbenchMain.run(exercise: \(number)) { LotteryViewController(tick: $0, seed: $1, trace: $2) })"
+        }
+        return """
+            // The workbench of exercise \(number) (\(entry.title)), written by `swift run lessons exercise \(number)`.
+            // `swift run Workbench` runs your code like a lesson (`--help` for the flags);
+            // `swift run lessons check` builds it and checks it.
+            import Foundation
+            import LessonChecks
+
+            \(call)
+
+            """
+    }
+
+    /// The controllers a step's `main.swift` offers as variants
+    /// (`LessonVariant(…, controller: NaivePoolViewController.self)`).
+    public static func variantControllers(inMain text: String) -> [String] {
+        text.components(separatedBy: "LessonVariant(").dropFirst().compactMap { call in
+            guard let range = call.range(of: "controller: ") else { return nil }
+            let name = call[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            return name.isEmpty ? nil : String(name)
+        }
+    }
+
+    /// Which exercise a workbench `main.swift` was written for, if any.
+    public static func number(inWorkbenchMain text: String) -> Int? {
+        guard let range = text.range(of: "WorkbenchMain.run(exercise: ") else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+}
+
+/// Every exercise there is: steps 2–9 (step 1 has no bug to fix, it shows the problem).
+public enum ExerciseCatalog {
+    public static let all: [Exercise] =
+        imageListExercises + [
+            Exercise(
+                number: 8, kind: .softwareUpdate, startFolder: "Sources/Exercise08Start",
+                solutionFolder: "Sources/Lesson08Dependencies", bugs: [DependencyChecks.order, DependencyChecks.cycle],
+                watchFlags: "", watchSays: "the update played with 8 seeds, then with the tutorial's cycle line on"),
+            Exercise(
+                number: 9, kind: .lotteryMachine, startFolder: "Sources/Exercise09Start",
+                solutionFolder: "Sources/Lesson09LotteryMachine",
+                bugs: [LotteryChecks.suspension, LotteryChecks.mainQueue], watchFlags: "",
+                watchSays: "start, let it roll, pause, resume: what the digits do"),
+        ]
+
+    static let imageListExercises: [Exercise] = ImageListChecks.exercises.compactMap { number in
+        guard let before = LessonCatalog.entry(number - 1), let step = LessonCatalog.entry(number),
+            let scenario = ImageListChecks.scenarios(exercise: number).first
+        else { return nil }
+        // The workbench plays the first scenario the checks play by default.
+        return Exercise(
+            number: number, kind: .imageList, startFolder: "Sources/\(before.target)",
+            solutionFolder: "Sources/\(step.target)", bugs: ImageListChecks.bugs(exercise: number).map(\.text),
+            watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)",
+            checksRaces: ImageListChecks.racyBefore.contains(number))
+    }
+
+    public static func exercise(_ number: Int) -> Exercise? {
+        all.first { $0.number == number }
+    }
+
+    /// "2–4, 8, 9".
+    public static var numbers: String { all.map { String($0.number) }.joined(separator: ", ") }
+}

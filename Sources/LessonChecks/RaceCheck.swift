@@ -1,0 +1,49 @@
+import Foundation
+
+/// The one bug no in-process measure can see: shared state written from
+/// download threads (step 4's cache dictionary). Thread Sanitizer sees it. The
+/// code under test is built with `--sanitize=thread`, played on a scenario
+/// where many downloads end close together, and its standard error is read.
+public enum RaceCheck {
+    /// Rows 10+ are slow and the user flicks over them: many downloads end
+    /// close together on several threads (step 4's race was reported in every
+    /// one of 20 runs of it at this speed).
+    public static let arguments = ["--scenario", "fast-scroll-slow-rows", "--speed", "10", "--json"]
+
+    /// Thread Sanitizer's exit status after a report (the run itself went on).
+    public static let reportedStatus: Int32 = 66
+
+    public static let bug = BugText(
+        name: "the cache is written from download threads (a data race)",
+        expected: "0 Thread Sanitizer reports, no crash",
+        hint:
+            "Decode the image on the download thread, but write the cache (and the pool) only inside "
+            + "`OperationQueue.main.addOperation { … }`, where `cellForRowAt` reads them.",
+        why:
+            "A dictionary written by a download thread while the main queue reads it (or while another download "
+            + "writes it) is a data race: Swift's dictionaries are not thread-safe, and two writes at once can "
+            + "corrupt one and crash the app — some runs, not all. Touch shared state on one queue only.")
+
+    /// TSan's word for a race on a Swift variable is "Swift access race"; on
+    /// memory it does not know as a variable, "data race".
+    public static func raceReports(in errors: String) -> [Substring] {
+        errors.split(separator: "\n").filter {
+            $0.contains("WARNING: ThreadSanitizer: data race")
+                || $0.contains("WARNING: ThreadSanitizer: Swift access race")
+        }
+    }
+
+    /// The verdict on one TSan-built run: its standard error, and whether a signal ended it.
+    public static func judge(errors: String, crashed: Bool) -> CheckResult {
+        let reports = raceReports(in: errors)
+        let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        // "…/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
+        let place = summary.flatMap { line in
+            line.range(of: "Sources/").map { String(line[$0.lowerBound...].prefix { $0 != " " }) }
+        }
+        var measured = "\(reports.count) Thread Sanitizer report\(reports.count == 1 ? "" : "s")"
+        if let place { measured += " (first: \(place))" }
+        if crashed { measured += " · the run crashed" }
+        return bug.result(passed: reports.isEmpty && !crashed, measured: measured)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+
+/// The whole of the workbench's `main.swift` (written by `lessons exercise N`).
+///
+/// `swift run Workbench [flags]` runs the learner's code the way step N's
+/// executable runs the step's; `Workbench --check N` runs exercise N's checks
+/// against it, in this process, prints each bug fixed or not with the measured
+/// and expected numbers, and exits 0 only when all pass (`lessons check` reads that).
+public enum WorkbenchMain {
+    /// An image-list exercise: the learner's `AppsViewController`.
+    public static func run(
+        exercise number: Int, controller: any LessonController.Type,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) async -> Int32 {
+        switch command(arguments, workbench: number, kind: .imageList) {
+        case .exit(let status):
+            return status
+        case .check(let exercise):
+            let results = await ImageListChecks.check(
+                exercise: exercise.number, narrate: { say("  " + $0) },
+                run: ImageListChecks.inProcess(controller, exercise: exercise.number))
+            return verdict(results, exercise)
+        case .watch(let exercise):
+            let scenario = ImageListChecks.scenarios(exercise: exercise.number).first?.name
+            let status = await LessonMain.run(
+                exercise.entry.workbench(defaultScenario: scenario), controller: controller, arguments: arguments)
+            if status == 0 && (arguments.contains("--help") || arguments.contains("-h")) {
+                // After LessonMain's help, which `print` buffers.
+                print("\ncheck it: swift run lessons check \(exercise.number)   (or: swift run Workbench --check N)")
+            }
+            return status
+        }
+    }
+
+    /// Exercise 8: the learner's `SoftwareUpdate`.
+    public static func run(
+        exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        update make: DependencyChecks.Make
+    ) async -> Int32 {
+        switch command(arguments, workbench: number, kind: .softwareUpdate) {
+        case .exit(let status):
+            return status
+        case .check(let exercise):
+            let results = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
+            return verdict(results, exercise)
+        case .watch(let exercise):
+            guard arguments.isEmpty else {
+                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
+            }
+            say("Your software update, played as the check plays it: \(exercise.watchSays).")
+            _ = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
+            say("\nCheck it: swift run lessons check \(exercise.number)")
+            return 0
+        }
+    }
+
+    /// Exercise 9: the learner's `LotteryViewController`.
+    public static func run(
+        exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        machine make: @escaping LotteryChecks.Make
+    ) async -> Int32 {
+        switch command(arguments, workbench: number, kind: .lotteryMachine) {
+        case .exit(let status):
+            return status
+        case .check(let exercise):
+            let results = await LotteryChecks.check(narrate: { say("  " + $0) }, make: make)
+            return verdict(results, exercise)
+        case .watch(let exercise):
+            guard arguments.isEmpty else {
+                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
+            }
+            say("Your lottery machine, played as the check plays it: \(exercise.watchSays).")
+            _ = await LotteryChecks.check(narrate: { say("  " + $0) }, make: make)
+            say("\nCheck it: swift run lessons check \(exercise.number)")
+            return 0
+        }
+    }
+
+    enum Command {
+        case watch(Exercise)
+        case check(Exercise)
+        case exit(Int32)
+    }
+
+    /// `--check N` (alone), or anything else for the watch run.
+    static func command(_ arguments: [String], workbench number: Int, kind: Exercise.Kind) -> Command {
+        guard let workbench = ExerciseCatalog.exercise(number), workbench.kind == kind else {
+            printError("Workbench: main.swift names exercise \(number), which is not \(kind.rawValue) exercise")
+            return .exit(2)
+        }
+        guard let index = arguments.firstIndex(of: "--check") else {
+            if arguments.contains("--help") && kind != .imageList { return .exit(usage(workbench, error: nil)) }
+            return .watch(workbench)
+        }
+        guard arguments.count == 2, index == 0, let target = Int(arguments[1]),
+            let exercise = ExerciseCatalog.exercise(target)
+        else {
+            return .exit(
+                usage(
+                    workbench, error: "--check takes one exercise number (\(ExerciseCatalog.numbers)) and no other flag"
+                ))
+        }
+        guard exercise.kind == kind else {
+            printError(
+                "Workbench: exercise \(exercise.number) checks \(exercise.kind.rawValue), but the workbench holds "
+                    + "exercise \(number)'s code (\(kind.rawValue)).\n"
+                    + "Put exercise \(exercise.number)'s starting code there first: swift run lessons exercise "
+                    + "\(exercise.number)")
+            return .exit(2)
+        }
+        say("Checking the workbench against exercise \(exercise.number) (\(exercise.entry.title)):")
+        return .check(exercise)
+    }
+
+    static func verdict(_ results: [CheckResult], _ exercise: Exercise) -> Int32 {
+        let race = exercise.checksRaces ? "the data race, with Thread Sanitizer (swift run lessons check)" : nil
+        say("\n" + results.rendered(exercise: exercise.number, stillToCheck: race))
+        return results.allPassed ? 0 : 1
+    }
+
+    static func usage(_ exercise: Exercise, error: String?) -> Int32 {
+        let text = """
+            usage: swift run Workbench            play your code of exercise \(exercise.number) (\(exercise.watchSays))
+                   swift run Workbench --check N  check it against exercise N (\(ExerciseCatalog.numbers))
+            """
+        if let error {
+            printError("Workbench: \(error)\n\(text)")
+            return 2
+        }
+        say(text)
+        return 0
+    }
+
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

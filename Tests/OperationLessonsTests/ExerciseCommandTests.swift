@@ -1,0 +1,177 @@
+import Foundation
+import LessonChecks
+import Testing
+
+/// `lessons exercise | reset | solution | hint`, played on a copy of the
+/// package's exercise folders (`--root`), never on the learner's workbench.
+/// (`lessons check` builds the workbench, which a test cannot do beside the
+/// build that runs it; the checks it runs are proven in the steps' tests.)
+@Suite struct ExerciseCommandTests {
+    /// A package folder holding what the exercise commands read and write:
+    /// Package.swift, every exercise's start and solution folders, and a
+    /// workbench holding exercise 2's starting code (as committed; the
+    /// package's own may hold the learner's work).
+    static func sandbox() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("exercises-\(UUID().uuidString)")
+        let folders = Set(ExerciseCatalog.all.flatMap { [$0.startFolder, $0.solutionFolder] })
+        for folder in folders {
+            let copy = root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(
+                at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Rig.packageRoot.appendingPathComponent(folder), to: copy)
+        }
+        try FileManager.default.copyItem(
+            at: Rig.packageRoot.appendingPathComponent("Package.swift"),
+            to: root.appendingPathComponent("Package.swift"))
+        let workbench = root.appendingPathComponent("Sources/Workbench")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("Sources/Lesson01SyncLoad"), to: workbench)
+        let exercise = try #require(ExerciseCatalog.exercise(2))
+        try exercise.workbenchMain.write(
+            to: workbench.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    static func lessons(_ arguments: [String], root: URL) async throws -> Rig.ProcessResult {
+        try await Rig.runProduct("lessons", arguments + ["--root", root.path])
+    }
+
+    static func files(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return files
+    }
+
+    /// In CI only (`.ci/run` sets OPERATION_LESSONS_CI): a learner's own
+    /// workbench holds their work, not the committed starting code.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["OPERATION_LESSONS_CI"] == "1", "CI only"))
+    func theCommittedWorkbenchHoldsExercise2sStartingCodeUntouched() throws {
+        let workbench = try Self.files(Rig.packageRoot.appendingPathComponent("Sources/Workbench"))
+        let start = try Self.files(Rig.packageRoot.appendingPathComponent("Sources/Lesson01SyncLoad"))
+        let exercise = try #require(ExerciseCatalog.exercise(2))
+        #expect(workbench["main.swift"] == Data(exercise.workbenchMain.utf8))
+        #expect(workbench.filter { $0.key != "main.swift" } == start.filter { $0.key != "main.swift" })
+    }
+
+    @Test func anExerciseReplacesTheWorkbenchOnlyWhenConfirmedAndKeepsWhatItReplaced() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let workbench = root.appendingPathComponent("Sources/Workbench")
+        let committed = try Self.files(workbench)
+
+        // Not confirmed (standard input is empty): nothing changes.
+        let refused = try await Self.lessons(["exercise", "3"], root: root)
+        #expect(refused.status == 1)
+        #expect(refused.standardOutput.contains("Nothing changed"))
+        #expect(try Self.files(workbench) == committed)
+
+        // Confirmed: step 2's code and a main.swift for exercise 3; no backup of untouched starting code.
+        let started = try await Self.lessons(["exercise", "3", "--yes"], root: root)
+        #expect(started.status == 0, "\(started.standardError)")
+        #expect(started.standardOutput.contains("a late icon lands in a reused cell of another row"))
+        #expect(started.standardOutput.contains("swift run lessons check"))
+        let three = try Self.files(workbench)
+        let step2 = try Self.files(root.appendingPathComponent("Sources/Lesson02AsyncPlaceholder"))
+        #expect(three.filter { $0.key != "main.swift" } == step2.filter { $0.key != "main.swift" })
+        #expect(
+            three["main.swift"].map { String(decoding: $0, as: UTF8.self) }
+                == ExerciseCatalog.exercise(3)?.workbenchMain)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(".operationlessons/backups").path))
+        let progress = try String(
+            contentsOf: root.appendingPathComponent(".operationlessons/progress.json"), encoding: .utf8)
+        #expect(progress.contains("\"current\" : 3"))
+
+        // The learner edits; reset puts the starting code back and keeps the edit in a backup.
+        let edited = workbench.appendingPathComponent("AppsViewController.swift")
+        try (try String(contentsOf: edited, encoding: .utf8) + "\n// my attempt\n").write(
+            to: edited, atomically: true, encoding: .utf8)
+        let reset = try await Self.lessons(["reset", "--yes"], root: root)
+        #expect(reset.status == 0, "\(reset.standardError)")
+        #expect(reset.standardOutput.contains("changed: AppsViewController.swift"))
+        #expect(try Self.files(workbench) == three)
+        let backups = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent(".operationlessons/backups").path)
+        try #require(backups.count == 1)
+        let kept = try String(
+            contentsOf: root.appendingPathComponent(".operationlessons/backups/\(backups[0])/AppsViewController.swift"),
+            encoding: .utf8)
+        #expect(kept.hasSuffix("// my attempt\n"))
+    }
+
+    /// A step's variants (`--naive-pool`…) show its mistakes; they are not
+    /// the app the learner fixes, and stay out of the workbench.
+    @Test func theWorkbenchGetsTheStepsAppNotItsVariants() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let started = try await Self.lessons(["exercise", "6", "--yes"], root: root)
+        #expect(started.status == 0, "\(started.standardError)")
+        let workbench = try Self.files(root.appendingPathComponent("Sources/Workbench"))
+        #expect(workbench.keys.sorted() == ["AppInfo.swift", "AppsViewController.swift", "main.swift"])
+        let step5 = try String(
+            contentsOf: Rig.packageRoot.appendingPathComponent("Sources/Lesson05OperationPool/main.swift"),
+            encoding: .utf8)
+        #expect(Exercise.variantControllers(inMain: step5) == ["NaivePoolViewController"])
+        let solution = try await Self.lessons(["solution", "7", "--force"], root: root)
+        #expect(!solution.standardOutput.contains("LastComponentNamesViewController.swift"))
+        #expect(solution.standardOutput.contains("+++ Sources/Lesson07CustomOperation/DownloadOperation.swift"))
+    }
+
+    @Test func theSolutionWaitsForTheCheckUnlessForced() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let locked = try await Self.lessons(["solution", "3"], root: root)
+        #expect(locked.status == 1)
+        #expect(locked.standardOutput.contains("not solved yet"))
+        #expect(!locked.standardOutput.contains("+++"))
+        let forced = try await Self.lessons(["solution", "3", "--force"], root: root)
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(forced.standardOutput.contains("+++ Sources/Lesson03ModelCache/AppInfo.swift"))
+        #expect(forced.standardOutput.contains("+    var image: Image?"))
+        // Exercise 8's solution is step 8's fix alone: the dependencies and the cycle check.
+        let eight = try await Self.lessons(["solution", "8", "--force"], root: root)
+        #expect(eight.standardOutput.contains("+            unzip.addDependency(download)"))
+        #expect(eight.standardOutput.contains("+enum DependencyCheck {"))
+        #expect(!eight.standardOutput.contains("Tour"))
+    }
+
+    @Test func hintsNameEveryBugWithWhyAndWhatToTry() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for exercise in ExerciseCatalog.all {
+            let hint = try await Self.lessons(["hint", "\(exercise.number)"], root: root)
+            #expect(hint.status == 0)
+            for bug in exercise.bugs {
+                #expect(hint.standardOutput.contains(bug.name))
+            }
+            #expect(hint.standardOutput.contains(exercise.entry.text))
+        }
+        let list = try await Self.lessons(["exercise"], root: root)
+        #expect(list.standardOutput.contains("0/\(ExerciseCatalog.all.count) solved"))
+    }
+
+    static let badCommandLines: [([String], String)] = [
+        (["exercise", "12"], "there is no exercise 12"),
+        (["exercise", "1"], "there is no exercise 1"),
+        (["hint"], "hint needs an exercise number"),
+        (["hint", "two"], "'two' is not an exercise number"),
+        (["check", "2", "3"], "unexpected '3'"),
+        (["reset", "--bogus"], "unexpected '--bogus'"),
+    ]
+
+    @Test(arguments: badCommandLines)
+    func aBadCommandLineIsAnErrorWithTheUsage(arguments: [String], message: String) async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try await Self.lessons(arguments, root: root)
+        #expect(run.status == 2)
+        #expect(run.standardError.contains(message))
+        #expect(run.standardError.contains("usage: lessons exercise"))
+    }
+
+    @Test func aFolderThatIsNotThePackageIsRefused() async throws {
+        let run = try await Rig.runProduct("lessons", ["exercise", "--root", "/tmp"])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("/tmp is not the OperationLessons package folder"))
+    }
+}
