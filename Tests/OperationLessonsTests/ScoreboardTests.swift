@@ -17,7 +17,12 @@ import Testing
         let bytes: Int
         /// Image bytes the app kept after the memory warning.
         let keptAfterWarning: Int
-        let wrongImageFrames: Bool
+        /// Whether some frame showed another row's icon; nil for step 2, where
+        /// it depends on timing: a late icon lands in a reused cell only when
+        /// its download outlasts its row's time on screen, which on this
+        /// scenario's drag is close to one latency. (`fast-scroll-slow-rows`
+        /// shows it every run: Lesson02Tests.)
+        let wrongImageFrames: Bool?
 
         var testDescription: String { "step \(step)" }
     }
@@ -26,7 +31,7 @@ import Testing
     /// Rows 0–27 are shown once on the way down, 0–19 again on the way back:
     /// 28 icons, and 20 downloads more for a step that keeps nothing.
     static let expected: [Expected] = [
-        Expected(step: 2, requests: 48, uniqueURLs: 28, bytes: 37488, keptAfterWarning: 0, wrongImageFrames: true),
+        Expected(step: 2, requests: 48, uniqueURLs: 28, bytes: 37488, keptAfterWarning: 0, wrongImageFrames: nil),
         Expected(step: 3, requests: 28, uniqueURLs: 28, bytes: 21868, keptAfterWarning: 14592, wrongImageFrames: false),
         Expected(step: 4, requests: 28, uniqueURLs: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: false),
         Expected(step: 5, requests: 28, uniqueURLs: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: false),
@@ -42,7 +47,9 @@ import Testing
         #expect(report.duplicateRequests == 0)
         #expect(report.bytes == expected.bytes)
         #expect(report.liveImageBytes == expected.keptAfterWarning)
-        #expect((report.wrongImageFrames > 0) == expected.wrongImageFrames)
+        if let wrongImages = expected.wrongImageFrames {
+            #expect((report.wrongImageFrames > 0) == wrongImages)
+        }
         #expect(report.controllerFreed)
         #expect(report.requestsOnMainQueue == 0)
         #expect(report.ownIconsAtEnd == report.visibleRowsAtEnd)
