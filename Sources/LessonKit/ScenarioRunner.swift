@@ -118,6 +118,7 @@ private final class ActiveRun: @unchecked Sendable {
     private var scrollStartMs: Double?
     private var scrolls: [(startMs: Double, endMs: Double)] = []
     private var measuresOfRetired: [String: Double] = [:]
+    private let workerProbe = WorkerProbe()
 
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
@@ -277,8 +278,13 @@ private final class ActiveRun: @unchecked Sendable {
             // right after a relaunch or a scroll the new downloads may not have
             // started yet (a slow machine, Thread Sanitizer), and the quiet
             // before them must not count as "the app has given up".
-            let quietMs = network.now() - max(activity.lastChangeMs, stepStartMs)
-            return activity.inFlight == 0 && quietMs > max(100, 250 / setup.options.speed)
+            // And quiet while the worker pool was free (`WorkerProbe`): queued downloads had their chance.
+            let now = network.now()
+            let quietStartMs = max(activity.lastChangeMs, stepStartMs)
+            guard activity.inFlight == 0, now - quietStartMs > max(100, 250 / setup.options.speed) else {
+                return false
+            }
+            return workerProbe.poolWasFree(since: quietStartMs, nowMs: now)
         case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder:
             return true
         }
