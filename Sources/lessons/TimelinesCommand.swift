@@ -1,13 +1,15 @@
 import Foundation
 import LessonKit
 
-/// `lessons timelines`: one timeline picture per image-list step, each on the
-/// scenario that shows its bug best (the step's default), into docs/timelines/.
+/// `lessons timelines`: one timeline picture per step, into docs/timelines/.
+/// An image-list step plays the scenario that shows its bug best (its
+/// default); steps 8 and 9 play their own story, drawn as operations on the
+/// threads that ran them.
 enum TimelinesCommand {
     static let usage = """
         usage: lessons timelines [--out DIR] [--scenario NAME] [--speed X] [--seed N]
           --out DIR        where to write the pictures (default: docs/timelines)
-          --scenario NAME  play this script on every step (default: each step's own scenario)
+          --scenario NAME  play this script on every image-list step (default: each step's own scenario)
           --speed X        play it X times faster (default: 1, so the picture's clock is the story's)
           --seed N         the seed for jitter and faults (default: 1)
         Writes DIR/NN-title.svg for each step, named after its lesson text. Run `swift build` first.
@@ -67,7 +69,7 @@ enum TimelinesCommand {
             printError("lessons timelines: \(error)\n\(usage)")
             return 2
         }
-        let steps = LessonCatalog.imageListSteps
+        let steps = LessonCatalog.all
         let children = StepProcess.besideThisProgram()
         let missing = children.missing(steps)
         guard missing.isEmpty else {
@@ -85,20 +87,23 @@ enum TimelinesCommand {
         var failures = 0
         let progress = Progress(total: steps.count)
         for entry in steps {
-            let scenario = options.scenario ?? entry.defaultScenario
+            let scenario = entry.showsImageList ? options.scenario ?? entry.defaultScenario : nil
             let file = folder.appendingPathComponent(pictureName(entry))
             let shown = (options.out as NSString).appendingPathComponent(pictureName(entry))
-            progress.started("step \(entry.id) \(entry.title) · \(scenario)")
-            let outcome = children.run(
-                entry,
-                arguments: ScoreboardCommand.flags(scenario, options.speed, options.seed) + ["--timeline", file.path])
+            progress.started("step \(entry.id) \(entry.title)" + (scenario.map { " · \($0)" } ?? ""))
+            let flags =
+                scenario.map { ScoreboardCommand.flags($0, options.speed, options.seed) }
+                ?? ["--speed", options.speed.clean, "--seed", String(options.seed)]
+            let outcome = children.run(entry, arguments: flags + ["--timeline", file.path])
             progress.finished()
             progress.end()
             switch outcome {
-            case .measured(let report):
+            case .measured(let report) where scenario != nil:
                 print(
-                    "\(shown)  (\(scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
+                    "\(shown)  (\(report.scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
                 )
+            case .measured(let report):
+                print("\(shown)  (\(report.scenario), \(Int(report.durationMs)) ms)")
             case .failed(let why):
                 failures += 1
                 printError("step \(entry.id): \(why)")
