@@ -11,14 +11,15 @@ public struct ScenarioSetup: Sendable {
     public var options: LessonOptions
     public var catalog: AppCatalog
     public var cachesDirectory: URL
+    /// Whether `cachesDirectory` is a scratch folder made for this run, removed when it ends.
+    public let cachesDirectoryIsScratch: Bool
     /// Called on the main queue with each screenful to draw (nil: draw nothing).
     public var display: (@Sendable (ScreenFrame) -> Void)?
 
     public init(
         lesson: String, title: String, controller: any LessonController.Type, scenario: Scenario,
         options: LessonOptions = LessonOptions(), catalog: AppCatalog = .bundled(),
-        cachesDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "OperationLessons-\(UUID().uuidString)"),
+        cachesDirectory: URL? = nil,
         display: (@Sendable (ScreenFrame) -> Void)? = nil
     ) {
         self.lesson = lesson
@@ -27,7 +28,10 @@ public struct ScenarioSetup: Sendable {
         self.scenario = scenario
         self.options = options
         self.catalog = catalog
-        self.cachesDirectory = cachesDirectory
+        self.cachesDirectory =
+            cachesDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("OperationLessons-\(UUID().uuidString)")
+        self.cachesDirectoryIsScratch = cachesDirectory == nil
         self.display = display
     }
 }
@@ -324,6 +328,7 @@ private final class ActiveRun: @unchecked Sendable {
             report.controllerFreed = retiredControllers.last?() ?? false
             report.durationMs = network.now()
             network.shutdown()
+            if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
             Instruments.current = nil
             var timeline = Timeline()
             timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
