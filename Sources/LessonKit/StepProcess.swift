@@ -16,6 +16,8 @@ public struct StepProcess: Sendable {
     /// never write at the same instant: step 4's racy dictionary then cannot
     /// crash the run. For a test that asserts step 4's counts, not its race.
     public var pinnedToOneCPU = false
+    /// Variables added to the child's environment.
+    public var environment: [String: String] = [:]
 
     public init(directory: URL) {
         self.directory = directory
@@ -56,7 +58,9 @@ public struct StepProcess: Sendable {
             process.executableURL = executable(for: entry)
             process.arguments = arguments + ["--json"]
         }
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": caches.path]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(environment) { $1 }
+            .merging(["XDG_CACHE_HOME": caches.path]) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
