@@ -22,40 +22,27 @@ enum FrameCostCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
         var options = Options()
-        var remaining = arguments[...]
-        func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
-                throw UsageError("\(flag) needs a value")
-            }
-            return value
-        }
-        while let argument = remaining.popFirst() {
+        var arguments = SubcommandArguments(arguments)
+        while let argument = arguments.next() {
             switch argument {
             case "--help", "-h": return nil
             case "--rows":
-                let text = try value(argument)
+                let text = try arguments.value(of: argument)
                 let rows = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
                 guard !rows.isEmpty, rows.allSatisfy({ $0.map { (1...1_000_000).contains($0) } ?? false }) else {
                     throw UsageError("--rows takes row counts from 1 to 1000000 separated by commas, not '\(text)'")
                 }
                 options.rows = rows.compactMap { $0 }
-            case "--speed":
-                let text = try value(argument)
-                guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
-                    throw UsageError("--speed takes a number from 0.1 to 1000, not '\(text)'")
-                }
-                options.speed = speed
+            case "--speed": options.speed = try arguments.speed(argument)
             case "--step":
-                let text = try value(argument)
+                let text = try arguments.value(of: argument)
                 guard let number = Int(text), LessonCatalog.imageListSteps.contains(where: { $0.number == number })
                 else {
                     let known = LessonCatalog.imageListSteps.map { String($0.number) }.joined(separator: ", ")
                     throw UsageError("--step takes an image-list step (\(known)), not '\(text)'")
                 }
                 options.step = number
-            default:
-                throw UsageError(
-                    argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+            default: throw SubcommandArguments.unexpected(argument)
             }
         }
         return options
@@ -63,25 +50,15 @@ enum FrameCostCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         let options: Options
-        do {
-            guard let parsed = try parse(arguments) else {
-                print(usage)
-                return 0
-            }
-            options = parsed
-        } catch {
-            printError("lessons framecost: \(error)\n\(usage)")
-            return 2
+        switch Subcommand.parse("framecost", usage: usage, { () throws(UsageError) in try parse(arguments) }) {
+        case .run(let parsed): options = parsed
+        case .exit(let status): return status
         }
         guard let entry = options.step.flatMap(LessonCatalog.entry) ?? LessonCatalog.imageListSteps.last else {
             printError("lessons framecost: no image-list step in the catalog")
             return 1
         }
-        let children = StepProcess.besideThisProgram()
-        guard children.missing([entry]).isEmpty else {
-            printError("lessons framecost: \(entry.target) is not built; run: swift build")
-            return 1
-        }
+        guard let children = Subcommand.children(for: [entry], command: "framecost") else { return 1 }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "OperationLessons-framecost-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -31,33 +31,15 @@ enum ScoreboardCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
         var options = Options()
-        var remaining = arguments[...]
-        func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
-                throw UsageError("\(flag) needs a value")
-            }
-            return value
-        }
-        while let argument = remaining.popFirst() {
+        var arguments = SubcommandArguments(arguments)
+        while let argument = arguments.next() {
             switch argument {
             case "--help", "-h": return nil
-            case "--scenario":
-                options.scenario = try value(argument)
-                guard Scenario.named(options.scenario) != nil else {
-                    throw UsageError("unknown scenario '\(options.scenario)'")
-                }
-            case "--speed":
-                let text = try value(argument)
-                guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
-                    throw UsageError("--speed takes a number from 0.1 to 1000, not '\(text)'")
-                }
-                options.speed = speed
-            case "--seed":
-                let text = try value(argument)
-                guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
-                options.seed = seed
+            case "--scenario": options.scenario = try arguments.scenario(argument)
+            case "--speed": options.speed = try arguments.speed(argument)
+            case "--seed": options.seed = try arguments.seed(argument)
             case "--jobs":
-                let text = try value(argument)
+                let text = try arguments.value(of: argument)
                 guard let jobs = Int(text), (1...8).contains(jobs) else {
                     throw UsageError("--jobs takes a whole number from 1 to 8, not '\(text)'")
                 }
@@ -65,9 +47,7 @@ enum ScoreboardCommand {
             case "--markdown": options.markdown = true
             case "--json": options.json = true
             case "--matrix": options.matrix = true
-            default:
-                throw UsageError(
-                    argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+            default: throw SubcommandArguments.unexpected(argument)
             }
         }
         if options.markdown && options.json { throw UsageError("choose one of --markdown and --json") }
@@ -76,24 +56,12 @@ enum ScoreboardCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         let options: Options
-        do {
-            guard let parsed = try parse(arguments) else {
-                print(usage)
-                return 0
-            }
-            options = parsed
-        } catch {
-            printError("lessons scoreboard: \(error)\n\(usage)")
-            return 2
+        switch Subcommand.parse("scoreboard", usage: usage, { () throws(UsageError) in try parse(arguments) }) {
+        case .run(let parsed): options = parsed
+        case .exit(let status): return status
         }
         let steps = LessonCatalog.imageListSteps
-        let children = StepProcess.besideThisProgram()
-        let missing = children.missing(steps)
-        guard missing.isEmpty else {
-            printError(
-                "lessons scoreboard: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
-            return 1
-        }
+        guard let children = Subcommand.children(for: steps, command: "scoreboard") else { return 1 }
         return options.matrix ? matrix(options, steps: steps, children: children) : table(options, steps, children)
     }
 

@@ -24,34 +24,15 @@ enum TimelinesCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
         var options = Options()
-        var remaining = arguments[...]
-        func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
-                throw UsageError("\(flag) needs a value")
-            }
-            return value
-        }
-        while let argument = remaining.popFirst() {
+        var arguments = SubcommandArguments(arguments)
+        while let argument = arguments.next() {
             switch argument {
             case "--help", "-h": return nil
-            case "--out": options.out = try value(argument)
-            case "--scenario":
-                let name = try value(argument)
-                guard Scenario.named(name) != nil else { throw UsageError("unknown scenario '\(name)'") }
-                options.scenario = name
-            case "--speed":
-                let text = try value(argument)
-                guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
-                    throw UsageError("--speed takes a number from 0.1 to 1000, not '\(text)'")
-                }
-                options.speed = speed
-            case "--seed":
-                let text = try value(argument)
-                guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
-                options.seed = seed
-            default:
-                throw UsageError(
-                    argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+            case "--out": options.out = try arguments.value(of: argument)
+            case "--scenario": options.scenario = try arguments.scenario(argument)
+            case "--speed": options.speed = try arguments.speed(argument)
+            case "--seed": options.seed = try arguments.seed(argument)
+            default: throw SubcommandArguments.unexpected(argument)
             }
         }
         return options
@@ -59,24 +40,12 @@ enum TimelinesCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         let options: Options
-        do {
-            guard let parsed = try parse(arguments) else {
-                print(usage)
-                return 0
-            }
-            options = parsed
-        } catch {
-            printError("lessons timelines: \(error)\n\(usage)")
-            return 2
+        switch Subcommand.parse("timelines", usage: usage, { () throws(UsageError) in try parse(arguments) }) {
+        case .run(let parsed): options = parsed
+        case .exit(let status): return status
         }
         let steps = LessonCatalog.all
-        let children = StepProcess.besideThisProgram()
-        let missing = children.missing(steps)
-        guard missing.isEmpty else {
-            printError(
-                "lessons timelines: \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
-            return 1
-        }
+        guard let children = Subcommand.children(for: steps, command: "timelines") else { return 1 }
         let folder = URL(fileURLWithPath: options.out)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
