@@ -57,7 +57,9 @@ public struct Measure: Sendable {
         if let format { return format(value) }
         let number =
             value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
-        return unit.isEmpty ? number : "\(number) \(unit)"
+        // A counted noun reads singular for exactly one ("1 request"); "ms" is not a plural.
+        let counted = value == 1 && unit.hasSuffix("s") && unit != "ms" ? String(unit.dropLast()) : unit
+        return unit.isEmpty ? number : "\(number) \(counted)"
     }
 
     /// A number only some steps report (`Report.measures`), by its key.
