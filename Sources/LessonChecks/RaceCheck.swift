@@ -10,6 +10,13 @@ public enum RaceCheck {
     /// one of 20 runs of it at this speed).
     public static let arguments = ["--scenario", "fast-scroll-slow-rows", "--speed", "10", "--json"]
 
+    /// How many runs a race-free verdict takes. TSan reports a race only when
+    /// two threads touched the memory with nothing ordering them (no lock
+    /// between), so whether a run shows it depends on timing: one run of a
+    /// racy step can come out clean (seen once in CI, under load), three in a
+    /// row have not.
+    public static let runs = 3
+
     /// Thread Sanitizer's exit status after a report (the run itself went on).
     public static let reportedStatus: Int32 = 66
 

@@ -224,13 +224,18 @@ enum ExerciseCommands {
         let binPath = try Shell.run(["swift", "build", "--show-bin-path"] + sanitizerFlags, in: workspace.root)
         let workbench = URL(fileURLWithPath: binPath.output.trimmingCharacters(in: .whitespacesAndNewlines))
             .appendingPathComponent("Workbench")
-        say("playing: Workbench " + RaceCheck.arguments.joined(separator: " "))
-        let run = try Shell.runCollectingErrors(workbench, RaceCheck.arguments, in: workspace.root)
-        guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
-            return RaceCheck.bug.result(
-                passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
+        var verdict = RaceCheck.bug.result(passed: true, measured: "")
+        for attempt in 1...RaceCheck.runs {
+            say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
+            let run = try Shell.runCollectingErrors(workbench, RaceCheck.arguments, in: workspace.root)
+            guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
+                return RaceCheck.bug.result(
+                    passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
+            }
+            verdict = RaceCheck.judge(errors: run.errors, crashed: run.signal != nil)
+            if !verdict.passed { return verdict }
         }
-        return RaceCheck.judge(errors: run.errors, crashed: run.signal != nil)
+        return verdict
     }
 
     // MARK: - hint
