@@ -402,7 +402,8 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameWorkMeanMs = frameWork.meanMs
         report.frameWorkMaxMs = frameWork.maxMs
         report.frameRecordingMeanMs = frameWork.recordingMeanMs
-        report.diskCacheFiles = (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
+        report.diskCacheFiles =
+            (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
         report.measures = measuresOfRetired.merging(controller?.measures ?? [:], uniquingKeysWith: +)
         return report
     }

@@ -17,7 +17,9 @@ struct SubcommandArguments {
 
     /// The word after `flag`.
     mutating func value(of flag: String) throws(UsageError) -> String {
-        guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+        guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+            throw UsageError("\(flag) needs a value")
+        }
         return value
     }
 
@@ -77,7 +79,8 @@ enum Subcommand {
         let children = StepProcess.besideThisProgram()
         let missing = children.missing(steps)
         guard missing.isEmpty else {
-            printError("lessons \(command): \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
+            printError(
+                "lessons \(command): \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
             return nil
         }
         return children
