@@ -11,14 +11,7 @@ import Testing
 /// checks against it.
 enum ExerciseProof {
     /// Exercise `exercise`'s checks on a step played in this process, on the
-    /// runs the other tests of that step share (steps 1–4 share `MeasuredRuns`,
-    /// by step; steps 5–7 `SharedRuns`, by controller).
-    static func imageList(_ exercise: Int, step: Int, _ controller: any LessonController.Type) async -> [CheckResult] {
-        await ImageListChecks.check(exercise: exercise) { scenario in
-            ImageListRun(await MeasuredRuns.shared.result(step: step, controller: controller, scenario: scenario))
-        }
-    }
-
+    /// runs the other tests of that step share (`SharedRuns`).
     static func imageList(_ exercise: Int, _ controller: any LessonController.Type) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
             ImageListRun(await SharedRuns.shared.result(controller, scenario, speed: ImageListChecks.speed))

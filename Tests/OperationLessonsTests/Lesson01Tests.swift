@@ -9,7 +9,7 @@ import Testing
 /// on the main queue freeze the app: the first screen waits rows × latency, and scrolling stalls at every new row.
 @Suite struct Lesson01Tests {
     static func standardRun() async -> ScenarioResult {
-        await MeasuredRuns.shared.result(step: 1, controller: AppsViewController.self, scenario: .standard)
+        await SharedRuns.shared.result(AppsViewController.self, .standard)
     }
 
     @Test func syncLoadBlocksTheMainQueueForAtLeastOneLatency() async {

@@ -12,10 +12,8 @@ import Testing
 /// Both bugs are shown in step 1 and gone in step 2, on the same scenario (the standard scroll).
 @Suite struct Lesson02Tests {
     static func standardRuns() async -> (step1: ScenarioResult, step2: ScenarioResult) {
-        let step1 = await MeasuredRuns.shared.result(
-            step: 1, controller: Lesson01SyncLoad.AppsViewController.self, scenario: .standard)
-        let step2 = await MeasuredRuns.shared.result(
-            step: 2, controller: Lesson02AsyncPlaceholder.AppsViewController.self, scenario: .standard)
+        let step1 = await SharedRuns.shared.result(Lesson01SyncLoad.AppsViewController.self, .standard)
+        let step2 = await SharedRuns.shared.result(Lesson02AsyncPlaceholder.AppsViewController.self, .standard)
         return (step1, step2)
     }
 
@@ -56,8 +54,8 @@ import Testing
     // MARK: exercise 2, the same measures as the learner's checker
 
     @Test func exercise2IsSolvedByStep2AndNotBeforeIt() async {
-        let step1 = await ExerciseProof.imageList(2, step: 1, Lesson01SyncLoad.AppsViewController.self)
-        let step2 = await ExerciseProof.imageList(2, step: 2, Lesson02AsyncPlaceholder.AppsViewController.self)
+        let step1 = await ExerciseProof.imageList(2, Lesson01SyncLoad.AppsViewController.self)
+        let step2 = await ExerciseProof.imageList(2, Lesson02AsyncPlaceholder.AppsViewController.self)
         ExerciseProof.expectEveryBugPresent(step1)
         ExerciseProof.expectSolved(step2)
     }

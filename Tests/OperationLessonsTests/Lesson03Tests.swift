@@ -13,7 +13,7 @@ import Testing
     static func run(step: Int, _ scenario: Scenario) async -> ScenarioResult {
         let controller: any LessonController.Type =
             step == 2 ? Lesson02AsyncPlaceholder.AppsViewController.self : Lesson03ModelCache.AppsViewController.self
-        return await MeasuredRuns.shared.result(step: step, controller: controller, scenario: scenario)
+        return await SharedRuns.shared.result(controller, scenario)
     }
 
     @Test func scrollingBackOverLoadedRowsDownloadsNothingAgain() async {
@@ -54,8 +54,8 @@ import Testing
     // MARK: exercise 3, the same measures as the learner's checker
 
     @Test func exercise3IsSolvedByStep3AndNotBeforeIt() async {
-        let step2 = await ExerciseProof.imageList(3, step: 2, Lesson02AsyncPlaceholder.AppsViewController.self)
-        let step3 = await ExerciseProof.imageList(3, step: 3, Lesson03ModelCache.AppsViewController.self)
+        let step2 = await ExerciseProof.imageList(3, Lesson02AsyncPlaceholder.AppsViewController.self)
+        let step3 = await ExerciseProof.imageList(3, Lesson03ModelCache.AppsViewController.self)
         ExerciseProof.expectEveryBugPresent(step2)
         ExerciseProof.expectSolved(step3)
     }

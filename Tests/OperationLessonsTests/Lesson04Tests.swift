@@ -18,8 +18,7 @@ import Testing
 /// download fails, nothing is ever inserted, and the run is safe in process.
 @Suite struct Lesson04Tests {
     static func step3(_ scenario: Scenario) async -> ScenarioResult {
-        await MeasuredRuns.shared.result(
-            step: 3, controller: Lesson03ModelCache.AppsViewController.self, scenario: scenario)
+        await SharedRuns.shared.result(Lesson03ModelCache.AppsViewController.self, scenario)
     }
 
     @Test func aMemoryWarningFreesTheIconsAndTheyComeBackOnDemand() async throws {
@@ -54,8 +53,7 @@ import Testing
     }
 
     @Test func stillBrokenOfflineTheReloadAsksForTheIconAgainForever() async throws {
-        let run = await MeasuredRuns.shared.result(
-            step: 4, controller: Lesson04CacheDictionary.AppsViewController.self, scenario: .offlineBrowse)
+        let run = await SharedRuns.shared.result(Lesson04CacheDictionary.AppsViewController.self, .offlineBrowse)
         let report = run.report
         // Every download fails at once; the completion reloads the row anyway; `cellForRowAt` finds no icon and
         // starts another download: a loop that only ends with the scenario.
@@ -74,7 +72,7 @@ import Testing
     // MARK: exercise 4, the same measures as the learner's checker
 
     @Test func exercise4IsSolvedByStep4AndNotBeforeIt() async {
-        let step3 = await ExerciseProof.imageList(4, step: 3, Lesson03ModelCache.AppsViewController.self)
+        let step3 = await ExerciseProof.imageList(4, Lesson03ModelCache.AppsViewController.self)
         // Step 4's runs in a child process: its racy dictionary can crash one.
         let step4 = await ExerciseProof.imageListInChildProcess(4, step: 4)
         ExerciseProof.expectEveryBugPresent(step3)

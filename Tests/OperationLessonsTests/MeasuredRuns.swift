@@ -3,32 +3,11 @@ import LessonKit
 import SlowNetwork
 import Testing
 
-/// One measured run per (step, scenario, speed), shared by every test that looks at it.
-///
-/// The tests of step N compare it with step N-1 on the same scenario, so step N-1's run is needed by two test
-/// files; a run is a second or two of wall time, and the suite has to stay well under a minute. The first test
-/// to ask starts the run; the others await the same result. Runs still happen one at a time (ScenarioRunner's
-/// gate), so no run measures another's main-queue work.
-actor MeasuredRuns {
-    static let shared = MeasuredRuns()
-
-    /// The speed the tests play every story at: 500 ms of tutorial latency is 50 ms of wall time.
+/// The speed the tests play every story at: 500 ms of tutorial latency is 50 ms of wall time. The runs
+/// themselves are `SharedRuns`': the tests of step N compare it with step N-1 on the same scenario, so step N-1's
+/// run is needed by two test files, and each is played once per test process.
+enum MeasuredRuns {
     static let speed = 10.0
-
-    private var runs: [String: Task<ScenarioResult, Never>] = [:]
-
-    func result(step: Int, controller: any LessonController.Type, scenario: Scenario) async -> ScenarioResult {
-        let key = "\(step)/\(scenario.name)"
-        if let run = runs[key] { return await run.value }
-        guard let entry = LessonCatalog.entry(step) else { preconditionFailure("step \(step) is not in the catalog") }
-        var options = LessonOptions()
-        options.speed = Self.speed
-        let setup = ScenarioSetup(
-            lesson: entry.id, title: entry.title, controller: controller, scenario: scenario, options: options)
-        let run = Task { await ScenarioRunner.run(setup) }
-        runs[key] = run
-        return await run.value
-    }
 }
 
 /// Reading a run the way the lesson texts talk about it.

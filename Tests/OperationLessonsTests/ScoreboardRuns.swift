@@ -12,9 +12,8 @@ import Testing
 /// The runs the scoreboard and bug-matrix tests read, each made once per test
 /// process and shared: the standard scenario of step 3 serves four tests, and
 /// runs in one process are serialized anyway (one main queue). In-process runs
-/// come from the lesson tests' own memos (`MeasuredRuns` for steps 1–3 at their
-/// speed, `SharedRuns` for steps 5–7), so a run a lesson test already made is
-/// not made again.
+/// come from the lesson tests' own memo (`SharedRuns`), so a run a lesson test
+/// already made is not made again.
 ///
 /// Steps run in process, except the ones in `inChildProcess`: step 4's racy
 /// dictionary crashes its process in most runs on an idle two-core machine
@@ -65,19 +64,8 @@ actor ScoreboardRuns {
         guard let entry = LessonCatalog.entry(key.step), let scenario = Scenario.named(key.scenario) else {
             return .failed("no such step or scenario")
         }
-        var options = LessonOptions()
-        options.speed = key.speed
-        if let controller = controllers[key.step], key.step < 4, key.speed == MeasuredRuns.speed {
-            return .measured(
-                await MeasuredRuns.shared.result(step: key.step, controller: controller, scenario: scenario).report)
-        }
-        if let controller = controllers[key.step], key.step > 4 {
-            return .measured(await SharedRuns.shared.result(controller, scenario, speed: key.speed).report)
-        }
         if let controller = controllers[key.step] {
-            let setup = ScenarioSetup(
-                lesson: entry.id, title: entry.title, controller: controller, scenario: scenario, options: options)
-            return .measured(await ScenarioRunner.run(setup).report)
+            return .measured(await SharedRuns.shared.result(controller, scenario, speed: key.speed).report)
         }
         let children = {
             var children = StepProcess.besideThisProgram()

@@ -11,15 +11,19 @@ actor SharedRuns {
 
     private var runs: [String: Task<ScenarioResult, Never>] = [:]
 
-    func result(_ controller: any LessonController.Type, _ scenario: Scenario, speed: Double = 10) async
+    func result(_ controller: any LessonController.Type, _ scenario: Scenario, speed: Double = MeasuredRuns.speed) async
         -> ScenarioResult
     {
         let key = "\(String(reflecting: controller)) · \(scenario.name) · \(speed)"
         if let run = runs[key] { return await run.value }
         var options = LessonOptions()
         options.speed = speed
+        // A step's controller is named after its target ("Lesson04CacheDictionary.AppsViewController").
+        let module = String(reflecting: controller).prefix { $0 != "." }
+        let entry = LessonCatalog.all.first { $0.target == module }
         let setup = ScenarioSetup(
-            lesson: "", title: "shared run", controller: controller, scenario: scenario, options: options)
+            lesson: entry?.id ?? "", title: entry?.title ?? "shared run", controller: controller, scenario: scenario,
+            options: options)
         let run = Task { await ScenarioRunner.run(setup) }
         runs[key] = run
         return await run.value
