@@ -42,20 +42,7 @@ enum Shell {
     /// runtime's backtrace (dozens of lines per thread) is read for the crash
     /// and the first frame in `Sources/`, and the rest left out.
     static func runShowingOutput(_ executable: URL, _ arguments: [String], in folder: URL) throws -> Run {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-\(UUID().uuidString).txt")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw ShellError("cannot write \(file.path)")
-        }
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: file)
-        try process.run()
-        process.waitUntilExit()
-        let errors = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        let (process, errors) = try runWithErrorsInAFile(executable, arguments, in: folder, output: nil)
         let crashed = process.terminationReason == .uncaughtSignal
         if !crashed && !errors.isEmpty { FileHandle.standardError.write(Data(errors.utf8)) }
         return Run(
@@ -80,6 +67,19 @@ enum Shell {
     static func runCollectingErrors(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (
         status: Int32, signal: Int32?, errors: String
     ) {
+        let (process, errors) = try runWithErrorsInAFile(
+            executable, arguments, in: folder, output: FileHandle.nullDevice)
+        let crashed = process.terminationReason == .uncaughtSignal
+        return (process.terminationStatus, crashed ? process.terminationStatus : nil, errors)
+    }
+
+    /// Runs `executable` in `folder` to its end, with no input, its standard
+    /// output to `output` (nil: this process's) and its standard error to a
+    /// file (a Thread Sanitizer report or a backtrace can be more than a pipe
+    /// holds), and returns the finished process and what it wrote there.
+    private static func runWithErrorsInAFile(
+        _ executable: URL, _ arguments: [String], in folder: URL, output: FileHandle?
+    ) throws -> (process: Process, errors: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-\(UUID().uuidString).txt")
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw ShellError("cannot write \(file.path)")
@@ -90,15 +90,11 @@ enum Shell {
         process.arguments = arguments
         process.currentDirectoryURL = folder
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        if let output { process.standardOutput = output }
         process.standardError = try FileHandle(forWritingTo: file)
         try process.run()
         process.waitUntilExit()
-        let crashed = process.terminationReason == .uncaughtSignal
-        return (
-            process.terminationStatus, crashed ? process.terminationStatus : nil,
-            (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        )
+        return (process, (try? String(contentsOf: file, encoding: .utf8)) ?? "")
     }
 
     static func signalName(_ signal: Int32) -> String {
