@@ -53,7 +53,7 @@ extension LessonProcess {
             let place = frame.flatMap { line in line.range(of: "Sources/").map { String(line[$0.lowerBound...]) } }
             return .crashed(signal: run.status, where: place ?? "a frame outside the lesson's code")
         }
-        try #require(run.status == 0, "\(entry.target) exited with status \(run.status)")
+        try #require(run.finished, "\(entry.target) exited with status \(run.status)")
         return .finished(try run.report())
     }
 }
