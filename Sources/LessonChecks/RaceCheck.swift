@@ -11,11 +11,19 @@ public enum RaceCheck {
     public static let arguments = ["--scenario", "fast-scroll-slow-rows", "--speed", "10", "--json"]
 
     /// How many runs a race-free verdict takes. TSan reports a race only when
-    /// two threads touched the memory with nothing ordering them (no lock
-    /// between), so whether a run shows it depends on timing: one run of a
-    /// racy step can come out clean (seen once in CI, under load), three in a
-    /// row have not.
+    /// two threads touched the memory with nothing ordering them, and the
+    /// network's lock orders threads that take turns: the race shows when the
+    /// threads really run at once. On an idle two-core machine step 4 showed
+    /// it in 10 runs of 10; with the cores busy, in 0 of 6.
     public static let runs = 3
+
+    /// Whether the machine was too busy for a clean verdict to mean much: its
+    /// load average over the last minute above its number of cores.
+    public static func machineWasBusy() -> (busy: Bool, load: Double) {
+        var load = [0.0]
+        guard getloadavg(&load, 1) == 1 else { return (false, 0) }
+        return (load[0] > Double(ProcessInfo.processInfo.activeProcessorCount), load[0])
+    }
 
     /// Thread Sanitizer's exit status after a report (the run itself went on).
     public static let reportedStatus: Int32 = 66

@@ -238,6 +238,15 @@ enum ExerciseCommands {
             verdict = RaceCheck.judge(errors: run.errors, crashed: run.signal != nil)
             if !verdict.passed { return verdict }
         }
+        let (busy, load) = RaceCheck.machineWasBusy()
+        if busy {
+            say(
+                String(
+                    format: "Note: the machine was busy (load %.1f on %d cores). ", load,
+                    ProcessInfo.processInfo.activeProcessorCount)
+                    + "Thread Sanitizer sees a race only when the threads really run at once, so a clean run on a busy "
+                    + "machine proves less: check again when it is idle.")
+        }
         return verdict
     }
 

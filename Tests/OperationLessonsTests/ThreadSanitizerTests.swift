@@ -8,7 +8,9 @@ import Testing
 /// Each step runs as a child process (the TSan-built lesson executable beside
 /// this TSan-built test bundle), so step 4's report is its own and cannot fail
 /// the test run. Only in `.ci/run`'s TSan leg: elsewhere the executables are not
-/// TSan-built and there would be nothing to read.
+/// TSan-built and there would be nothing to read. `.ci/run` plays them in a
+/// `swift test` of their own, with nothing else running: TSan sees the race
+/// only when the step's threads really run at once (`RaceCheck.runs`).
 @Suite(.enabled(if: ThreadSanitizer.isOn, "needs the TSan-built executables of the TSan leg (.ci/run)"))
 struct ThreadSanitizerTests {
     /// Rows 10+ are slow and the user flicks over them: many downloads end
@@ -32,7 +34,10 @@ struct ThreadSanitizerTests {
         let reports = Self.raceReports(in: run.errors)
         #expect(
             !reports.isEmpty,
-            "no race reported in \(RaceCheck.runs + 1) runs; the last exited \(run.status), stderr ends: \(run.errors.suffix(1500))"
+            """
+            no race reported in \(RaceCheck.runs + 1) runs; the last exited \(run.status), stderr ends: \
+            \(run.errors.suffix(1500)); its report: \((try? run.report().summary) ?? String(run.output.suffix(1500)))
+            """
         )
         // The report points at the line that writes the dictionary from a download thread.
         let summary = run.errors.split(separator: "\n").filter { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
