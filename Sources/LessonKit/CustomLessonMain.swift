@@ -194,55 +194,6 @@ public enum ExclusiveRun {
     }
 }
 
-/// Awaiting operations without blocking a thread (and so without blocking the
-/// main queue, or a Swift Testing test, while they run).
-public enum OperationWaiter {
-    /// True once every operation has finished (cancelled ones included);
-    /// false if `timeoutSeconds` of wall time pass first. Never blocks.
-    ///
-    /// A private "watcher" operation depends on all of them: when it becomes
-    /// ready they are done. On a timeout the watcher lets go of them first,
-    /// then is cancelled. Letting go matters on Linux: swift-corelibs-foundation
-    /// keeps an *unretained* pointer from each dependency to its dependents,
-    /// so a cancelled dependent that is freed before its dependency finishes
-    /// crashes the process when the dependency does finish.
-    public static func waitUntilFinished(_ operations: [Operation], timeoutSeconds: Double) async -> Bool {
-        let watcherQueue = OperationQueue()
-        watcherQueue.name = "OperationWaiter"
-        let watcher = BlockOperation()
-        for operation in operations { watcher.addDependency(operation) }
-        let outcome = Once()
-        return await withCheckedContinuation { continuation in
-            outcome.set(continuation)
-            watcher.addExecutionBlock { outcome.resume(returning: true) }
-            watcherQueue.addOperation(watcher)
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) {
-                guard outcome.resume(returning: false) else { return }
-                for operation in operations { watcher.removeDependency(operation) }
-                watcher.cancel()
-            }
-        }
-    }
-
-    /// A continuation resumed by whichever comes first.
-    /// `NSLock`, which Thread Sanitizer sees, rather than `Mutex`, which it does not.
-    private final class Once: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<Bool, Never>?
-
-        func set(_ continuation: CheckedContinuation<Bool, Never>) {
-            lock.withLock { self.continuation = continuation }
-        }
-
-        @discardableResult
-        func resume(returning value: Bool) -> Bool {
-            guard let continuation = lock.withLock({ self.continuation.take() }) else { return false }
-            continuation.resume(returning: value)
-            return true
-        }
-    }
-}
-
 extension Report {
     /// The summary of a step that is not a table: its own numbers, one a line.
     public var stepSummary: String {
