@@ -241,11 +241,10 @@ enum ExerciseCommands {
         let (busy, load) = RaceCheck.machineWasBusy()
         if busy {
             say(
-                String(
-                    format: "Note: the machine was busy (load %.1f on %d cores). ", load,
-                    ProcessInfo.processInfo.activeProcessorCount)
-                    + "Thread Sanitizer sees a race only when the threads really run at once, so a clean run on a busy "
-                    + "machine proves less: check again when it is idle.")
+                "Note: the machine was busy (load \(String(format: "%.1f", load)) on "
+                    + "\(ProcessInfo.processInfo.activeProcessorCount) cores). Thread Sanitizer sees a race only "
+                    + "when the threads really run at once, so a clean run on a busy machine proves less: check again "
+                    + "when it is idle.")
         }
         return verdict
     }
