@@ -9,8 +9,12 @@ import Foundation
 /// slowly when they block; a lesson's downloads can then sit queued, unstarted,
 /// for longer than that moment. Quiet counts only once a probe sent after the
 /// quiet began has run: the pool had a free thread, so work queued before the
-/// probe had its chance to start. The probe uses the lowest QoS, so it is not
-/// served ahead of the lessons' own operations.
+/// probe had its chance to start. The probe goes to the same global queue as
+/// the lessons' operations (default quality of service, which an
+/// `OperationQueue` uses unless told otherwise), behind them: each quality of
+/// service has its own threads here, and a background probe was answered
+/// while step 6's downloads still waited (a relaunch then found 2 of 8 icons
+/// missing on disk).
 final class WorkerProbe: @unchecked Sendable {
     private let lock = NSLock()
     /// When the probe now in the pool was sent, if one is.
@@ -28,7 +32,7 @@ final class WorkerProbe: @unchecked Sendable {
             return (false, true)
         }
         if sendProbe {
-            DispatchQueue.global(qos: .background).async {
+            DispatchQueue.global().async {
                 self.lock.withLock {
                     if let sent = self.outstandingSentMs { self.answeredSentMs = sent }
                     self.outstandingSentMs = nil
