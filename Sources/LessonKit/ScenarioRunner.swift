@@ -275,7 +275,15 @@ private final class ActiveRun: @unchecked Sendable {
         case .pause(let seconds):
             return elapsed >= seconds
         case .settle(let timeout):
-            if elapsed >= timeout || recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
+            if recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
+            let now = network.now()
+            if elapsed >= timeout {
+                // Out of story time, once the worker pool has been free since
+                // (`WorkerProbe`): downloads starved by other work in this
+                // process are the machine's delay, not the app's.
+                let timeoutMs = stepStartMs + timeout * 1000 / setup.options.speed
+                return workerProbe.poolWasFree(since: timeoutMs, nowMs: now)
+            }
             // Nothing loading, and nothing started or ended for a moment: the app has given up.
             let activity = network.activity
             // Quiet since this step began, not only since the last request:
@@ -283,7 +291,6 @@ private final class ActiveRun: @unchecked Sendable {
             // started yet (a slow machine, Thread Sanitizer), and the quiet
             // before them must not count as "the app has given up".
             // And quiet while the worker pool was free (`WorkerProbe`): queued downloads had their chance.
-            let now = network.now()
             let quietStartMs = max(activity.lastChangeMs, stepStartMs)
             guard activity.inFlight == 0, now - quietStartMs > max(100, 250 / setup.options.speed) else {
                 return false
