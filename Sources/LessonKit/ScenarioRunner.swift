@@ -277,15 +277,20 @@ private final class ActiveRun: @unchecked Sendable {
         case .settle(let timeout):
             if recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
             let now = network.now()
+            let activity = network.activity
             if elapsed >= timeout {
-                // Out of story time, once the worker pool has been free since
-                // (`WorkerProbe`): downloads starved by other work in this
-                // process are the machine's delay, not the app's.
-                let timeoutMs = stepStartMs + timeout * 1000 / setup.options.speed
-                return workerProbe.poolWasFree(since: timeoutMs, nowMs: now)
+                // Out of story time. A busy machine slows the app, not the
+                // story: while icons are still arriving (one in the last two
+                // latencies) it waits on, up to three times the limit; and it
+                // ends only once the worker pool has been free since
+                // (`WorkerProbe`), so downloads starved by other work in this
+                // process are not cut off either.
+                let speed = setup.options.speed
+                let arriving = now - activity.lastDeliveryMs < max(100, 2 * network.conditions.latency * 1000 / speed)
+                if arriving && elapsed < 3 * timeout { return false }
+                return workerProbe.poolWasFree(since: stepStartMs + timeout * 1000 / speed, nowMs: now)
             }
             // Nothing loading, and nothing started or ended for a moment: the app has given up.
-            let activity = network.activity
             // Quiet since this step began, not only since the last request:
             // right after a relaunch or a scroll the new downloads may not have
             // started yet (a slow machine, Thread Sanitizer), and the quiet

@@ -26,6 +26,7 @@ public final class SlowNetwork: @unchecked Sendable {
         var log = RequestLog()
         var inFlight = 0
         var lastChangeMs = 0.0
+        var lastDeliveryMs = -Double.infinity
         /// Kept as requests come and go, so the live counts cost O(1).
         var inFlightByURL: [String: Int] = [:]
         var duplicateRequests = 0
@@ -57,10 +58,11 @@ public final class SlowNetwork: @unchecked Sendable {
     /// A copy of the request log as it is now.
     public var log: RequestLog { lock.withLock { state.log } }
 
-    /// Requests in flight now, and when a request last started or ended: what
-    /// "has the app stopped loading?" needs, without copying the whole log.
-    public var activity: (inFlight: Int, lastChangeMs: Double) {
-        lock.withLock { (state.inFlight, state.lastChangeMs) }
+    /// Requests in flight now, when a request last started or ended, and when
+    /// one last delivered its body whole: what "has the app stopped loading?"
+    /// and "is it still bringing icons in?" need, without copying the log.
+    public var activity: (inFlight: Int, lastChangeMs: Double, lastDeliveryMs: Double) {
+        lock.withLock { (state.inFlight, state.lastChangeMs, state.lastDeliveryMs) }
     }
 
     /// The log's headline counts as they are now, kept up to date as requests
@@ -182,6 +184,7 @@ public final class SlowNetwork: @unchecked Sendable {
             state.log.end(id, at: end, outcome: outcome, bytes: bytes, error: error)
             state.inFlight -= 1
             state.lastChangeMs = end
+            if outcome == .ok { state.lastDeliveryMs = end }
         }
     }
 
