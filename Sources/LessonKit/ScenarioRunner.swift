@@ -280,11 +280,15 @@ private final class ActiveRun: @unchecked Sendable {
             let activity = network.activity
             if elapsed >= timeout {
                 // Out of story time. A busy machine slows the app, not the
-                // story: while icons are still arriving (one in the last two
-                // latencies) it waits on, up to three times the limit; and it
-                // ends only once the worker pool has been free since
-                // (`WorkerProbe`), so downloads starved by other work in this
-                // process are not cut off either.
+                // story: while a download is overdue (its thread waits for a
+                // CPU; it ends as soon as it gets one) it waits for it; while
+                // icons are still arriving (one in the last two latencies) it
+                // waits on, up to three times the limit; and it ends only once
+                // the worker pool has been free since (`WorkerProbe`), so
+                // downloads starved by other work in this process are not cut
+                // off either. (Seen with both cores busy: a relaunch cut off at
+                // three times its limit with 4 downloads overdue, 3 of 8 icons shown.)
+                if network.hasOverdueRequests(atMs: now) { return false }
                 let speed = setup.options.speed
                 let arriving = now - activity.lastDeliveryMs < max(100, 2 * network.conditions.latency * 1000 / speed)
                 if arriving && elapsed < 3 * timeout { return false }

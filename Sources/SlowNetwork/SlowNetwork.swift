@@ -29,6 +29,8 @@ public final class SlowNetwork: @unchecked Sendable {
         var lastDeliveryMs = -Double.infinity
         /// Kept as requests come and go, so the live counts cost O(1).
         var inFlightByURL: [String: Int] = [:]
+        /// When each request now asleep in the network is due to wake, by request id.
+        var dueMsByRequest: [Int: Double] = [:]
         var duplicateRequests = 0
     }
 
@@ -63,6 +65,13 @@ public final class SlowNetwork: @unchecked Sendable {
     /// and "is it still bringing icons in?" need, without copying the log.
     public var activity: (inFlight: Int, lastChangeMs: Double, lastDeliveryMs: Double) {
         lock.withLock { (state.inFlight, state.lastChangeMs, state.lastDeliveryMs) }
+    }
+
+    /// Whether a request asleep in the network should have woken by `nowMs`
+    /// and has not: its thread is waiting for a CPU. The machine is late, not
+    /// the app, and the request will end as soon as the thread runs.
+    public func hasOverdueRequests(atMs nowMs: Double) -> Bool {
+        lock.withLock { state.dueMsByRequest.values.contains { $0 < nowMs } }
     }
 
     /// The log's headline counts as they are now, kept up to date as requests
@@ -117,7 +126,9 @@ public final class SlowNetwork: @unchecked Sendable {
         var body = IconArt.ppm(for: key)
 
         if isOffline { throw finish(id, failure: .offline) }
-        guard sleep(wallSeconds: conditions.wallSeconds(storySeconds)) else {
+        let wallSeconds = conditions.wallSeconds(storySeconds)
+        lock.withLock { state.dueMsByRequest[id] = now() + wallSeconds * 1000 }
+        guard sleep(wallSeconds: wallSeconds) else {
             throw finish(id, failure: .shutDown)
         }
         if isOffline { throw finish(id, failure: .offline) }
@@ -182,6 +193,7 @@ public final class SlowNetwork: @unchecked Sendable {
             state.inFlightByURL[url, default: 1] -= 1
             if state.inFlightByURL[url] == 0 { state.inFlightByURL[url] = nil }
             state.log.end(id, at: end, outcome: outcome, bytes: bytes, error: error)
+            state.dueMsByRequest[id] = nil
             state.inFlight -= 1
             state.lastChangeMs = end
             if outcome == .ok { state.lastDeliveryMs = end }

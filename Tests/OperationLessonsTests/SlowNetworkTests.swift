@@ -220,6 +220,32 @@ import Testing
         #expect(await Rig.onThread { Self.fetch(network, url) } == .error(.shutDown))
     }
 
+    /// A sleeping request is overdue once its due time has passed and it has
+    /// not ended (its thread is waiting for a CPU): the settle waits for those.
+    /// Asked at chosen instants, so no clock has to run late for the test.
+    @Test func aRequestIsOverdueOnlyPastItsDueTimeAndUntilItEnds() async throws {
+        let url = Self.icons[6]
+        var conditions = NetworkConditions()
+        conditions.rules = [URLRule(urls: [url], behavior: .slow(1000...1000))]
+        let network = SlowNetwork(conditions: conditions)
+        #expect(!network.hasOverdueRequests(atMs: .infinity))
+        // Nothing below throws before `shutdown()` ends the 1000 s fetch: a
+        // pending `async let` is waited for when its scope is left.
+        async let fetch = Rig.onThread { Self.fetch(network, url) }
+        // Its due time is stamped as it goes to sleep.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !network.hasOverdueRequests(atMs: .infinity) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(network.activity.inFlight == 1)
+        // Due in 1000 s: not overdue now, overdue 1001 s from now.
+        #expect(!network.hasOverdueRequests(atMs: network.now()))
+        #expect(network.hasOverdueRequests(atMs: network.now() + 1_001_000))
+        network.shutdown()
+        #expect(await fetch == .error(.shutDown))
+        #expect(!network.hasOverdueRequests(atMs: .infinity))
+    }
+
     @Test func aFetchAfterTheFirstFinishedIsNotADuplicate() async {
         let (outcomes, log) = await Self.sequentialRun(Self.fast(), urls: [Self.icons[0], Self.icons[1]], rounds: 3)
         #expect(outcomes.allSatisfy { if case .data(_, image: true) = $0 { true } else { false } })
