@@ -10,7 +10,7 @@ import Testing
 /// last image step (7). Each case names what it injects and what must hold;
 /// every case also keeps the invariants of `Reliability.checkInvariants` and
 /// `Reliability.checkDisk`. docs/reliability.md is the table of these cases.
-@Suite struct FaultMatrixTests {
+@Suite(.inItsLane("FaultMatrixTests")) struct FaultMatrixTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         var scenario: Scenario

@@ -98,7 +98,7 @@ final class ReloadRowController: TableViewController, LessonController, @uncheck
     }
 }
 
-@Suite struct HarnessTests {
+@Suite(.inItsLane("HarnessTests")) struct HarnessTests {
     static func run(
         _ controller: any LessonController.Type, _ scenario: Scenario, speed: Double = 10
     ) async -> ScenarioResult {

@@ -16,7 +16,7 @@ import Testing
 /// corrupt it and crash the process, so every step 4 run in which downloads succeed is played in a child process
 /// (`reportOfRacyStep`): a crash there is recorded as a known issue and the run played again. Offline, every
 /// download fails, nothing is ever inserted, and the run is safe in process.
-@Suite struct Lesson04Tests {
+@Suite(.inItsLane("Lesson04Tests")) struct Lesson04Tests {
     static func step3(_ scenario: Scenario) async -> ScenarioResult {
         await SharedRuns.shared.result(Lesson03ModelCache.AppsViewController.self, scenario)
     }

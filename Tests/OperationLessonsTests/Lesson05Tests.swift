@@ -10,7 +10,7 @@ import Testing
 /// Step 4 → 5: each bug the operation pool fixes, shown in step 4 (or in the
 /// naive pool) and gone in step 5, on the same scenario. Step 4 runs as a child
 /// process where its race could crash it (see `LessonProcess`).
-@Suite struct Lesson05Tests {
+@Suite(.inItsLane("Lesson05Tests")) struct Lesson05Tests {
     static func run(_ controller: any LessonController.Type, _ scenario: Scenario) async -> ScenarioResult {
         await SharedRuns.shared.result(controller, scenario)
     }

@@ -10,7 +10,7 @@ import Testing
 /// Step 5 → 6: a disk cache that survives a relaunch; its own trap (file names
 /// from the URL's last path component) shown and fixed; and whatever the URL
 /// or the disk does, no file outside the Caches folder and no crash.
-@Suite struct Lesson06Tests {
+@Suite(.inItsLane("Lesson06Tests")) struct Lesson06Tests {
     /// A fresh folder standing for the app's sandbox; its `Library/Caches` is
     /// the cache folder, two levels down, so that even `../../x` stays inside.
     final class Sandbox {

@@ -10,7 +10,7 @@ import Testing
 
 /// Step 6 → 7: cancelled downloads no longer deliver, no download starts while
 /// the user scrolls, and what suspending a queue does not stop.
-@Suite struct Lesson07Tests {
+@Suite(.inItsLane("Lesson07Tests")) struct Lesson07Tests {
     static func run(_ controller: any LessonController.Type, _ scenario: Scenario) async -> ScenarioResult {
         await SharedRuns.shared.result(controller, scenario)
     }

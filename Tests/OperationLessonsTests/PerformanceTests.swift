@@ -8,7 +8,7 @@ import Testing
 /// The harness's own performance: frame work that follows the rows on screen,
 /// not the rows in the catalog; live counts that agree with the log; the
 /// physical limit computed right.
-@Suite struct PerformanceTests {
+@Suite(.inItsLane("PerformanceTests")) struct PerformanceTests {
     /// A catalog 166 times longer, scrolled end to end at 50×: the frame
     /// handler's work grows with the rows that scroll into view, never with
     /// the catalog. An O(rows) step per frame would show up as ×166. Step 2:

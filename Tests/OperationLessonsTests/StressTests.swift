@@ -15,7 +15,7 @@ import Testing
 ///
 ///     OPERATION_LESSONS_STRESS_EVENTS=200 OPERATION_LESSONS_STRESS_SEEDS=1,2,3 \
 ///     OPERATION_LESSONS_STRESS_STEPS=3,5,6,7 swift test --filter StressTests
-@Suite struct StressTests {
+@Suite(.inItsLane("StressTests")) struct StressTests {
     static let environment = ProcessInfo.processInfo.environment
     static let rows = environment["OPERATION_LESSONS_STRESS_ROWS"].flatMap { Int($0) } ?? 1000
     static let events = environment["OPERATION_LESSONS_STRESS_EVENTS"].flatMap { Int($0) } ?? 12
