@@ -121,11 +121,6 @@ public enum LotteryChecks {
     }
 }
 
-/// "1 roll", "3 rolls".
-func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
-}
-
 /// Waits, without blocking a thread, until `condition` holds; false if it
 /// still does not after `timeout` seconds. For conditions, never for time.
 func eventually(timeout: Double, _ condition: () -> Bool) async -> Bool {

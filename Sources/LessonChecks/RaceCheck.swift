@@ -1,4 +1,5 @@
 import Foundation
+import LessonKit
 
 /// The one bug no in-process measure can see: shared state written from
 /// download threads (step 4's cache dictionary). Thread Sanitizer sees it. The
@@ -56,7 +57,7 @@ public enum RaceCheck {
         let place = summary.flatMap { line in
             line.range(of: "Sources/").map { String(line[$0.lowerBound...].prefix { $0 != " " }) }
         }
-        var measured = "\(reports.count) Thread Sanitizer report\(reports.count == 1 ? "" : "s")"
+        var measured = counted(reports.count, "Thread Sanitizer report")
         if let place { measured += " (first: \(place))" }
         if crashed { measured += " · the run crashed" }
         return bug.result(passed: reports.isEmpty && !crashed, measured: measured)

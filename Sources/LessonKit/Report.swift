@@ -92,13 +92,13 @@ public struct Report: Codable, Equatable, Sendable {
         func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "never" }
         var lines = [
             "Lesson \(lesson) · \(title) · scenario \(scenario) · seed \(seed) · speed \(speed.formatted)× · latency \(latencyMs.formatted) ms",
-            "  network   \(requests) requests for \(uniqueURLs) icons · \(duplicateRequests) duplicates in flight · \(failedRequests) failed · \(bytes) bytes · at most \(maxInFlight) at once"
+            "  network   \(counted(requests, "request")) for \(counted(uniqueURLs, "icon")) · \(counted(duplicateRequests, "duplicate")) in flight · \(failedRequests) failed · \(counted(bytes, "byte")) · at most \(maxInFlight) at once"
                 + (requestsOnMainQueue > 0 ? " · \(requestsOnMainQueue) on the main queue" : ""),
-            "  screen    \(frames) frames · \(droppedFrames) dropped · longest main-queue stall \(ms(maxMainStallMs))",
+            "  screen    \(counted(frames, "frame")) · \(droppedFrames) dropped · longest main-queue stall \(ms(maxMainStallMs))",
             "            \(blankFrames) blank · \(placeholderFrames) with a placeholder · \(wrongImageFrames) with another row's icon",
             "            all visible icons shown after \(ms(timeToAllVisibleMs)) · at the end \(ownIconsAtEnd)/\(visibleRowsAtEnd) rows show their own icon",
-            "  memory    \(memoryWarnings) memory warnings · image bytes kept after the last one: \(liveImageBytes.map(String.init) ?? "n/a")",
-            "  app       \(mainThreadViolations) main-queue violations · controller freed: \(controllerFreed ? "yes" : "no") · \(cellsCreated) cells made · \(diskCacheFiles) files in the disk cache",
+            "  memory    \(counted(memoryWarnings, "memory warning")) · image bytes kept after the last one: \(liveImageBytes.map(String.init) ?? "n/a")",
+            "  app       \(counted(mainThreadViolations, "main-queue violation")) · controller freed: \(controllerFreed ? "yes" : "no") · \(counted(cellsCreated, "cell")) made · \(counted(diskCacheFiles, "file")) in the disk cache",
         ]
         if let requestsAfterRelaunch { lines[1] += " · \(requestsAfterRelaunch) after the relaunch" }
         lines.insert("            \(requestsStartedWhileScrolling) of them started while the user was scrolling", at: 2)

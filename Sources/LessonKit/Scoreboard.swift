@@ -184,7 +184,7 @@ public enum Scoreboard {
 
     private static func crashNotes(_ rows: [Row]) -> [String] {
         rows.filter { $0.crashedRuns > 0 }.map { row in
-            "step \(row.lesson) crashed in \(row.crashedRuns) run\(row.crashedRuns == 1 ? "" : "s") before this one"
+            "step \(row.lesson) crashed in \(counted(row.crashedRuns, "run")) before this one"
                 + (row.report == nil ? "" : " (a data race can take its process down)")
         }
     }

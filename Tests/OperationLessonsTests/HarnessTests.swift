@@ -257,3 +257,25 @@ enum CLIDocs {
         #expect(documented == Set(Scenario.all.map(\.name)))
     }
 }
+
+/// The readable summary a lesson prints counts in words a learner reads as
+/// written: "1 memory warning", not "1 memory warnings".
+@Suite struct ReportSummaryTests {
+    @Test func countsOfOneReadSingular() {
+        var report = Report()
+        report.requests = 1
+        report.uniqueURLs = 1
+        report.memoryWarnings = 1
+        report.cellsCreated = 1
+        report.diskCacheFiles = 1
+        let summary = report.summary
+        #expect(summary.contains("1 request for 1 icon ·"))
+        #expect(summary.contains("1 memory warning ·"))
+        #expect(summary.contains("1 cell made"))
+        #expect(summary.contains("1 file in the disk cache"))
+        report.requests = 28
+        report.memoryWarnings = 0
+        #expect(report.summary.contains("28 requests for 1 icon ·"))
+        #expect(report.summary.contains("0 memory warnings ·"))
+    }
+}
