@@ -106,6 +106,12 @@ private final class ActiveRun: @unchecked Sendable {
     private var stepStartOffset = 0.0
     /// Where the current drag or fling ends: its row, clamped to the end of the table.
     private var stepTargetOffset = 0.0
+    /// Story time this settle step spent while the app handled a body it got,
+    /// which does not count toward the step's limit; the frame it was last
+    /// looked at; and when the step ran out of time, once it has.
+    private var settleHandlingStory = 0.0
+    private var settleLastFrameStory = 0.0
+    private var settleOutOfTimeMs: Double?
     /// The story time of the frame being drawn: a frame happens at one instant,
     /// so a step that ends and the step that follows it see the same clock.
     private var frameStoryNow = 0.0
@@ -198,6 +204,9 @@ private final class ActiveRun: @unchecked Sendable {
             stepStartStory = frameStoryNow
             stepStartMs = network.now()
             stepStartOffset = controller?.tableView.contentOffset ?? 0
+            settleHandlingStory = 0
+            settleLastFrameStory = frameStoryNow
+            settleOutOfTimeMs = nil
             begin(step)
         }
         guard advance(step, elapsed: frameStoryNow - (stepStartStory ?? frameStoryNow)) else { return nil }
@@ -278,30 +287,45 @@ private final class ActiveRun: @unchecked Sendable {
             if recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
             let now = network.now()
             let activity = network.activity
-            if elapsed >= timeout {
-                // Out of story time. A busy machine slows the app, not the
-                // story: while a download is overdue (its thread waits for a
-                // CPU; it ends as soon as it gets one) it waits for it; while
-                // icons are still arriving (one in the last two latencies) it
-                // waits on, up to three times the limit; and it ends only once
-                // the worker pool has been free since (`WorkerProbe`), so
-                // downloads starved by other work in this process are not cut
-                // off either. (Seen with both cores busy: a relaunch cut off at
-                // three times its limit with 4 downloads overdue, 3 of 8 icons shown.)
+            // The limit is story time, and the story is the network's: on a
+            // slow machine (Thread Sanitizer, busy cores) the app's own work
+            // takes longer, and at 10× each wall millisecond of it is ten of
+            // the story's. So the time the app spends handling a body it got
+            // (decoding it, writing it to disk) does not count. (Seen under
+            // Thread Sanitizer: step 7's scroll settled at its limit after 5 of
+            // its 7 rounds of three downloads, its threads at the fifth.)
+            let handling = network.isHandlingABody()
+            if handling { settleHandlingStory += frameStoryNow - settleLastFrameStory }
+            settleLastFrameStory = frameStoryNow
+            if elapsed - settleHandlingStory >= timeout || elapsed >= 3 * timeout {
+                // Out of time. A busy machine slows the app, not the story:
+                // while a download is overdue (its thread waits for a CPU; it
+                // ends as soon as it gets one) it waits for it; while icons are
+                // still arriving (one in the last two latencies) or being
+                // handled it waits on, up to three times the limit (this limit
+                // counts all time); and it ends only once the worker
+                // pool has been free since (`WorkerProbe`), so downloads starved
+                // by other work in this process are not cut off either. (Seen
+                // with both cores busy: a relaunch cut off at three times its
+                // limit with 4 downloads overdue, 3 of 8 icons shown.)
+                let outOfTimeMs = settleOutOfTimeMs ?? now
+                settleOutOfTimeMs = outOfTimeMs
                 if network.hasOverdueRequests(atMs: now) { return false }
                 let speed = setup.options.speed
                 let arriving = now - activity.lastDeliveryMs < max(100, 2 * network.conditions.latency * 1000 / speed)
-                if arriving && elapsed < 3 * timeout { return false }
-                return workerProbe.poolWasFree(since: stepStartMs + timeout * 1000 / speed, nowMs: now)
+                if (arriving || handling) && elapsed < 3 * timeout { return false }
+                return workerProbe.poolWasFree(since: outOfTimeMs, nowMs: now)
             }
             // Nothing loading, and nothing started or ended for a moment: the app has given up.
             // Quiet since this step began, not only since the last request:
             // right after a relaunch or a scroll the new downloads may not have
             // started yet (a slow machine, Thread Sanitizer), and the quiet
             // before them must not count as "the app has given up".
-            // And quiet while the worker pool was free (`WorkerProbe`): queued downloads had their chance.
+            // And quiet while the app was not handling a body it got (its next
+            // request may come once it has), and while the worker pool was free
+            // (`WorkerProbe`): queued downloads had their chance.
             let quietStartMs = max(activity.lastChangeMs, stepStartMs)
-            guard activity.inFlight == 0, now - quietStartMs > max(100, 250 / setup.options.speed) else {
+            guard activity.inFlight == 0, now - quietStartMs > max(100, 250 / setup.options.speed), !handling else {
                 return false
             }
             return workerProbe.poolWasFree(since: quietStartMs, nowMs: now)

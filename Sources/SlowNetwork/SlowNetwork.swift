@@ -31,6 +31,10 @@ public final class SlowNetwork: @unchecked Sendable {
         var inFlightByURL: [String: Int] = [:]
         /// When each request now asleep in the network is due to wake, by request id.
         var dueMsByRequest: [Int: Double] = [:]
+        /// Threads other than the main queue's that got a body and have asked
+        /// for nothing since: the id of the request that brought it, and how
+        /// many looks in a row have found the thread asleep.
+        var threadsGivenABody: [KernelThread: (request: Int, asleepLooks: Int)] = [:]
         var duplicateRequests = 0
     }
 
@@ -74,6 +78,37 @@ public final class SlowNetwork: @unchecked Sendable {
         lock.withLock { state.dueMsByRequest.values.contains { $0 < nowMs } }
     }
 
+    /// Whether the app is still handling a body this network gave it: a thread
+    /// that got one, and has asked for nothing since, is busy (running, or
+    /// waiting for a CPU or the disk), most likely decoding the bytes, writing
+    /// them to disk or handing them to the main queue before it asks for the
+    /// next icon. The network is quiet meanwhile; the app is not done.
+    ///
+    /// A thread found asleep at two looks in a row is done with its body (an
+    /// idle worker parks) and is not looked at again until its next one, so a
+    /// worker that goes on to other work is not taken for this app's; one look
+    /// could catch it blocked for a moment on a lock on its way. Linux only
+    /// (`KernelThread`); elsewhere always false. The main queue's own requests
+    /// (step 1's) are left out: the main queue is the one asking.
+    public func isHandlingABody() -> Bool {
+        let given = lock.withLock { state.threadsGivenABody }
+        // Read outside the lock: the kernel's answers take a file read each.
+        let looks = given.map { (thread: $0.key, request: $0.value.request, isBusy: $0.key.isBusy) }
+        return lock.withLock {
+            // Not a thread given another body since it was looked at: that one is new.
+            for look in looks where state.threadsGivenABody[look.thread]?.request == look.request {
+                if look.isBusy {
+                    state.threadsGivenABody[look.thread]?.asleepLooks = 0
+                } else if given[look.thread]?.asleepLooks ?? 0 >= 1 {
+                    state.threadsGivenABody[look.thread] = nil
+                } else {
+                    state.threadsGivenABody[look.thread]?.asleepLooks += 1
+                }
+            }
+            return looks.contains { $0.isBusy }
+        }
+    }
+
     /// The log's headline counts as they are now, kept up to date as requests
     /// start and end: what a status line drawn every frame needs, without
     /// copying the log (whose size grows with every request). They agree with
@@ -106,8 +141,12 @@ public final class SlowNetwork: @unchecked Sendable {
     /// app freezes).
     public func data(contentsOf url: URL) throws -> Data {
         let key = url.absoluteString
-        let thread = threadLabel()
+        let onMainQueue = isMainQueue()
+        let thread = lanes.current(onMainQueue: onMainQueue)
+        let kernelThread = onMainQueue ? nil : KernelThread.current
         let (id, attempt, shutDown) = lock.withLock {
+            // Asking again: it is done with whatever it was given before.
+            if let kernelThread { state.threadsGivenABody[kernelThread] = nil }
             let attempt = state.attemptsByURL[key, default: 0]
             state.attemptsByURL[key] = attempt + 1
             let start = now()
@@ -149,7 +188,7 @@ public final class SlowNetwork: @unchecked Sendable {
             break
         }
         if draws.failsByChance { throw finish(id, failure: .connectionLost) }
-        end(id, outcome: outcome, bytes: body.count)
+        end(id, outcome: outcome, bytes: body.count, givenTo: kernelThread)
         return body
     }
 
@@ -184,7 +223,9 @@ public final class SlowNetwork: @unchecked Sendable {
         return failure
     }
 
-    private func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
+    private func end(
+        _ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil, givenTo kernelThread: KernelThread? = nil
+    ) {
         lock.withLock {
             // Read the clock under the lock, as `begin` does, so the order of
             // starts and ends in the log is the order the live counts saw.
@@ -197,6 +238,7 @@ public final class SlowNetwork: @unchecked Sendable {
             state.inFlight -= 1
             state.lastChangeMs = end
             if outcome == .ok { state.lastDeliveryMs = end }
+            if let kernelThread { state.threadsGivenABody[kernelThread] = (id, asleepLooks: 0) }
         }
     }
 
@@ -229,10 +271,6 @@ public final class SlowNetwork: @unchecked Sendable {
             if newlines == 3 { return offset + 1 }
         }
         return nil
-    }
-
-    private func threadLabel() -> String {
-        lanes.current(onMainQueue: isMainQueue())
     }
 }
 

@@ -246,6 +246,43 @@ import Testing
         #expect(!network.hasOverdueRequests(atMs: .infinity))
     }
 
+    /// A thread given a body counts as handling it while it runs (here: spins),
+    /// not once it asks again and gets no body, and not once it sleeps. Linux
+    /// only: the kernel's view of a thread is read from `/proc`.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self")))
+    func aThreadGivenABodyIsHandlingItWhileItRunsAndNotOnceItSleeps() async throws {
+        let urls = Array(Self.icons.prefix(2))
+        let network = SlowNetwork(conditions: Self.fast(rules: [URLRule(urls: [urls[1]], behavior: .httpError(500))]))
+        #expect(!network.isHandlingABody())
+        let fetched = DispatchSemaphore(value: 0)
+        let goOn = DispatchSemaphore(value: 0)
+        let spins = Spinner()
+        @Sendable func spin() { spins.spinUntilStopped() }
+        Thread.detachNewThread {
+            _ = Self.fetch(network, urls[0])
+            fetched.signal()
+            spin()  // busy with its body
+            _ = Self.fetch(network, urls[1])  // a 500: no body
+            fetched.signal()
+            spin()  // busy, but with nothing the network gave it
+            _ = Self.fetch(network, urls[0])
+            fetched.signal()
+            goOn.wait()  // asleep with its body: done with it
+        }
+        await Rig.onThread { fetched.wait() }
+        #expect(network.isHandlingABody())
+        spins.stop()
+        await Rig.onThread { fetched.wait() }
+        #expect(!network.isHandlingABody())
+        spins.stop()
+        await Rig.onThread { fetched.wait() }
+        // It falls asleep a moment after it signals: wait for the kernel to say so.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while network.isHandlingABody() && ContinuousClock.now < deadline { await Task.yield() }
+        #expect(!network.isHandlingABody())
+        goOn.signal()
+    }
+
     @Test func aFetchAfterTheFirstFinishedIsNotADuplicate() async {
         let (outcomes, log) = await Self.sequentialRun(Self.fast(), urls: [Self.icons[0], Self.icons[1]], rounds: 3)
         #expect(outcomes.allSatisfy { if case .data(_, image: true) = $0 { true } else { false } })
@@ -315,4 +352,21 @@ import Testing
         #expect(log.failed == 2 && log.bytes == 0)
         #expect(log.requests.allSatisfy { $0.error == "HTTP 404" })
     }
+}
+
+/// A thread's busy loop that another thread can stop. It never sleeps: the
+/// flag is behind an `NSLock`, taken without entering the kernel when nobody
+/// else holds it (a semaphore's wait, even with a timeout of now, can enter it
+/// and show the thread asleep).
+final class Spinner: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Returns once `stop()` has been called since the last return.
+    func spinUntilStopped() {
+        while !lock.withLock({ stopped }) {}
+        lock.withLock { stopped = false }
+    }
+
+    func stop() { lock.withLock { stopped = true } }
 }
