@@ -59,14 +59,14 @@ final class CapturedCellController: TableViewController, LessonController {
 
 /// Does it right: the icon is kept by row and the row reloaded, so a late
 /// icon can only ever land in its own row; the main queue is never blocked.
-final class ReloadRowController: TableViewController, LessonController, @unchecked Sendable {
+class ReloadRowController: TableViewController, LessonController, @unchecked Sendable {
     let network: SlowNetwork
     let icons: [String]
     /// Touched on the main queue only.
     private var images: [Int: Image] = [:]
     private var loading: Set<Int> = []
 
-    init(environment: LessonEnvironment) {
+    required init(environment: LessonEnvironment) {
         network = environment.network
         icons = (try? AppCatalog.load(from: environment.catalogURL).entries.map(\.icon)) ?? []
         super.init()
@@ -81,20 +81,24 @@ final class ReloadRowController: TableViewController, LessonController, @uncheck
         cell.imageView.image = images[row] ?? Image.placeholder
         guard images[row] == nil, !loading.contains(row) else { return cell }
         loading.insert(row)
-        let network = network
-        let url = icons[row]
         // Weak from the start: a download still sleeping in the network must not keep the screen alive.
-        Thread.detachNewThread { [weak self] in
-            let image = (try? network.data(contentsOf: URL(string: url)!)).flatMap { Image(data: $0) }
-            DispatchQueue.main.async { [weak self] in
-                guard let self else { return }
-                loading.remove(row)
-                guard let image else { return }
-                images[row] = image
-                self.tableView.reloadRows(at: [IndexPath(row: row)])
-            }
+        download(icons[row]) { [weak self] image in
+            guard let self else { return }
+            loading.remove(row)
+            guard let image else { return }
+            images[row] = image
+            self.tableView.reloadRows(at: [IndexPath(row: row)])
         }
         return cell
+    }
+
+    /// Fetches and decodes `url` off the main queue, then calls `deliver` on the main queue.
+    func download(_ url: String, deliver: @escaping @Sendable (Image?) -> Void) {
+        let network = network
+        Thread.detachNewThread {
+            let image = (try? network.data(contentsOf: URL(string: url)!)).flatMap { Image(data: $0) }
+            DispatchQueue.main.async { deliver(image) }
+        }
     }
 }
 
@@ -102,43 +106,24 @@ final class ReloadRowController: TableViewController, LessonController, @uncheck
 /// of CPU on the bytes (a slow decoder, or any decoder under Thread Sanitizer)
 /// before handing them to the main queue and starting the next one. Two at a
 /// time, so the first screen's eight icons come in four rounds.
-final class SlowDecodingController: TableViewController, LessonController, @unchecked Sendable {
+final class SlowDecodingController: ReloadRowController, @unchecked Sendable {
     static let decodeMs = 100
-    let network: SlowNetwork
-    let icons: [String]
     let queue = OperationQueue()
-    /// Touched on the main queue only.
-    private var images: [Int: Image] = [:]
 
-    init(environment: LessonEnvironment) {
-        network = environment.network
-        icons = (try? AppCatalog.load(from: environment.catalogURL).entries.map(\.icon)) ?? []
+    required init(environment: LessonEnvironment) {
+        super.init(environment: environment)
         queue.maxConcurrentOperationCount = 2
-        super.init()
     }
 
-    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { icons.count }
-
-    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-        let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
-        let row = indexPath.row
-        cell.textLabel.text = "row \(row)"
-        cell.imageView.image = images[row] ?? Image.placeholder
-        guard images[row] == nil else { return cell }
+    override func download(_ url: String, deliver: @escaping @Sendable (Image?) -> Void) {
         let network = network
-        let url = icons[row]
-        queue.addOperation { [weak self] in
+        queue.addOperation {
             let data = try? network.data(contentsOf: URL(string: url)!)
             let decodeEnd = ContinuousClock.now + .milliseconds(Self.decodeMs)
             while ContinuousClock.now < decodeEnd {}  // busy: a wait would be a sleep
             let image = data.flatMap { Image(data: $0) }
-            OperationQueue.main.addOperation { [weak self] in
-                guard let self, let image else { return }
-                images[row] = image
-                self.tableView.reloadRows(at: [IndexPath(row: row)])
-            }
+            OperationQueue.main.addOperation { deliver(image) }
         }
-        return cell
     }
 }
 
