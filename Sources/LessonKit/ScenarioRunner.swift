@@ -302,12 +302,12 @@ private final class ActiveRun: @unchecked Sendable {
                 // while a download is overdue (its thread waits for a CPU; it
                 // ends as soon as it gets one) it waits for it; while icons are
                 // still arriving (one in the last two latencies) or being
-                // handled it waits on, up to three times the limit (this limit
-                // counts all time); and it ends only once the worker
-                // pool has been free since (`WorkerProbe`), so downloads starved
-                // by other work in this process are not cut off either. (Seen
-                // with both cores busy: a relaunch cut off at three times its
-                // limit with 4 downloads overdue, 3 of 8 icons shown.)
+                // handled it waits on, up to three times the limit (counting
+                // all time); and it ends only once the worker pool has been
+                // free since (`WorkerProbe`), so downloads starved by other
+                // work in this process are not cut off either. (Seen with both
+                // cores busy: a relaunch cut off at three times its limit with
+                // 4 downloads overdue, 3 of 8 icons shown.)
                 let outOfTimeMs = settleOutOfTimeMs ?? now
                 settleOutOfTimeMs = outOfTimeMs
                 if network.hasOverdueRequests(atMs: now) { return false }
