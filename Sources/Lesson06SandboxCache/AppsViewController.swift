@@ -47,7 +47,7 @@ class AppsViewController: TableViewController, LessonController {
     var measures: [String: Double] {
         [
             "diskReads": Double(diskReads), "diskHits": Double(diskHits),
-            "diskReadMs": Double(diskReadTime.components.attoseconds) / 1e15
+            "diskReadWallMs": Double(diskReadTime.components.attoseconds) / 1e15
                 + Double(diskReadTime.components.seconds) * 1000,
             "staleDeliveries": Double(staleDeliveries),
         ]

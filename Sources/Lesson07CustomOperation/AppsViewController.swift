@@ -49,7 +49,7 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
     var measures: [String: Double] {
         [
             "diskReads": Double(diskReads), "diskHits": Double(diskHits),
-            "diskReadMs": Double(diskReadTime.components.attoseconds) / 1e15
+            "diskReadWallMs": Double(diskReadTime.components.attoseconds) / 1e15
                 + Double(diskReadTime.components.seconds) * 1000,
             "staleDeliveries": Double(staleDeliveries),
         ]

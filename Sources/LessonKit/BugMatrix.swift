@@ -9,19 +9,14 @@ public struct KnownBug: Sendable {
     public let name: String
     /// The named scenario (`Scenario.named`) that shows the bug.
     public let scenario: String
-    /// The speed to run it at, when the bug needs one (nil: the matrix's speed).
-    public let speed: Double?
     public let measure: Measure
     public let presence: Presence
     /// The step whose change makes the bug go away.
     public let fixedIn: Int
 
-    public init(
-        name: String, scenario: String, speed: Double? = nil, measure: Measure, presence: Presence, fixedIn: Int
-    ) {
+    public init(name: String, scenario: String, measure: Measure, presence: Presence, fixedIn: Int) {
         self.name = name
         self.scenario = scenario
-        self.speed = speed
         self.measure = measure
         self.presence = presence
         self.fixedIn = fixedIn
@@ -99,10 +94,10 @@ public enum Verdict: Sendable, Equatable {
 extension Measure {
     public static let maxMainStall = Measure(name: "maxMainStallMs", unit: "ms") { $0.maxMainStallMs }
     /// The longest stall in downloads' worth of time: how many fetches the main
-    /// queue sat through. Unlike milliseconds it reads the same at any speed.
+    /// queue sat through, whatever the latency.
     public static let stallInLatencies = Measure(
         name: "maxMainStallMs ÷ latency", unit: "", format: { String(format: "%.1f latencies", $0) },
-        value: { $0.latencyMs > 0 ? $0.maxMainStallMs / ($0.latencyMs / $0.speed) : nil })
+        value: { $0.latencyMs > 0 ? $0.maxMainStallMs / $0.latencyMs : nil })
     public static let blankFrames = Measure(name: "blankFrames", unit: "frames") { Double($0.blankFrames) }
     public static let redownloads = Measure(name: "requests − uniqueURLs", unit: "requests") {
         Double($0.requests - $0.uniqueURLs)
@@ -134,15 +129,12 @@ extension Measure {
 extension KnownBug {
     /// Every bug the image-list steps fix, in the order the course meets them.
     public static let all: [KnownBug] = [
-        // At least one whole download's time: a busy machine delays a frame by
-        // a few milliseconds now and then, never by a download.
+        // At least one whole download's time.
         KnownBug(
             name: "main queue blocked by downloads", scenario: "standard", measure: .stallInLatencies,
             presence: .above(1), fixedIn: 2),
-        // Two refreshes of slack: a launch that takes a frame or two on a busy
-        // machine shows an empty table for that long, in any step.
         KnownBug(
-            name: "blank cells while loading", scenario: "standard", measure: .blankFrames, presence: .above(2),
+            name: "blank cells while loading", scenario: "standard", measure: .blankFrames, presence: .above(0),
             fixedIn: 2),
         KnownBug(
             name: "icons downloaded again", scenario: "standard", measure: .redownloads, presence: .above(0),
@@ -180,46 +172,45 @@ extension KnownBug {
 
 /// Bugs × steps, each cell measured.
 public enum BugMatrix {
-    /// One run the matrix needs: a step on a scenario at a speed.
+    /// One run the matrix needs: a step on a scenario.
     public struct Run: Hashable, Sendable {
         public let lesson: Int
         public let scenario: String
-        public let speed: Double
     }
 
     /// The runs that measure `bugs` on `steps`, each once, however many bugs share it.
-    public static func runs(bugs: [KnownBug], steps: [Int], speed: Double) -> [Run] {
+    public static func runs(bugs: [KnownBug], steps: [Int]) -> [Run] {
         var seen = Set<Run>()
         var runs: [Run] = []
         for bug in bugs {
             for step in steps {
-                let run = Run(lesson: step, scenario: bug.scenario, speed: bug.speed ?? speed)
+                let run = Run(lesson: step, scenario: bug.scenario)
                 if seen.insert(run).inserted { runs.append(run) }
             }
         }
         return runs
     }
 
-    public static func run(for bug: KnownBug, step: Int, speed: Double) -> Run {
-        Run(lesson: step, scenario: bug.scenario, speed: bug.speed ?? speed)
+    public static func run(for bug: KnownBug, step: Int) -> Run {
+        Run(lesson: step, scenario: bug.scenario)
     }
 
     /// The matrix as text or Markdown: a row per bug, a column per step. A cell
     /// is ✗ (present) or ✓ (gone) with the number; the step that fixes the bug
     /// is marked; a run that crashed says so.
     public static func render(
-        bugs: [KnownBug], steps: [LessonEntry], speed: Double, markdown: Bool,
+        bugs: [KnownBug], steps: [LessonEntry], markdown: Bool,
         outcome: (Run) -> Scoreboard.Outcome?
     ) -> String {
         // The terminal table leaves the measure's name out (it is in --markdown and --json): it is wide enough.
         let header = ["bug", "scenario"] + (markdown ? ["measure"] : []) + steps.map { "step \($0.id)" }
         var rows: [[String]] = []
         for bug in bugs {
-            var cells = [bug.name, bug.scenario + (bug.speed.map { " @\($0.formatted)×" } ?? "")]
+            var cells = [bug.name, bug.scenario]
             if markdown { cells.append(bug.measure.name) }
             for step in steps {
                 let mark = step.number == bug.fixedIn ? (markdown ? " ←" : "←") : ""
-                switch outcome(run(for: bug, step: step.number, speed: speed)) {
+                switch outcome(run(for: bug, step: step.number)) {
                 case .measured(let report)?:
                     cells.append(cell(bug.verdict(report), measure: bug.measure, markdown: markdown) + mark)
                 case .failed(let why)?:

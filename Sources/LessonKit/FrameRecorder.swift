@@ -3,10 +3,12 @@ import TableKit
 
 /// Turns the frames the main queue committed into what the user saw.
 ///
-/// The display refreshes at 60 Hz of wall time whatever the app does. Each
+/// The display refreshes 60 times a story second whatever the app does. Each
 /// commit stays on screen until the next one, so a commit followed by a 500 ms
 /// gap was seen for 30 refreshes, 29 of them dropped frames. Counting by
 /// refreshes rather than by commits is what makes a frozen screen count.
+/// Times are story milliseconds; frames fall on whole nanoseconds, so a gap of
+/// one frame is 1000/60 ms give or take a millionth.
 final class FrameRecorder {
     enum RowState: Equatable {
         case blank, placeholder, own
@@ -66,7 +68,7 @@ final class FrameRecorder {
     /// commit: those refreshes were blank, and the main queue was stalled.
     func launched(atMs launchMs: Double, firstCommitMs: Double, snapshot: ScreenSnapshot) {
         self.launchMs = launchMs
-        let blank = Int(((firstCommitMs - launchMs) / frameMs).rounded(.down))
+        let blank = Int(frames(in: firstCommitMs - launchMs).rounded(.down))
         frames += blank
         droppedFrames += blank
         blankFrames += blank
@@ -78,7 +80,7 @@ final class FrameRecorder {
 
     func commit(atMs ms: Double, snapshot: ScreenSnapshot) {
         if let previous = last {
-            let refreshes = max(1, Int(((ms - previous.ms) / frameMs).rounded()))
+            let refreshes = max(1, Int(frames(in: ms - previous.ms).rounded()))
             count(previous.states, refreshes: refreshes)
             droppedFrames += refreshes - 1
             recordStall(from: previous.ms, to: ms)
@@ -108,10 +110,16 @@ final class FrameRecorder {
         if states.contains(where: { if case .wrong = $0 { true } else { false } }) { wrongImageFrames += refreshes }
     }
 
+    /// How many frames fit in a stretch, as a whole number when it is one.
+    private func frames(in ms: Double) -> Double {
+        let frames = ms / frameMs
+        return abs(frames - frames.rounded()) < 1e-6 ? frames.rounded() : frames
+    }
+
     private func recordStall(from start: Double, to end: Double) {
-        let stall = max(0, end - start - frameMs)
-        maxStallMs = max(maxStallMs, stall)
-        if end - start > 2 * frameMs { stalls.append((start, end)) }
+        let stall = ((end - start - frameMs) * 1e6).rounded() / 1e6
+        if stall > 0.001 { maxStallMs = max(maxStallMs, stall) }
+        if frames(in: end - start) > 2 { stalls.append((start, end)) }
     }
 
     private func noteAllVisible(atMs ms: Double) {

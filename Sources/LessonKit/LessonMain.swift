@@ -74,7 +74,8 @@ public enum LessonMain {
             ScenarioSetup(
                 lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag.name))" } ?? ""),
                 controller: variant?.controller ?? controller, scenario: scenario, options: options,
-                catalog: catalog, cachesDirectory: cachesDirectory, display: screen.display))
+                catalog: catalog, cachesDirectory: cachesDirectory, display: screen.display,
+                paced: options.pace ?? screen.live))
         screen.end()
 
         if options.json {
@@ -82,6 +83,10 @@ public enum LessonMain {
         } else {
             print(result.report.summary)
             print("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+        }
+        if let stuck = result.report.stuck {
+            printError("\(program): the run was stopped: \(stuck)")
+            return 1
         }
         if let path = options.timelinePath {
             do {
@@ -140,7 +145,8 @@ public struct LessonVariant: Sendable {
 /// snapshots after each script step otherwise, nothing with `--json`.
 private struct Screen: Sendable {
     let display: (@Sendable (ScreenFrame) -> Void)?
-    private let live: Bool
+    /// A live colour screen on a terminal: what a person watches, so the story is paced.
+    let live: Bool
     private let header: String
 
     init(options: LessonOptions, entry: LessonEntry, scenario: Scenario) {

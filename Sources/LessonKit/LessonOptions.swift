@@ -5,8 +5,11 @@ public struct LessonOptions: Equatable, Sendable {
     public var scenario: String?
     /// Network latency in milliseconds of story time; nil: the tutorials' 500 ms.
     public var latencyMs: Double?
-    /// Story seconds per wall second.
+    /// Story seconds per wall second, when the run is paced.
     public var speed: Double = 1
+    /// Whether to pace the story for a person watching (`--pace`, `--no-pace`);
+    /// nil: paced when the live screen is on a terminal.
+    public var pace: Bool?
     public var offline = false
     public var failRate: Double = 0
     public var seed: UInt64 = 1
@@ -59,6 +62,8 @@ public struct LessonOptions: Equatable, Sendable {
             case "--scenario": options.scenario = try value(for: argument)
             case "--latency": options.latencyMs = try number(for: argument, in: 0...60_000)
             case "--speed": options.speed = try number(for: argument, in: 0.1...1000)
+            case "--pace": options.pace = true
+            case "--no-pace": options.pace = false
             case "--offline": options.offline = true
             case "--fail-rate": options.failRate = try number(for: argument, in: 0...1)
             case "--seed":
@@ -88,7 +93,9 @@ public struct LessonOptions: Equatable, Sendable {
             "  --help               what this lesson shows, these flags, an example",
             "  --scenario NAME      the script to play: \(scenarios.joined(separator: ", "))",
             "  --latency MS         network latency in ms (the tutorials' 500 by default)",
-            "  --speed X            play the network and the script X times faster (display stays 60 Hz)",
+            "  --speed X            play the story X times faster than real time (default 1)",
+            "  --pace               play at --speed for a person watching (default on a terminal)",
+            "  --no-pace            play as fast as the machine allows (default with --json or off a terminal)",
             "  --offline            start with the network offline",
             "  --fail-rate P        each request fails with probability P (0…1), drawn from the seed",
             "  --seed N             the seed for jitter and faults (same seed, same faults)",

@@ -34,7 +34,7 @@ public final class OperationTrace: @unchecked Sendable {
 
     /// Milliseconds since the trace began.
     public func now() -> Double {
-        epoch.millisecondsUntilNow()
+        (ContinuousClock.now - epoch).milliseconds
     }
 
     /// The lane the calling code runs on: "main queue" (asked of the queue,
@@ -79,6 +79,7 @@ public final class OperationTrace: @unchecked Sendable {
         var timeline = Timeline()
         timeline.title = title
         timeline.durationMs = now()
+        timeline.timeAxis = "wall-clock time (s) since the run began"
         timeline.spans = spans
         timeline.events = events
         return timeline

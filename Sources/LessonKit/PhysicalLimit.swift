@@ -26,23 +26,8 @@ public enum PhysicalLimit {
     /// read by reflection so the number is the one the step's code really set.
     /// Nil when there is no queue or its limit is the default (no limit).
     public static func queueLimit(of controller: AnyObject) -> Int? {
-        var mirror: Mirror? = Mirror(reflecting: controller)
-        while let current = mirror {
-            for child in current.children {
-                if let queue = unwrap(child.value) as? OperationQueue, queue !== OperationQueue.main {
-                    let limit = queue.maxConcurrentOperationCount
-                    return limit == OperationQueue.defaultMaxConcurrentOperationCount || limit < 1 ? nil : limit
-                }
-            }
-            mirror = current.superclassMirror
-        }
-        return nil
-    }
-
-    /// A lazy property is stored as an Optional: look inside it.
-    private static func unwrap(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map { unwrap($0.value) } ?? nil
+        guard let queue = QueueWatcher.operationQueues(in: controller).first else { return nil }
+        let limit = queue.maxConcurrentOperationCount
+        return limit == OperationQueue.defaultMaxConcurrentOperationCount || limit < 1 ? nil : limit
     }
 }

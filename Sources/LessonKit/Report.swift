@@ -25,7 +25,7 @@ public struct Report: Codable, Equatable, Sendable {
     /// the table still gliding): downloads competing with the scroll.
     public var requestsStartedWhileScrolling = 0
 
-    // From the frames (wall-clock milliseconds, 60 Hz display).
+    // From the frames (story milliseconds, 60 frames a story second).
     public var frames = 0
     public var maxMainStallMs = 0.0
     public var droppedFrames = 0
@@ -35,11 +35,11 @@ public struct Report: Codable, Equatable, Sendable {
     /// From the launch to the first frame in which every visible row shows its own icon.
     public var timeToAllVisibleMs: Double?
     /// The physical limit for `timeToAllVisibleMs` (see `PhysicalLimit`): the
-    /// first screen's downloads packed onto `downloadQueueLimit` lanes (one lane
-    /// per row when the queue has no limit), with no overhead.
+    /// first screen's downloads packed onto `downloadQueueLimit` lanes (the
+    /// story's two worker threads when the queue has no limit), with no overhead.
     public var idealTimeToAllVisibleMs: Double?
     /// `maxConcurrentOperationCount` of the step's download queue, read from the
-    /// controller; nil when it has none or sets no limit.
+    /// controller the run launched first; nil when it has none or sets no limit.
     public var downloadQueueLimit: Int?
     public var visibleRowsAtEnd = 0
     public var ownIconsAtEnd = 0
@@ -53,13 +53,27 @@ public struct Report: Codable, Equatable, Sendable {
     public var controllerFreed = false
     public var cellsCreated = 0
     public var diskCacheFiles = 0
+    /// How long the story lasted.
     public var durationMs = 0.0
-    /// What the frame handler cost per frame (wall ms): everything it did
-    /// (scrolling, so the lesson's `cellForRowAt`, and recording), its slowest
-    /// frame, and the harness's own recording alone. See `FrameWork`.
-    public var frameWorkMeanMs = 0.0
-    public var frameWorkMaxMs = 0.0
-    public var frameRecordingMeanMs = 0.0
+
+    // Wall time: how this machine ran it. Left out of the figures that are the
+    // same in every run (their names end in `WallMs`).
+    /// How long the run took.
+    public var runWallMs = 0.0
+    /// What the frame handler cost per frame: everything it did (scrolling, so
+    /// the lesson's `cellForRowAt`, and recording), its slowest frame, and the
+    /// harness's own recording alone. See `FrameWork`.
+    public var frameWorkMeanWallMs = 0.0
+    public var frameWorkMaxWallMs = 0.0
+    public var frameRecordingMeanWallMs = 0.0
+
+    /// What the story clock could not see in time, each in a sentence: work
+    /// outside any operation queue, for instance. Empty: the run is exact, the
+    /// same flags give the same figures. (docs/architecture.md, "The story clock")
+    public var clockNotes: [String] = []
+    /// Set when the run gave up because the app stayed busy and the clock
+    /// could not move on: what was still busy.
+    public var stuck: String?
     /// Numbers only one step can know (stale deliveries, operations started
     /// while dragging…), by name.
     public var measures: [String: Double] = [:]
@@ -78,7 +92,7 @@ public struct Report: Codable, Equatable, Sendable {
         else { return "{}" }
         for key in [
             "requestsAfterRelaunch", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
-            "liveImageBytes",
+            "liveImageBytes", "stuck",
         ] where object[key] == nil {
             object[key] = NSNull()
         }
@@ -107,7 +121,9 @@ public struct Report: Codable, Equatable, Sendable {
                 "  step      " + measures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.formatted)" }
                     .joined(separator: " · "))
         }
-        lines.append("  took      \(ms(durationMs))")
+        lines.append("  took      \(ms(durationMs)) of story (\(ms(runWallMs)) here)")
+        for note in clockNotes { lines.append("  clock     not exact: \(note)") }
+        if let stuck { lines.append("  stuck     \(stuck)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -15,12 +15,20 @@ public struct ScenarioSetup: Sendable {
     public let cachesDirectoryIsScratch: Bool
     /// Called on the main queue with each screenful to draw (nil: draw nothing).
     public var display: (@Sendable (ScreenFrame) -> Void)?
+    /// Play the story at `options.speed` story seconds per wall second, for a
+    /// person watching; otherwise as fast as the machine allows. The figures
+    /// are the same either way.
+    public var paced: Bool
+    /// How long the clock may wait for the app, in wall time, before the run
+    /// gives up and says what was still busy.
+    public var hangLimit: Duration = .seconds(30)
 
     public init(
         lesson: String, title: String, controller: any LessonController.Type, scenario: Scenario,
         options: LessonOptions = LessonOptions(), catalog: AppCatalog = .bundled(),
         cachesDirectory: URL? = nil,
-        display: (@Sendable (ScreenFrame) -> Void)? = nil
+        display: (@Sendable (ScreenFrame) -> Void)? = nil,
+        paced: Bool = false
     ) {
         self.lesson = lesson
         self.title = title
@@ -33,6 +41,7 @@ public struct ScenarioSetup: Sendable {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("OperationLessons-\(UUID().uuidString)")
         self.cachesDirectoryIsScratch = cachesDirectory == nil
         self.display = display
+        self.paced = paced
     }
 }
 
@@ -69,11 +78,8 @@ public enum ScenarioRunner {
     }
 
     /// Runs `body` while no scenario runs in this process, for a test that
-    /// drives operation queues itself. On Linux, operation queues and Swift's
-    /// task executor share libdispatch's few worker threads; downloads blocking
-    /// them beside a scenario delay its operations, which its `settle` then takes
-    /// for "nothing more is loading" (seen: a relaunch scenario ending before
-    /// its first download started).
+    /// drives operation queues itself: its operations would share the worker
+    /// threads a scenario's clock waits for.
     public static func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await ScenarioGate.shared.enter()
         do {
@@ -89,85 +95,100 @@ public enum ScenarioRunner {
 
 /// One run in progress. Lives on the main queue only, from `start()` to the
 /// moment it hands its result back.
+///
+/// Each turn of the main queue it asks whether the app is idle (`AppActivity`);
+/// once it is, and a second turn confirms it, it moves the story clock to the
+/// next thing due: a request's answer, or the next frame, which plays the
+/// script and records what the screen shows.
 private final class ActiveRun: @unchecked Sendable {
     private let setup: ScenarioSetup
     private let done: (ScenarioResult) -> Void
+    private let watcher = QueueWatcher()
+    private let clock: StoryClock
+    private let activity: AppActivity
     private let network: SlowNetwork
     private let instruments = Instruments()
     private let environment: LessonEnvironment
     private let recorder: FrameRecorder
-    private var clock: FrameClock?
     private var controller: (any LessonController)?
     private var retiredControllers: [() -> Bool] = []
 
     private var stepIndex = 0
-    private var stepStartStory: Double?
-    private var stepStartMs = 0.0
+    private var stepStart: StoryTime?
     private var stepStartOffset = 0.0
     /// Where the current drag or fling ends: its row, clamped to the end of the table.
     private var stepTargetOffset = 0.0
-    /// Story time this settle step spent while the app handled a body it got,
-    /// which does not count toward the step's limit; the frame it was last
-    /// looked at; and when the step ran out of time, once it has.
-    private var settleHandlingStory = 0.0
-    private var settleLastFrameStory = 0.0
-    private var settleOutOfTimeMs: Double?
-    /// The story time of the frame being drawn: a frame happens at one instant,
-    /// so a step that ends and the step that follows it see the same clock.
-    private var frameStoryNow = 0.0
+    /// The next frame to play, by number: frame n is shown at n/60 story seconds.
+    private var frameIndex = 0
+    private var hasCommitted = false
     private var frameWork = FrameWork()
-    private var launchMs = 0.0
-    /// The icon URLs of the rows on the first screen, for the physical limit.
+    /// The icon URLs of the rows on the first screen, and the first
+    /// controller's download queue limit, for the physical limit.
     private var firstScreenIcons: [String] = []
-    private var frameCount = 0
+    private var firstQueueLimit: Int?
     private var events: [Timeline.Event] = []
     private var memoryWarnings = 0
     private var liveImageBytesAfterWarning: Int?
     private var requestsAtRelaunch: Int?
     /// From the moment the finger touched down until the table came to rest.
-    private var scrollStartMs: Double?
+    private var scrollStart: StoryTime?
     private var scrolls: [(startMs: Double, endMs: Double)] = []
     private var measuresOfRetired: [String: Double] = [:]
-    private let workerProbe = WorkerProbe()
+
+    /// The idle look and main-queue state to confirm on the next turn.
+    private var confirming: (uiTouches: Int, changes: Int)?
+    /// Since when the app has been busy without the clock moving, and why.
+    private var busy: (since: ContinuousClock.Instant, reason: String)?
+    private var backOff = Duration.microseconds(20)
+    private var stuck: String?
+    private var isFinished = false
+    private let wallStart = ContinuousClock.now
+    /// Pacing: the wall instant at which the story stood at `storyAnchor`.
+    private var wallAnchor = ContinuousClock.now
+    private var storyAnchor = StoryTime.zero
 
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
         self.done = done
         var conditions = NetworkConditions()
         conditions.latency = (setup.options.latencyMs ?? 500) / 1000
-        conditions.timeScale = setup.options.speed
         conditions.seed = setup.options.seed
         conditions.failRate = setup.options.failRate
         conditions.offline = setup.options.offline || setup.scenario.startsOffline
         conditions.jitter = setup.scenario.jitter
         conditions.rules = setup.scenario.rules(for: setup.catalog)
-        network = SlowNetwork(conditions: conditions, isMainQueue: { MainQueue.isCurrent })
+        clock = StoryClock(watcher: watcher)
+        activity = AppActivity(clock: clock)
+        network = SlowNetwork(conditions: conditions, clock: clock, isMainQueue: { [clock] in clock.isOnMainQueueThread })
         environment = LessonEnvironment(
             network: network, catalogURL: setup.catalog.source, cachesDirectory: setup.cachesDirectory)
         recorder = FrameRecorder(iconURLs: setup.catalog.entries.map(\.icon))
     }
 
-    private func storyTime(atMs ms: Double) -> Double { ms / 1000 * setup.options.speed }
-
     func start() {
+        clock.noteMainQueueThread()
         Instruments.current = instruments
-        launchMs = network.now()
+        clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
         event("launch")
         launchController()
-        let firstScreen = tableSnapshot()
-        firstScreenIcons = firstScreen.rows.compactMap {
+        firstScreenIcons = tableSnapshot().rows.compactMap {
             setup.catalog.entries.indices.contains($0.row) ? setup.catalog.entries[$0.row].icon : nil
         }
-        recorder.launched(atMs: launchMs, firstCommitMs: network.now(), snapshot: firstScreen)
-        let clock = FrameClock { [self] in frame() }
-        self.clock = clock
-        clock.start()
+        firstQueueLimit = controller.flatMap { PhysicalLimit.queueLimit(of: $0) }
+        turn()
     }
 
     private func launchController() {
         let controller = setup.controller.init(environment: environment)
         self.controller = controller
+        let catalog = setup.catalog
+        controller.tableView.didProvideCell = { [watcher, weak controller] row in
+            if let controller { watcher.watchQueues(of: controller) }
+            let icon = catalog.entries.indices.contains(row) ? catalog.entries[row].icon : nil
+            watcher.tagNewOperations(fetching: icon.map(SlowNetwork.resourceName))
+        }
         controller.viewDidLoad()
+        watcher.watchQueues(of: controller)
         controller.tableView.reloadData()
     }
 
@@ -175,16 +196,142 @@ private final class ActiveRun: @unchecked Sendable {
         controller?.tableView.snapshot() ?? ScreenSnapshot(contentOffset: 0, rows: [])
     }
 
+    // MARK: moving the story on
+
+    /// One turn of the main queue: look, confirm, move on.
+    private func turn() {
+        guard !isFinished else { return }
+        clock.noteMainQueueThread()
+        if stuck != nil { return finish() }
+        if let controller { watcher.watchQueues(of: controller) }
+        watcher.tagNewOperations(fetching: nil)
+        switch activity.look(mainThreadWaits: false) {
+        case .busy(let reason):
+            noteBusy(reason)
+            if OperationQueue.main.operationCount == 0 {
+                // Workers are at it: wait for one of them to reach the network (or
+                // a short while, for work that shows only in the queues), then look again.
+                clock.waitForChange(since: clock.changes, timeout: backOff)
+                backOff = min(backOff * 2, .milliseconds(1))
+            }
+            DispatchQueue.main.async { self.turn() }
+        case .idle:
+            let now = (uiTouches: instruments.uiTouches, changes: clock.changes)
+            if confirming.map({ $0 != now }) ?? true {
+                confirming = now
+                DispatchQueue.main.async { self.turn() }
+                return
+            }
+            confirming = nil
+            busy = nil
+            backOff = .microseconds(20)
+            moveOn()
+        }
+    }
+
+    /// The app is idle: play the next thing due, an answer or a frame, whichever comes first.
+    private func moveOn() {
+        let frameTime = Self.frameTime(frameIndex)
+        let due = clock.nextDue.map { min($0, frameTime) } ?? frameTime
+        if waitsToPace(until: due) { return }
+        // Answers due at a frame's instant are played before it (their code
+        // runs and the app is idle again) and the frame on a later turn.
+        if clock.advance(to: due) == 0 && due == frameTime {
+            frame()
+        }
+        if !isFinished { DispatchQueue.main.async { self.turn() } }
+    }
+
+    /// The main thread itself waits in the network (step 1's download in
+    /// `cellForRowAt`): no frame can be drawn, so the story moves on from one
+    /// answer to the next until the main thread's own has come. Frames that
+    /// fall meanwhile are dropped, as they are on a phone.
+    private func playWhileMainThreadWaits() {
+        while !clock.mainThreadIsReleased {
+            if let busy, ContinuousClock.now - busy.since > setup.hangLimit {
+                stuck = busy.reason
+                clock.shutDown()
+                return
+            }
+            let changes = clock.changes
+            switch activity.look(mainThreadWaits: true) {
+            case .busy(let reason):
+                noteBusy(reason)
+                clock.waitForChange(since: changes, timeout: .milliseconds(1))
+            case .idle:
+                busy = nil
+                guard let due = clock.nextDue else { return }
+                if setup.paced, let wait = paceWait(until: due) { Thread.sleep(forTimeInterval: wait.seconds) }
+                clock.advance(to: due)
+            }
+        }
+    }
+
+    /// Records what keeps the clock waiting; past the hang limit the run ends.
+    private func noteBusy(_ reason: String) {
+        let now = ContinuousClock.now
+        if busy == nil || busy?.reason != reason { busy = (busy?.since ?? now, reason) }
+        if let busy, now - busy.since > setup.hangLimit {
+            stuck = "the app stayed busy for \(setup.hangLimit) of wall time without the story moving on: \(reason)\n  "
+                + activity.whatIsBusy
+        }
+    }
+
+    /// With pacing on, schedules a turn for when the wall clock catches up
+    /// with `instant` and returns true; false when it is time already.
+    private func waitsToPace(until instant: StoryTime) -> Bool {
+        guard setup.paced, let wait = paceWait(until: instant) else { return false }
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(wait.nanoseconds))) { self.turn() }
+        return true
+    }
+
+    /// How long the wall clock must wait to show `instant` at the run's speed,
+    /// nil if not at all. A story that fell behind (a slow machine) is not
+    /// played faster to catch up: the pace starts again from where it is.
+    private func paceWait(until instant: StoryTime) -> StoryTime? {
+        let target = wallAnchor + .nanoseconds(Int64(Double((instant - storyAnchor).nanoseconds) / setup.options.speed))
+        let now = ContinuousClock.now
+        if now >= target {
+            if now - target > .milliseconds(100) {
+                wallAnchor = now
+                storyAnchor = instant
+            }
+            return nil
+        }
+        let wait = target - now
+        return StoryTime(nanoseconds: wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+    }
+
+    /// Frame `n` is shown at n/60 story seconds.
+    static func frameTime(_ index: Int) -> StoryTime {
+        StoryTime(nanoseconds: Int64(index) * 1_000_000_000 / Int64(FrameClock.framesPerSecond))
+    }
+
+    /// The first frame after `instant`.
+    static func frameIndex(after instant: StoryTime) -> Int {
+        var index = Int(instant.nanoseconds * Int64(FrameClock.framesPerSecond) / 1_000_000_000)
+        while frameTime(index) <= instant { index += 1 }
+        return index
+    }
+
+    // MARK: frames and the script
+
     private func frame() {
         let started = ContinuousClock.now
-        let nowMs = network.now()
-        frameStoryNow = storyTime(atMs: nowMs)
-        let finished = advanceScript()
+        let finished = hasCommitted ? advanceScript() : nil
         let scripted = ContinuousClock.now
+        // The main queue may have waited in the network meanwhile (step 1):
+        // the screen shows what the frame did when the frame is done.
+        let now = clock.now
         let snapshot = tableSnapshot()
-        recorder.commit(atMs: nowMs, snapshot: snapshot)
-        frameCount += 1
-        if let display = setup.display, frameCount % 2 == 0 || finished != nil {
+        if hasCommitted {
+            recorder.commit(atMs: now.milliseconds, snapshot: snapshot)
+        } else {
+            recorder.launched(atMs: 0, firstCommitMs: now.milliseconds, snapshot: snapshot)
+            hasCommitted = true
+        }
+        frameIndex = Self.frameIndex(after: now)
+        if let display = setup.display, frameIndex % 2 == 0 || finished != nil {
             display(screenFrame(snapshot, finishedStep: finished))
         }
         frameWork.add(total: ContinuousClock.now - started, recording: ContinuousClock.now - scripted)
@@ -200,18 +347,15 @@ private final class ActiveRun: @unchecked Sendable {
     private func advanceScript() -> String? {
         guard stepIndex < setup.scenario.steps.count else { return nil }
         let step = setup.scenario.steps[stepIndex]
-        if stepStartStory == nil {
-            stepStartStory = frameStoryNow
-            stepStartMs = network.now()
+        if stepStart == nil {
+            stepStart = clock.now
             stepStartOffset = controller?.tableView.contentOffset ?? 0
-            settleHandlingStory = 0
-            settleLastFrameStory = frameStoryNow
-            settleOutOfTimeMs = nil
             begin(step)
         }
-        guard advance(step, elapsed: frameStoryNow - (stepStartStory ?? frameStoryNow)) else { return nil }
+        let elapsed = (clock.now - (stepStart ?? clock.now)).seconds
+        guard advance(step, elapsed: elapsed) else { return nil }
         stepIndex += 1
-        stepStartStory = nil
+        stepStart = nil
         return "\(step)"
     }
 
@@ -226,7 +370,7 @@ private final class ActiveRun: @unchecked Sendable {
             table.beginDragging()
             // Stamped after the delegate has heard of it (step 7 suspends its
             // queue there): what starts from now on started while scrolling.
-            scrollStartMs = network.now()
+            scrollStart = clock.now
         case .memoryWarning:
             event("memory warning")
             memoryWarnings += 1
@@ -284,62 +428,35 @@ private final class ActiveRun: @unchecked Sendable {
         case .pause(let seconds):
             return elapsed >= seconds
         case .settle(let timeout):
-            if recorder.allVisibleShowOwnIcon(table.snapshot()) { return true }
-            let now = network.now()
-            let activity = network.activity
-            // The limit is story time, and the story is the network's: on a
-            // slow machine (Thread Sanitizer, busy cores) the app's own work
-            // takes longer, and at 10× each wall millisecond of it is ten of
-            // the story's. So the time the app spends handling a body it got
-            // (decoding it, writing it to disk) does not count. (In CI, under
-            // Thread Sanitizer, step 7's standard scenario made 23 of its 28
-            // requests: its scroll settled after 5 of 7 rounds of three.)
-            let handling = network.isHandlingABody()
-            if handling { settleHandlingStory += frameStoryNow - settleLastFrameStory }
-            settleLastFrameStory = frameStoryNow
-            if elapsed - settleHandlingStory >= timeout || elapsed >= 3 * timeout {
-                // Out of time. A busy machine slows the app, not the story:
-                // while a download is overdue (its thread waits for a CPU; it
-                // ends as soon as it gets one) it waits for it; while icons are
-                // still arriving (one in the last two latencies) or being
-                // handled it waits on, up to three times the limit (counting
-                // all time); and it ends only once the worker pool has been
-                // free since (`WorkerProbe`), so downloads starved by other
-                // work in this process are not cut off either. (Seen with both
-                // cores busy: a relaunch cut off at three times its limit with
-                // 4 downloads overdue, 3 of 8 icons shown.)
-                let outOfTimeMs = settleOutOfTimeMs ?? now
-                settleOutOfTimeMs = outOfTimeMs
-                if network.hasOverdueRequests(atMs: now) { return false }
-                let speed = setup.options.speed
-                let arriving = now - activity.lastDeliveryMs < max(100, 2 * network.conditions.latency * 1000 / speed)
-                if (arriving || handling) && elapsed < 3 * timeout { return false }
-                return workerProbe.poolWasFree(since: outOfTimeMs, nowMs: now)
-            }
-            // Nothing loading, and nothing started or ended for a moment: the app has given up.
-            // Quiet since this step began, not only since the last request:
-            // right after a relaunch or a scroll the new downloads may not have
-            // started yet (a slow machine, Thread Sanitizer), and the quiet
-            // before them must not count as "the app has given up".
-            // And quiet while the app was not handling a body it got (its next
-            // request may come once it has), and while the worker pool was free
-            // (`WorkerProbe`): queued downloads had their chance.
-            let quietStartMs = max(activity.lastChangeMs, stepStartMs)
-            guard activity.inFlight == 0, now - quietStartMs > max(100, 250 / setup.options.speed), !handling else {
-                return false
-            }
-            return workerProbe.poolWasFree(since: quietStartMs, nowMs: now)
+            // Every visible row shows its own icon, the time is up, or the app
+            // has stopped: nothing loading, nothing that could start by itself.
+            return recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout || appHasStopped()
         case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder:
             return true
         }
     }
 
+    /// Whether the app has stopped (`AppActivity.hasStopped`). Work handed to
+    /// a global dispatch queue shows nowhere until it asks the network: when
+    /// the app has no operation queue, or has asked from such work before,
+    /// the global queues are given the chance to start what they hold first.
+    private func appHasStopped() -> Bool {
+        guard activity.hasStopped else { return false }
+        guard watcher.queues.isEmpty || watcher.unseen.requestsFromUnwatchedWork > 0 else { return true }
+        let group = DispatchGroup()
+        for qos in [DispatchQoS.QoSClass.userInitiated, .default, .utility, .background] {
+            DispatchQueue.global(qos: qos).async(group: group) {}
+        }
+        group.wait()
+        return activity.hasStopped
+    }
+
     /// Stamped before the delegate hears of it (step 7 resumes its queue
     /// there): what starts from now on started after the scrolling.
     private func scrollEnded() {
-        guard let start = scrollStartMs else { return }
-        scrolls.append((start, network.now()))
-        scrollStartMs = nil
+        guard let start = scrollStart else { return }
+        scrolls.append((start.milliseconds, clock.now.milliseconds))
+        scrollStart = nil
     }
 
     /// The screen goes away: the table stops asking its data source (as a
@@ -350,14 +467,17 @@ private final class ActiveRun: @unchecked Sendable {
         for (key, value) in controller.measures { measuresOfRetired[key, default: 0] += value }
         controller.tableView.dataSource = nil
         controller.tableView.delegate = nil
+        controller.tableView.didProvideCell = nil
         weak let retired = controller
         retiredControllers.append { retired == nil }
         self.controller = nil
     }
 
+    // MARK: the end
+
     private func finish() {
-        clock?.stop()
-        clock = nil
+        guard !isFinished else { return }
+        isFinished = true
         recorder.finish()
         event("end")
         var report = measuredReport()
@@ -366,20 +486,18 @@ private final class ActiveRun: @unchecked Sendable {
         // drop its references, then ask whether the last controller is gone.
         DispatchQueue.main.async { [self] in
             report.controllerFreed = retiredControllers.last?() ?? false
-            report.durationMs = network.now()
             network.shutdown()
             if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
             Instruments.current = nil
             var timeline = Timeline()
             timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
             timeline.caption = Self.caption(report)
-            timeline.speed = setup.options.speed
             timeline.durationMs = report.durationMs
             timeline.screen = recorder.screen
-            timeline.allVisibleMs = report.timeToAllVisibleMs.map { $0 + launchMs }
+            timeline.allVisibleMs = report.timeToAllVisibleMs
             timeline.stalls = recorder.stalls
             timeline.events = events
-            timeline.requests = network.log.requests
+            timeline.requests = network.log.inStoryOrder
             done(ScenarioResult(report: report, timeline: timeline))
         }
     }
@@ -412,7 +530,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.failedRequests = log.failed
         report.bytes = log.bytes
         report.maxInFlight = log.maxInFlight
-        report.requestsOnMainQueue = log.requests.filter { $0.thread == "main queue" }.count
+        report.requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
         report.requestsAfterRelaunch = requestsAtRelaunch.map { log.count - $0 }
         report.requestsStartedWhileScrolling =
             log.requests.filter { request in
@@ -425,13 +543,11 @@ private final class ActiveRun: @unchecked Sendable {
         report.placeholderFrames = recorder.placeholderFrames
         report.wrongImageFrames = recorder.wrongImageFrames
         report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
-        report.downloadQueueLimit = controller.flatMap { PhysicalLimit.queueLimit(of: $0) }
+        report.downloadQueueLimit = firstQueueLimit
         if !firstScreenIcons.isEmpty {
-            let wallMs = firstScreenIcons.map {
-                network.conditions.wallSeconds(network.plannedStorySeconds(for: $0)) * 1000
-            }
+            let durations = firstScreenIcons.map { network.plannedStorySeconds(for: $0) * 1000 }
             report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(
-                wallMs, lanes: report.downloadQueueLimit ?? wallMs.count)
+                durations, lanes: report.downloadQueueLimit ?? StoryClock.unlimitedQueueWorkers)
         }
         report.visibleRowsAtEnd = snapshot.rows.count
         report.ownIconsAtEnd = snapshot.rows.filter { recorder.state(of: $0) == .own }.count
@@ -439,17 +555,42 @@ private final class ActiveRun: @unchecked Sendable {
         report.liveImageBytes = liveImageBytesAfterWarning
         report.mainThreadViolations = instruments.mainQueueViolations.count
         report.cellsCreated = controller?.tableView.cellsCreated ?? 0
-        report.frameWorkMeanMs = frameWork.meanMs
-        report.frameWorkMaxMs = frameWork.maxMs
-        report.frameRecordingMeanMs = frameWork.recordingMeanMs
+        report.frameWorkMeanWallMs = frameWork.meanMs
+        report.frameWorkMaxWallMs = frameWork.maxMs
+        report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
         report.diskCacheFiles =
             (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
         report.measures = measuresOfRetired.merging(controller?.measures ?? [:], uniquingKeysWith: +)
+        report.durationMs = clock.now.milliseconds
+        report.runWallMs = (ContinuousClock.now - wallStart).milliseconds
+        report.clockNotes = Self.clockNotes(watcher.unseen)
+        report.stuck = stuck
         return report
     }
 
+    /// What the clock could not see in time, in words (empty: the run is exact).
+    private static func clockNotes(_ unseen: QueueWatcher.Unseen) -> [String] {
+        var notes: [String] = []
+        if unseen.requestsFromUnwatchedWork > 0 {
+            notes.append(
+                "\(counted(unseen.requestsFromUnwatchedWork, "request")) came from work outside any OperationQueue "
+                    + "(a GCD block or a thread), which the clock cannot see until it asks the network")
+        }
+        if unseen.queuesFoundLate > 0 {
+            notes.append(
+                "\(counted(unseen.queuesFoundLate, "operation queue")) found only when its operations asked the network "
+                    + "(not a stored property of the controller)")
+        }
+        if unseen.guessedOrders > 0 {
+            notes.append(
+                "\(counted(unseen.guessedOrders, "request")) of a queue with no limit could not be matched to the row "
+                    + "that started it")
+        }
+        return notes
+    }
+
     private func event(_ label: String) {
-        events.append(Timeline.Event(ms: network.now(), label: label))
+        events.append(Timeline.Event(ms: clock.now.milliseconds, label: label))
     }
 
     private func screenFrame(_ snapshot: ScreenSnapshot, finishedStep: String?) -> ScreenFrame {

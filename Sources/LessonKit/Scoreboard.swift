@@ -152,7 +152,7 @@ public enum Scoreboard {
     }
 
     /// Every step's full report (or its failure), with the run's settings.
-    public static func json(_ rows: [Row], scenario: String, speed: Double, seed: UInt64) -> String {
+    public static func json(_ rows: [Row], scenario: String, seed: UInt64) -> String {
         struct Step: Encodable {
             let lesson: String
             let title: String
@@ -162,12 +162,11 @@ public enum Scoreboard {
         }
         struct Board: Encodable {
             let scenario: String
-            let speed: Double
             let seed: UInt64
             let steps: [Step]
         }
         let board = Board(
-            scenario: scenario, speed: speed, seed: seed,
+            scenario: scenario, seed: seed,
             steps: rows.map { row in
                 switch row.outcome {
                 case .measured(let report):

@@ -3,7 +3,8 @@ import SlowNetwork
 /// What happened when, for the timeline picture: what the screen showed, the
 /// main queue's stalls, the script's events, every request on the thread that
 /// made it, and (for the steps about operations themselves) each piece of work
-/// on the lane it ran on. Times are wall-clock milliseconds since the run began.
+/// on the lane it ran on. Times are milliseconds since the run began: story
+/// time for a scenario, wall time for the steps that play their own story.
 public struct Timeline: Sendable {
     public struct Event: Sendable {
         public let ms: Double
@@ -62,9 +63,9 @@ public struct Timeline: Sendable {
     public var title = ""
     /// One line of the run's key numbers, printed under the title.
     public var caption = ""
-    /// The run's `--speed`: the picture's clock is wall time, the story ran this much faster.
-    public var speed = 1.0
     public var durationMs = 0.0
+    /// What the time axis shows.
+    public var timeAxis = "story time (s) since the run began"
     public var screen: [ScreenSpan] = []
     public var stalls: [(startMs: Double, endMs: Double)] = []
     /// When every visible row first showed its own icon, if it ever did.

@@ -9,15 +9,16 @@ import SlowNetwork
 ///   a marker where every visible row first showed its own icon.
 /// - **main queue**: red where it was blocked (a stall: no frame for more than
 ///   two refreshes), and any download made on it (step 1's mistake).
-/// - **worker N**: each download on that thread, coloured by outcome; a red
-///   outline marks a duplicate (started while the same URL was in flight).
+/// - **worker N**: the downloads that were the Nth under way at once (each
+///   holds its thread while it waits), coloured by outcome; a red outline
+///   marks a duplicate (started while the same URL was in flight).
 ///
 /// Work recorded as spans (steps 8 and 9: operations, not downloads) is drawn
 /// on the lane that ran it, named. A lane with nothing to show (no screen, for
 /// a run without a table) is left out.
 ///
 /// The script's events are dashed lines with their labels on top; the time
-/// axis is wall-clock time; a legend explains the colours. Hover a bar in a
+/// axis is the story's; a legend explains the colours. Hover a bar in a
 /// browser for its URL, outcome and duration.
 public enum TimelineSVG {
     private static let left = 150.0
@@ -66,6 +67,8 @@ public enum TimelineSVG {
     private struct Canvas {
         let timeline: Timeline
         let workers: [String]
+        /// The lane of each download that did not run on the main queue, by request id.
+        let laneOf: [Int: String]
         let workerHeight: Double
         let scale: Double
         let eventRows: Int
@@ -75,12 +78,13 @@ public enum TimelineSVG {
 
         init(timeline: Timeline) {
             self.timeline = timeline
-            workers = TimelineSVG.workerLanes(timeline.requests.map(\.thread) + timeline.spans.map(\.lane))
+            laneOf = TimelineSVG.lanes(of: timeline.requests)
+            workers = TimelineSVG.workerLanes(Array(laneOf.values) + timeline.spans.map(\.lane))
             workerHeight = workers.count > 10 ? 14 : 22
             scale = plotWidth / max(timeline.durationMs, 1)
             let eventXs = timeline.events.map { left + $0.ms * (plotWidth / max(timeline.durationMs, 1)) }
             (eventRowOf, eventRows) = TimelineSVG.stagger(eventXs, labels: timeline.events.map(\.label))
-            duplicates = TimelineSVG.duplicateIDs(timeline.requests)
+            duplicates = Set(timeline.requests.filter(\.isDuplicate).map(\.id))
         }
 
         var headerHeight: Double { 58 }
@@ -132,7 +136,7 @@ public enum TimelineSVG {
             parts.append(rect(left, mainTop, plotWidth, mainHeight, fill: Palette.lane))
             for (index, worker) in workers.enumerated() {
                 let top = workersTop + Double(index) * workerHeight
-                let count = timeline.requests.filter { $0.thread == worker }.count
+                let count = laneOf.values.filter { $0 == worker }.count
                 label(worker, detail: count > 0 ? "\(count)" : nil, top: top, height: workerHeight)
                 if index % 2 == 0 { parts.append(rect(left, top, plotWidth, workerHeight, fill: Palette.lane)) }
             }
@@ -206,7 +210,7 @@ public enum TimelineSVG {
                             + "font-size=\"9\" fill=\"\(Palette.stallEdge)\">\(duration) ms</text>")
                 }
             }
-            let onMain = timeline.requests.filter { $0.thread == "main queue" }
+            let onMain = timeline.requests.filter { $0.thread == Request.mainQueue }
             drawBars(onMain, top: mainTop + mainHeight - 13, height: 10)
             drawSpans(timeline.spans.filter { $0.lane == "main queue" }, top: mainTop + 4, height: mainHeight - 8)
         }
@@ -214,7 +218,7 @@ public enum TimelineSVG {
         mutating func drawWorkers() {
             for (index, worker) in workers.enumerated() {
                 let top = workersTop + Double(index) * workerHeight
-                drawBars(timeline.requests.filter { $0.thread == worker }, top: top + 3, height: workerHeight - 6)
+                drawBars(timeline.requests.filter { laneOf[$0.id] == worker }, top: top + 3, height: workerHeight - 6)
                 drawSpans(timeline.spans.filter { $0.lane == worker }, top: top + 2, height: workerHeight - 4)
             }
         }
@@ -294,11 +298,7 @@ public enum TimelineSVG {
                     "<text x=\"\(f(x(tick)))\" y=\"\(f(axisY + 17))\" text-anchor=\"middle\" font-size=\"10\">"
                         + "\(TimelineSVG.seconds(tick, step: step))</text>")
             }
-            let clock =
-                timeline.speed == 1
-                ? "time (s) since the run began"
-                : "wall-clock time (s) · played at \(timeline.speed.formatted)×: a 0.5 s download takes "
-                    + "\(Int((500 / timeline.speed).rounded())) ms here"
+            let clock = timeline.timeAxis
             parts.append(
                 "<text x=\"\(f(left + plotWidth))\" y=\"\(f(axisY + 30))\" text-anchor=\"end\" font-size=\"10\" "
                     + "fill=\"\(Palette.muted)\">\(escape(clock))</text>")
@@ -357,18 +357,27 @@ public enum TimelineSVG {
         }
     }
 
-    /// Requests started while an earlier request for the same URL was in flight.
-    static func duplicateIDs(_ requests: [Request]) -> Set<Int> {
-        var byURL: [String: [Request]] = [:]
-        for request in requests { byURL[request.url, default: []].append(request) }
-        var ids = Set<Int>()
-        for sameURL in byURL.values where sameURL.count > 1 {
-            for (index, request) in sameURL.enumerated()
-            where sameURL[..<index].contains(where: { ($0.endMs ?? .infinity) > request.startMs }) {
-                ids.insert(request.id)
+    /// Puts each download not made on the main queue on the first worker lane
+    /// free when it starts, in story order: lane N holds the Nth download under
+    /// way at once. (Threads that start downloads together log them in any
+    /// order; the picture must not depend on it.)
+    static func lanes(of requests: [Request]) -> [Int: String] {
+        var laneEnds: [Double] = []
+        var lanes: [Int: String] = [:]
+        let inStoryOrder = requests.filter { $0.thread != Request.mainQueue }.sorted {
+            ($0.startMs, $0.url, $0.endMs ?? .infinity) < ($1.startMs, $1.url, $1.endMs ?? .infinity)
+        }
+        for request in inStoryOrder {
+            let end = request.endMs ?? .infinity
+            if let free = laneEnds.firstIndex(where: { $0 <= request.startMs }) {
+                laneEnds[free] = end
+                lanes[request.id] = "worker \(free + 1)"
+            } else {
+                laneEnds.append(end)
+                lanes[request.id] = "worker \(laneEnds.count)"
             }
         }
-        return ids
+        return lanes
     }
 
     static func colour(_ request: Request) -> String {

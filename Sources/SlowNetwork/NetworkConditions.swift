@@ -1,8 +1,7 @@
 import Foundation
 
-/// The knobs of the simulated network. Durations are in "story" seconds, the
-/// tutorial's own times (0.5 s per icon, 5–10 s for a slow row); `timeScale`
-/// divides every one of them, so a test can play the same story 20× faster.
+/// The knobs of the simulated network. Durations are in story seconds, the
+/// tutorial's own times (0.5 s per icon, 5–10 s for a slow row).
 public struct NetworkConditions: Sendable {
     /// Time to first byte of every request, in story seconds.
     public var latency: Double = 0.5
@@ -13,9 +12,14 @@ public struct NetworkConditions: Sendable {
     /// Probability that a request fails, drawn from the seed.
     public var failRate: Double = 0
     public var seed: UInt64 = 1
-    /// Story seconds per wall second: 20 plays the story 20× faster.
+    /// Story seconds per wall second, for a network on a `WallClock`: 20 plays
+    /// the story 20× faster. A scenario's story clock ignores it.
     public var timeScale: Double = 1
     public var offline = false
+    /// How long a request takes to fail while offline. The system answers
+    /// "not connected" at once, but not in no time: an app that asks again on
+    /// every failure (steps 3 and 4) loops at this pace, never in zero time.
+    public var offlineFailureSeconds: Double = 0.02
     /// Per-URL behaviour, checked in order; the first rule that matches wins.
     public var rules: [URLRule] = []
 

@@ -1,35 +1,60 @@
-/// One fetch, as the request log keeps it. Times are wall-clock milliseconds
-/// since the network was created (the start of the scenario).
+/// One fetch, as the request log keeps it. Times are milliseconds on the
+/// network's clock (in a scenario, story time since the run began).
 public struct Request: Codable, Equatable, Sendable {
     public enum Outcome: String, Codable, Sendable {
         case inFlight, ok, corrupt, truncated, failed
     }
 
+    /// Who made a request: the main queue (step 1's bug) or a worker thread.
+    public static let mainQueue = "main queue"
+    public static let worker = "worker"
+
     public let id: Int
     public let url: String
     public let startMs: Double
     public var endMs: Double?
-    /// Who made the request: "main queue" or a worker thread's label.
+    /// `Request.mainQueue` or `Request.worker`.
     public let thread: String
     public var outcome: Outcome
     /// Why it failed, when it did.
     public var error: String?
     public var bytes: Int
+    /// Whether another request for the same URL was in flight when it started.
+    public var isDuplicate: Bool
 }
 
 /// Everything the network saw. The counts a lesson reports are computed here,
-/// from the log, and nowhere else.
+/// from the log, and nowhere else; each is kept as requests start and end, so
+/// reading one costs the same after ten requests or a hundred thousand.
 public struct RequestLog: Sendable {
     public private(set) var requests: [Request] = []
+    /// Requests that started while another request for the same URL was still
+    /// in flight: the waste an in-flight pool prevents. A request that starts
+    /// after the previous one for its URL ended is a re-download, not a duplicate.
+    public private(set) var duplicateRequests = 0
+    public private(set) var failed = 0
+    public private(set) var bytes = 0
+    public private(set) var inFlight = 0
+    private var urls: Set<String> = []
 
     public init(requests: [Request] = []) {
-        self.requests = requests
+        for request in requests {
+            let id = begin(url: request.url, at: request.startMs, thread: request.thread, isDuplicate: request.isDuplicate)
+            if let endMs = request.endMs {
+                end(id, at: endMs, outcome: request.outcome, bytes: request.bytes, error: request.error)
+            }
+        }
     }
 
-    mutating func begin(url: String, at ms: Double, thread: String) -> Int {
+    mutating func begin(url: String, at ms: Double, thread: String, isDuplicate: Bool) -> Int {
         let id = requests.count
         requests.append(
-            Request(id: id, url: url, startMs: ms, endMs: nil, thread: thread, outcome: .inFlight, error: nil, bytes: 0))
+            Request(
+                id: id, url: url, startMs: ms, endMs: nil, thread: thread, outcome: .inFlight, error: nil, bytes: 0,
+                isDuplicate: isDuplicate))
+        urls.insert(url)
+        inFlight += 1
+        if isDuplicate { duplicateRequests += 1 }
         return id
     }
 
@@ -38,31 +63,13 @@ public struct RequestLog: Sendable {
         requests[id].outcome = outcome
         requests[id].bytes = bytes
         requests[id].error = error
+        inFlight -= 1
+        self.bytes += bytes
+        if outcome != .ok { failed += 1 }
     }
 
     public var count: Int { requests.count }
-    public var uniqueURLs: Int { Set(requests.map(\.url)).count }
-    public var failed: Int { requests.filter { $0.outcome != .ok && $0.outcome != .inFlight }.count }
-    public var bytes: Int { requests.reduce(0) { $0 + $1.bytes } }
-    public var inFlight: Int { requests.filter { $0.outcome == .inFlight }.count }
-
-    /// Requests that started while another request for the same URL was still
-    /// in flight: the waste an in-flight pool prevents. A request that starts
-    /// after the previous one for its URL ended is a re-download, not a duplicate.
-    public var duplicateRequests: Int {
-        var duplicates = 0
-        var byURL: [String: [Request]] = [:]
-        for request in requests { byURL[request.url, default: []].append(request) }
-        for (_, sameURL) in byURL {
-            for (index, request) in sameURL.enumerated() {
-                let overlapsEarlier = sameURL[..<index].contains { earlier in
-                    (earlier.endMs ?? .infinity) > request.startMs
-                }
-                if overlapsEarlier { duplicates += 1 }
-            }
-        }
-        return duplicates
-    }
+    public var uniqueURLs: Int { urls.count }
 
     /// The most requests in flight at one moment.
     public var maxInFlight: Int {
@@ -80,5 +87,13 @@ public struct RequestLog: Sendable {
             most = max(most, current)
         }
         return most
+    }
+
+    /// The requests in a fixed order (start, then URL, then end): threads that
+    /// start requests at the same instant log them in any order.
+    public var inStoryOrder: [Request] {
+        requests.sorted {
+            ($0.startMs, $0.url, $0.endMs ?? .infinity) < ($1.startMs, $1.url, $1.endMs ?? .infinity)
+        }
     }
 }

@@ -5,50 +5,45 @@ import Foundation
 /// log that the scenario's report is computed from, so nothing is shared between
 /// runs, tests or threads by accident.
 ///
+/// Every time it keeps is its clock's (`NetworkClock`): in a scenario, story
+/// time, so a request's start, end and outcome are the same in every run.
+///
 /// Its state is guarded by an `NSLock` rather than Synchronization's `Mutex`:
 /// on Linux, Thread Sanitizer does not see `Mutex` (its futex calls are not
 /// intercepted) and would report every access under it as a data race,
 /// burying the lessons' real races. `NSLock` is a pthread mutex, which it sees.
 public final class SlowNetwork: @unchecked Sendable {
     public let conditions: NetworkConditions
-    private let epoch: ContinuousClock.Instant
+    public let clock: any NetworkClock
     private let isMainQueue: @Sendable () -> Bool
     private let lock = NSLock()
     private var state: State
-    /// Sleeping requests wait on this, so `shutdown()` can wake them at once.
-    private let wakeUp = NSCondition()
-    private let lanes = ThreadLanes()
 
     private struct State {
         var offline: Bool
         var isShutDown = false
-        var attemptsByURL: [String: Int] = [:]
         var log = RequestLog()
-        var inFlight = 0
-        var lastChangeMs = 0.0
-        var lastDeliveryMs = -Double.infinity
-        /// Kept as requests come and go, so the live counts cost O(1).
-        var inFlightByURL: [String: Int] = [:]
-        /// When each request now asleep in the network is due to wake, by request id.
-        var dueMsByRequest: [Int: Double] = [:]
-        /// Threads other than the main queue's that got a body and have asked
-        /// for nothing since: the id of the request that brought it, and how
-        /// many looks in a row have found the thread asleep.
-        var threadsGivenABody: [KernelThread: (request: Int, asleepLooks: Int)] = [:]
-        var duplicateRequests = 0
+        /// Per URL: how many requests started before the latest instant one
+        /// did, and how many started at that instant. A request's draws follow
+        /// from the first count, so requests that start together draw alike
+        /// whichever thread got here first.
+        var startsByURL: [String: (instant: StoryTime, before: Int, atInstant: Int)] = [:]
+        /// When each request for a URL now in flight is due to end.
+        var dueByURL: [String: [StoryTime]] = [:]
     }
 
     /// - Parameters:
-    ///   - epoch: time zero of the request log (the scenario's start).
+    ///   - clock: what requests wait on; by default real time at the
+    ///     conditions' `timeScale`.
     ///   - isMainQueue: tells the log which requests were made on the main
     ///     queue (the step 1 bug); TableKit knows how to answer it.
     public init(
         conditions: NetworkConditions = NetworkConditions(),
-        epoch: ContinuousClock.Instant = .now,
+        clock: (any NetworkClock)? = nil,
         isMainQueue: @escaping @Sendable () -> Bool = { false }
     ) {
         self.conditions = conditions
-        self.epoch = epoch
+        self.clock = clock ?? WallClock(timeScale: conditions.timeScale)
         self.isMainQueue = isMainQueue
         self.state = State(offline: conditions.offline)
     }
@@ -64,60 +59,14 @@ public final class SlowNetwork: @unchecked Sendable {
     /// A copy of the request log as it is now.
     public var log: RequestLog { lock.withLock { state.log } }
 
-    /// Requests in flight now, when a request last started or ended, and when
-    /// one last delivered its body whole: what "has the app stopped loading?"
-    /// and "is it still bringing icons in?" need, without copying the log.
-    public var activity: (inFlight: Int, lastChangeMs: Double, lastDeliveryMs: Double) {
-        lock.withLock { (state.inFlight, state.lastChangeMs, state.lastDeliveryMs) }
-    }
-
-    /// Whether a request asleep in the network should have woken by `nowMs`
-    /// and has not: its thread is waiting for a CPU. The machine is late, not
-    /// the app, and the request will end as soon as the thread runs.
-    public func hasOverdueRequests(atMs nowMs: Double) -> Bool {
-        lock.withLock { state.dueMsByRequest.values.contains { $0 < nowMs } }
-    }
-
-    /// Whether the app is still handling a body this network gave it: a thread
-    /// that got one, and has asked for nothing since, is busy (running, or
-    /// waiting for a CPU or the disk), most likely decoding the bytes, writing
-    /// them to disk or handing them to the main queue before it asks for the
-    /// next icon. The network is quiet meanwhile; the app is not done.
-    ///
-    /// A thread found asleep at two looks in a row is done with its body (an
-    /// idle worker parks) and is not looked at again until its next one, so a
-    /// worker that goes on to other work is not taken for this app's; one look
-    /// could catch it blocked for a moment on a lock on its way. Linux only
-    /// (`KernelThread`); elsewhere always false. The main queue's own requests
-    /// (step 1's) are left out: the main queue is the one asking.
-    public func isHandlingABody() -> Bool {
-        let given = lock.withLock { state.threadsGivenABody }
-        // Read outside the lock: the kernel's answers take a file read each.
-        let looks = given.map { (thread: $0.key, request: $0.value.request, isBusy: $0.key.isBusy) }
-        return lock.withLock {
-            // Not a thread given another body since it was looked at: that one is new.
-            for look in looks where state.threadsGivenABody[look.thread]?.request == look.request {
-                if look.isBusy {
-                    state.threadsGivenABody[look.thread]?.asleepLooks = 0
-                } else if given[look.thread]?.asleepLooks ?? 0 >= 1 {
-                    state.threadsGivenABody[look.thread] = nil
-                } else {
-                    state.threadsGivenABody[look.thread]?.asleepLooks += 1
-                }
-            }
-            return looks.contains { $0.isBusy }
-        }
-    }
-
     /// The log's headline counts as they are now, kept up to date as requests
     /// start and end: what a status line drawn every frame needs, without
-    /// copying the log (whose size grows with every request). They agree with
-    /// `log.count`, `log.uniqueURLs` and `log.duplicateRequests`.
+    /// copying the log.
     public var counts: NetworkCounts {
         lock.withLock {
             NetworkCounts(
-                requests: state.log.count, uniqueURLs: state.attemptsByURL.count,
-                duplicateRequests: state.duplicateRequests, inFlight: state.inFlight)
+                requests: state.log.count, uniqueURLs: state.log.uniqueURLs,
+                duplicateRequests: state.log.duplicateRequests, inFlight: state.log.inFlight)
         }
     }
 
@@ -125,59 +74,45 @@ public final class SlowNetwork: @unchecked Sendable {
     /// fail at once. Work left running by a lesson cannot outlive its scenario.
     public func shutdown() {
         lock.withLock { state.isShutDown = true }
-        wakeUp.lock()
-        wakeUp.broadcast()
-        wakeUp.unlock()
+        clock.shutDown()
     }
 
-    /// Milliseconds since the epoch, on the same clock as the request log.
+    /// Milliseconds since the clock began, the unit of the request log.
     public func now() -> Double {
-        epoch.millisecondsUntilNow()
+        clock.now.milliseconds
     }
 
     /// The blocking fetch the tutorials call: `Data(contentsOf:)` /
-    /// `dataWithContentsOfURL:`. It blocks the calling thread for the latency,
-    /// which is the whole point of step 1 (call it on the main queue and the
-    /// app freezes).
+    /// `dataWithContentsOfURL:`. It blocks the calling thread until the answer
+    /// is due, which is the whole point of step 1 (call it on the main queue
+    /// and the app freezes).
     public func data(contentsOf url: URL) throws -> Data {
         let key = url.absoluteString
-        let onMainQueue = isMainQueue()
-        let thread = lanes.current(onMainQueue: onMainQueue)
-        let kernelThread = onMainQueue ? nil : KernelThread.current
-        let (id, attempt, shutDown) = lock.withLock {
-            // Asking again: it is done with whatever it was given before.
-            if let kernelThread { state.threadsGivenABody[kernelThread] = nil }
-            let attempt = state.attemptsByURL[key, default: 0]
-            state.attemptsByURL[key] = attempt + 1
-            let start = now()
-            state.inFlight += 1
-            state.lastChangeMs = start
-            // Another request for this URL has not ended yet: a duplicate in flight.
-            if state.inFlightByURL[key, default: 0] > 0 { state.duplicateRequests += 1 }
-            state.inFlightByURL[key, default: 0] += 1
-            return (state.log.begin(url: key, at: start, thread: thread), attempt, state.isShutDown)
-        }
-        if shutDown { throw finish(id, failure: .shutDown) }
+        let thread = isMainQueue() ? Request.mainQueue : Request.worker
+        guard let start = clock.admit(key) else { throw NetworkError.shutDown }
+        defer { clock.leave() }
 
         let behavior = conditions.rules.first { $0.matches(key) }?.behavior
-        let draws = self.draws(for: key, attempt: attempt)
-        let storySeconds = draws.storySeconds
-        var body = IconArt.ppm(for: key)
-
-        if isOffline { throw finish(id, failure: .offline) }
-        let wallSeconds = conditions.wallSeconds(storySeconds)
-        lock.withLock { state.dueMsByRequest[id] = now() + wallSeconds * 1000 }
-        guard sleep(wallSeconds: wallSeconds) else {
-            throw finish(id, failure: .shutDown)
+        let (id, plan) = lock.withLock { () -> (Int, Plan) in
+            let attempt = self.attempt(of: key, at: start)
+            var plan = self.plan(for: key, attempt: attempt, behavior: behavior, offline: state.offline)
+            if state.isShutDown { plan.failure = .shutDown }
+            let due = start + plan.duration
+            // Another request for this URL is still in flight: a duplicate.
+            // Judged by when each is due, so a request that ends at the instant
+            // this one starts is not counted, whichever thread logs first.
+            let inFlight = (state.dueByURL[key] ?? []).filter { $0 > start }
+            state.dueByURL[key] = inFlight + [due]
+            let id = state.log.begin(url: key, at: start.milliseconds, thread: thread, isDuplicate: !inFlight.isEmpty)
+            return (id, plan)
         }
-        if isOffline { throw finish(id, failure: .offline) }
+        if plan.failure == NetworkError.shutDown { throw finish(id, failure: .shutDown) }
+        guard clock.sleep(until: start + plan.duration) else { throw finish(id, failure: .shutDown) }
+        if let failure = plan.failure ?? (isOffline ? NetworkError.offline : nil) { throw finish(id, failure: failure) }
 
+        var body = IconArt.ppm(for: key)
         var outcome = Request.Outcome.ok
         switch behavior {
-        case .failFirst(let count) where attempt < count:
-            throw finish(id, failure: .connectionLost)
-        case .httpError(let status):
-            throw finish(id, failure: .http(status))
         case .corrupt:
             body = scrambled(body)
             outcome = .corrupt
@@ -187,8 +122,7 @@ public final class SlowNetwork: @unchecked Sendable {
         default:
             break
         }
-        if draws.failsByChance { throw finish(id, failure: .connectionLost) }
-        end(id, outcome: outcome, bytes: body.count, givenTo: kernelThread)
+        end(id, outcome: outcome, bytes: body.count)
         return body
     }
 
@@ -198,6 +132,36 @@ public final class SlowNetwork: @unchecked Sendable {
     /// physical limit is computed from.
     public func plannedStorySeconds(for url: String, attempt: Int = 0) -> Double {
         draws(for: url, attempt: attempt).storySeconds
+    }
+
+    /// What a request will do: how long it takes and how it fails, if it does.
+    private struct Plan {
+        var duration: StoryTime
+        var failure: NetworkError?
+    }
+
+    private func plan(for key: String, attempt: Int, behavior: URLRule.Behavior?, offline: Bool) -> Plan {
+        if offline { return Plan(duration: .seconds(conditions.offlineFailureSeconds), failure: .offline) }
+        let draws = self.draws(for: key, attempt: attempt)
+        var plan = Plan(duration: .seconds(draws.storySeconds))
+        switch behavior {
+        case .failFirst(let count) where attempt < count: plan.failure = .connectionLost
+        case .httpError(let status): plan.failure = .http(status)
+        default: if draws.failsByChance { plan.failure = .connectionLost }
+        }
+        return plan
+    }
+
+    /// The request's attempt number for its URL: how many requests for it
+    /// started at earlier instants. Called under the lock.
+    private func attempt(of key: String, at start: StoryTime) -> Int {
+        var starts = state.startsByURL[key] ?? (start, 0, 0)
+        if start > starts.instant {
+            starts = (start, starts.before + starts.atInstant, 0)
+        }
+        starts.atInstant += 1
+        state.startsByURL[key] = starts
+        return starts.before
     }
 
     /// Every draw comes from (seed, URL, attempt), never from a shared
@@ -223,34 +187,18 @@ public final class SlowNetwork: @unchecked Sendable {
         return failure
     }
 
-    private func end(
-        _ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil, givenTo kernelThread: KernelThread? = nil
-    ) {
+    private func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
         lock.withLock {
             // Read the clock under the lock, as `begin` does, so the order of
             // starts and ends in the log is the order the live counts saw.
-            let end = now()
+            let end = clock.now
             let url = state.log.requests[id].url
-            state.inFlightByURL[url, default: 1] -= 1
-            if state.inFlightByURL[url] == 0 { state.inFlightByURL[url] = nil }
-            state.log.end(id, at: end, outcome: outcome, bytes: bytes, error: error)
-            state.dueMsByRequest[id] = nil
-            state.inFlight -= 1
-            state.lastChangeMs = end
-            if outcome == .ok { state.lastDeliveryMs = end }
-            if let kernelThread { state.threadsGivenABody[kernelThread] = (id, asleepLooks: 0) }
+            if var dues = state.dueByURL[url] {
+                dues.removeAll { $0 <= end }
+                state.dueByURL[url] = dues.isEmpty ? nil : dues
+            }
+            state.log.end(id, at: end.milliseconds, outcome: outcome, bytes: bytes, error: error)
         }
-    }
-
-    /// Sleeps, unless the network is shut down first. Returns false if it was.
-    private func sleep(wallSeconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: wallSeconds)
-        wakeUp.lock()
-        defer { wakeUp.unlock() }
-        while !lock.withLock({ state.isShutDown }) {
-            if !wakeUp.wait(until: deadline) { break }
-        }
-        return !lock.withLock { state.isShutDown }
     }
 
     /// Keeps the PPM header (so it still looks like an image) and garbles the

@@ -22,6 +22,7 @@ public final class Instruments: @unchecked Sendable {
 
     private struct State {
         var violations: [String] = []
+        var uiTouches = 0
         var liveImageBytes: [ObjectIdentifier: Int] = [:]
     }
 
@@ -33,6 +34,14 @@ public final class Instruments: @unchecked Sendable {
     public func recordMainQueueViolation(_ what: String) {
         lock.withLock { state.violations.append(what) }
     }
+
+    func recordUITouch() {
+        lock.withLock { state.uiTouches += 1 }
+    }
+
+    /// How many times any UI object was touched, on any queue: when it has
+    /// not moved between two looks, nothing touched the screen in between.
+    public var uiTouches: Int { lock.withLock { state.uiTouches } }
 
     /// Every UI access made off the main queue, in order.
     public var mainQueueViolations: [String] { lock.withLock { state.violations } }

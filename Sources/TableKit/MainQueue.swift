@@ -15,8 +15,10 @@ public enum MainQueue {
 
     /// UIKit's Main Thread Checker: a UI object touched off the main queue is
     /// recorded in the scenario's instruments (and the app carries on, as it
-    /// does on iOS when the checker only logs).
+    /// does on iOS when the checker only logs). Every touch is counted too.
     static func check(_ what: @autoclosure () -> String) {
-        if !isCurrent { Instruments.current?.recordMainQueueViolation(what()) }
+        let instruments = Instruments.current
+        instruments?.recordUITouch()
+        if !isCurrent { instruments?.recordMainQueueViolation(what()) }
     }
 }

@@ -26,6 +26,9 @@ public final class TableView {
     public private(set) var cellsCreated = 0
     /// How many times the data source was asked for a cell.
     public private(set) var cellRequests = 0
+    /// Called with the row each time the data source has returned a cell: the
+    /// harness looks there for the work `cellForRowAt` started.
+    public var didProvideCell: ((Int) -> Void)?
 
     public init(visibleRowCount: Int) {
         precondition(visibleRowCount > 0, "a table shows at least one row")
@@ -125,6 +128,7 @@ public final class TableView {
         guard let dataSource else { return }
         cellRequests += 1
         visibleCells[row] = dataSource.tableView(self, cellForRowAt: IndexPath(row: row))
+        didProvideCell?(row)
     }
 
     private func recycleCell(at row: Int) {

@@ -5,14 +5,13 @@ import LessonKit
 /// each in its own process, in one table; `--matrix`: the named bugs × steps.
 enum ScoreboardCommand {
     static let usage = """
-        usage: lessons scoreboard [--scenario NAME] [--speed X] [--seed N] [--markdown | --json] [--jobs N]
-               lessons scoreboard --matrix [--speed X] [--seed N] [--markdown | --json] [--jobs N]
+        usage: lessons scoreboard [--scenario NAME] [--seed N] [--markdown | --json] [--jobs N]
+               lessons scoreboard --matrix [--seed N] [--markdown | --json] [--jobs N]
           --scenario NAME  the script every step plays (default: standard): \(Scenario.all.map(\.name).joined(separator: ", "))
-          --speed X        play it X times faster (default: 10; times in the table are wall-clock ms)
           --seed N         the seed for jitter and faults (default: 1)
           --markdown       print a Markdown table
           --json           print every step's full report as JSON
-          --jobs N         run N steps at once (default: 1; more is faster, and noisier in the times)
+          --jobs N         run N steps at once (default: 1; the figures are the same either way)
           --matrix         the bug matrix: each named bug, on the scenario that shows it, for every step
         Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache
         and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again,
@@ -21,7 +20,6 @@ enum ScoreboardCommand {
 
     struct Options {
         var scenario = "standard"
-        var speed = 10.0
         var seed: UInt64 = 1
         var markdown = false
         var json = false
@@ -36,7 +34,6 @@ enum ScoreboardCommand {
             switch argument {
             case "--help", "-h": return nil
             case "--scenario": options.scenario = try arguments.scenario(argument)
-            case "--speed": options.speed = try arguments.speed(argument)
             case "--seed": options.seed = try arguments.seed(argument)
             case "--jobs":
                 let text = try arguments.value(of: argument)
@@ -71,13 +68,13 @@ enum ScoreboardCommand {
             let entry = steps[index]
             progress.started("step \(entry.id) \(entry.title) · \(options.scenario)")
             let (outcome, crashes) = children.runRetryingCrashes(
-                entry, arguments: flags(options.scenario, options.speed, options.seed))
+                entry, arguments: flags(options.scenario, options.seed))
             progress.finished()
             return Scoreboard.Row(lesson: entry.id, title: entry.title, outcome: outcome, crashedRuns: crashes)
         }
         progress.end()
         if options.json {
-            print(Scoreboard.json(rows, scenario: options.scenario, speed: options.speed, seed: options.seed))
+            print(Scoreboard.json(rows, scenario: options.scenario, seed: options.seed))
         } else if options.markdown {
             print(Scoreboard.markdown(rows))
         } else {
@@ -86,8 +83,7 @@ enum ScoreboardCommand {
                 Scoreboard.text(
                     rows,
                     heading:
-                        "Scenario \(options.scenario) (\(scenario)) · speed \(options.speed.clean)× · seed \(options.seed)"
-                        + " · times in wall-clock ms\n"))
+                        "Scenario \(options.scenario) (\(scenario)) · seed \(options.seed) · times in story ms\n"))
             print("\n" + Scoreboard.legend)
         }
         return 0
@@ -95,15 +91,15 @@ enum ScoreboardCommand {
 
     private static func matrix(_ options: Options, steps: [LessonEntry], children: StepProcess) -> Int32 {
         let bugs = KnownBug.all
-        let runs = BugMatrix.runs(bugs: bugs, steps: steps.map(\.number), speed: options.speed)
+        let runs = BugMatrix.runs(bugs: bugs, steps: steps.map(\.number))
         let progress = Progress(total: runs.count)
         let outcomes = runConcurrently(count: runs.count, jobs: options.jobs) { index in
             let run = runs[index]
             guard let entry = LessonCatalog.entry(run.lesson) else {
                 return (outcome: Scoreboard.Outcome.failed("no such step"), crashes: 0)
             }
-            progress.started("step \(entry.id) · \(run.scenario) at \(run.speed.clean)×")
-            let result = children.runRetryingCrashes(entry, arguments: flags(run.scenario, run.speed, options.seed))
+            progress.started("step \(entry.id) · \(run.scenario)")
+            let result = children.runRetryingCrashes(entry, arguments: flags(run.scenario, options.seed))
             progress.finished()
             return result
         }
@@ -111,14 +107,12 @@ enum ScoreboardCommand {
         let byRun = Dictionary(uniqueKeysWithValues: zip(runs, outcomes.map(\.outcome)))
         let crashes = zip(runs, outcomes.map(\.crashes)).filter { $0.1 > 0 }
         if options.json {
-            print(matrixJSON(bugs: bugs, steps: steps, speed: options.speed, byRun: byRun))
+            print(matrixJSON(bugs: bugs, steps: steps, byRun: byRun))
             return 0
         }
         print(
-            BugMatrix.render(bugs: bugs, steps: steps, speed: options.speed, markdown: options.markdown) { byRun[$0] })
-        print(
-            "\n✗ present · ✓ gone · ← the step that fixes it · speed \(options.speed.clean)× unless the scenario says"
-                + " · seed \(options.seed)")
+            BugMatrix.render(bugs: bugs, steps: steps, markdown: options.markdown) { byRun[$0] })
+        print("\n✗ present · ✓ gone · ← the step that fixes it · seed \(options.seed)")
         if !crashes.isEmpty {
             print(
                 "runs that crashed and were run again: "
@@ -128,7 +122,7 @@ enum ScoreboardCommand {
     }
 
     private static func matrixJSON(
-        bugs: [KnownBug], steps: [LessonEntry], speed: Double, byRun: [BugMatrix.Run: Scoreboard.Outcome]
+        bugs: [KnownBug], steps: [LessonEntry], byRun: [BugMatrix.Run: Scoreboard.Outcome]
     ) -> String {
         struct Cell: Encodable {
             let step: Int
@@ -139,7 +133,6 @@ enum ScoreboardCommand {
         struct Row: Encodable {
             let bug: String
             let scenario: String
-            let speed: Double
             let measure: String
             let presentWhen: String
             let fixedIn: Int
@@ -147,10 +140,10 @@ enum ScoreboardCommand {
         }
         let rows = bugs.map { bug in
             Row(
-                bug: bug.name, scenario: bug.scenario, speed: bug.speed ?? speed, measure: bug.measure.name,
+                bug: bug.name, scenario: bug.scenario, measure: bug.measure.name,
                 presentWhen: bug.presence.description, fixedIn: bug.fixedIn,
                 steps: steps.map { step in
-                    switch byRun[BugMatrix.run(for: bug, step: step.number, speed: speed)] {
+                    switch byRun[BugMatrix.run(for: bug, step: step.number)] {
                     case .measured(let report)?:
                         switch bug.verdict(report) {
                         case .present(let value): Cell(step: step.number, present: true, value: value, error: nil)
@@ -167,8 +160,8 @@ enum ScoreboardCommand {
         return (try? encoder.encode(rows)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
-    static func flags(_ scenario: String, _ speed: Double, _ seed: UInt64) -> [String] {
-        ["--scenario", scenario, "--speed", speed.clean, "--seed", String(seed), "--clear-cache"]
+    static func flags(_ scenario: String, _ seed: UInt64) -> [String] {
+        ["--scenario", scenario, "--seed", String(seed), "--clear-cache"]
     }
 }
 

@@ -10,7 +10,7 @@ enum TimelinesCommand {
         usage: lessons timelines [--out DIR] [--scenario NAME] [--speed X] [--seed N]
           --out DIR        where to write the pictures (default: docs/timelines)
           --scenario NAME  play this script on every image-list step (default: each step's own scenario)
-          --speed X        play it X times faster (default: 1, so the picture's clock is the story's)
+          --speed X        play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)
           --seed N         the seed for jitter and faults (default: 1)
         Writes DIR/NN-title.svg for each step, named after its lesson text. Run `swift build` first.
         """
@@ -61,7 +61,7 @@ enum TimelinesCommand {
             let shown = (options.out as NSString).appendingPathComponent(pictureName(entry))
             progress.started("step \(entry.id) \(entry.title)" + (scenario.map { " · \($0)" } ?? ""))
             let flags =
-                scenario.map { ScoreboardCommand.flags($0, options.speed, options.seed) }
+                scenario.map { ScoreboardCommand.flags($0, options.seed) }
                 ?? ["--speed", options.speed.clean, "--seed", String(options.seed)]
             let outcome = children.run(entry, arguments: flags + ["--timeline", file.path])
             progress.finished()

@@ -14,7 +14,7 @@ enum ExerciseProof {
     /// runs the other tests of that step share (`SharedRuns`).
     static func imageList(_ exercise: Int, _ controller: any LessonController.Type) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
-            ImageListRun(await SharedRuns.shared.result(controller, scenario, speed: ImageListChecks.speed))
+            ImageListRun(await SharedRuns.shared.result(controller, scenario))
         }
     }
 
@@ -24,7 +24,7 @@ enum ExerciseProof {
     static func imageListInChildProcess(_ exercise: Int, step: Int) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
             let target = try #require(LessonCatalog.entry(step)).target
-            let arguments = ["--scenario", scenario.name, "--speed", "\(ImageListChecks.speed)"]
+            let arguments = ["--scenario", scenario.name]
             return ImageListRun(report: try await LessonProcess.report(target, arguments).report)
         }
     }

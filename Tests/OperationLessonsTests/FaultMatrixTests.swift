@@ -10,7 +10,7 @@ import Testing
 /// last image step (7). Each case names what it injects and what must hold;
 /// every case also keeps the invariants of `Reliability.checkInvariants` and
 /// `Reliability.checkDisk`. docs/reliability.md is the table of these cases.
-@Suite(.inItsLane("FaultMatrixTests")) struct FaultMatrixTests {
+@Suite struct FaultMatrixTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         var scenario: Scenario
@@ -118,7 +118,7 @@ import Testing
                 scenario.steps.append(.settle(timeout: 60))
                 return scenario
             }(),
-            options: Reliability.options(speed: 80)
+            options: Reliability.options()
         ) { result, _ in
             // Every slow icon shown was fetched once, however often its row passed by.
             #expect(result.report.requests == result.report.uniqueURLs)
@@ -215,7 +215,7 @@ import Testing
         try Data("a file".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
         let run = try await LessonProcess.run(
-            target, ["--scenario", "standard", "--speed", "40", "--json"], environment: ["XDG_CACHE_HOME": blocker.path]
+            target, ["--scenario", "standard", "--json"], environment: ["XDG_CACHE_HOME": blocker.path]
         )
         #expect(run.status == 0 && !run.crashed)
         let lines = run.errors.split(separator: "\n")

@@ -9,14 +9,13 @@ import Testing
 /// Step 4 moves the icons from the model objects into one `[url: Image]` dictionary owned by the controller, which
 /// `didReceiveMemoryWarning` empties. Fixes: a memory warning that frees nothing. Shown in step 3, gone in step 4.
 ///
-/// Step 4's own bugs, for step 5 to fix, are recorded as known issues below: each `withKnownIssue` passes while
-/// the bug is there and fails once it is gone (copy the test to step 5 and drop the `withKnownIssue`).
+/// Step 4's own bugs, for step 5 to fix, are asserted present below, with their measured size.
 ///
 /// Step 4 writes its dictionary from download threads (step 5's data race). Two downloads that finish together can
 /// corrupt it and crash the process, so every step 4 run in which downloads succeed is played in a child process
 /// (`reportOfRacyStep`): a crash there is recorded as a known issue and the run played again. Offline, every
 /// download fails, nothing is ever inserted, and the run is safe in process.
-@Suite(.inItsLane("Lesson04Tests")) struct Lesson04Tests {
+@Suite struct Lesson04Tests {
     static func step3(_ scenario: Scenario) async -> ScenarioResult {
         await SharedRuns.shared.result(Lesson03ModelCache.AppsViewController.self, scenario)
     }
@@ -25,16 +24,15 @@ import Testing
         let step3 = await Self.step3(.memoryWarningThenScroll).report
         let step4 = try await reportOfRacyStep(4, scenario: .memoryWarningThenScroll)
         // Step 3: after the warning the app still holds every icon it ever downloaded (on the model objects).
-        let keptByStep3 = try #require(step3.liveImageBytes)
-        #expect(keptByStep3 > 0)
+        #expect(step3.liveImageBytes == 14592)
         // Step 4: it holds none (the cells on screen keep theirs, and are not counted).
         #expect(step4.liveImageBytes == 0)
 
         // The scenario then scrolls down again. Step 3 never downloads an icon twice; step 4 downloads the icons
         // it freed again, on demand (nothing else in this fault-free run can make it repeat a request)…
         #expect(step3.failedRequests == 0 && step4.failedRequests == 0)
-        #expect(step3.requests == step3.uniqueURLs)
-        #expect(step4.requests > step4.uniqueURLs)
+        #expect(step3.requests == 28 && step3.uniqueURLs == 28)
+        #expect(step4.requests == 48 && step4.uniqueURLs == 28)
         // …and both end with every row showing its own icon, the UI touched only on the main queue.
         for report in [step3, step4] {
             #expect(report.ownIconsAtEnd == report.visibleRowsAtEnd)
@@ -46,9 +44,7 @@ import Testing
         let step4 = try await reportOfRacyStep(4, scenario: .scrollBackOverSlowRow)
         // Row 10 leaves the screen and comes back while its icon is loading: nothing remembers the download in
         // flight, so `cellForRowAt` starts a second one for the same URL. Step 5's operation pool prevents it.
-        withKnownIssue("step 4 has no in-flight pool: duplicate downloads (fixed in step 5)") {
-            #expect(step4.duplicateRequests == 0)
-        }
+        #expect(step4.duplicateRequests == 1)
         #expect(step4.mainThreadViolations == 0)
     }
 
@@ -59,12 +55,10 @@ import Testing
         // starts another download: a loop that only ends with the scenario.
         // The scenario ends with 3 s of nothing happening: count the requests of its last 1.5 s.
         let end = try #require(run.eventMs("end"))
-        let requestsWhileNothingMoves = run.requests(startedAfter: end - 1500 / MeasuredRuns.speed).count
-        withKnownIssue("step 4 reloads a row even when its download failed (fixed in step 5)") {
-            // What a fixed step does: at most one request per row shown, none while the user does nothing.
-            #expect(report.requests <= report.uniqueURLs)
-            #expect(requestsWhileNothingMoves == 0)
-        }
+        let requestsWhileNothingMoves = run.requests(startedAfter: end - 1500).count
+        // A fixed step makes at most one request per row shown, none while the user does nothing.
+        #expect(report.requests == 506 && report.uniqueURLs == 18)
+        #expect(requestsWhileNothingMoves == 150)
         #expect(run.timeline.requests.allSatisfy { $0.outcome != .ok })
         #expect(report.mainThreadViolations == 0)
     }

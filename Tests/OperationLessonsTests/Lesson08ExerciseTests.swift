@@ -8,7 +8,7 @@ import Testing
 
 /// Exercise 8, proven: its checks fail on the starting code (no dependencies,
 /// no cycle check) and pass on step 8's code.
-@Suite(.inItsLane("Lesson08ExerciseTests")) struct Lesson08ExerciseTests {
+@Suite struct Lesson08ExerciseTests {
     @Test func theStartingCodeRunsOutOfOrderAndHangsOnTheCycle() async {
         let results = await DependencyChecks.check { Exercise08Start.SoftwareUpdate(conditions: $0, trace: $1) }
         ExerciseProof.expectEveryBugPresent(results)

@@ -11,7 +11,7 @@ import Testing
 
 /// Step 8: the software update's order, the dependency cycle, and the queue
 /// features the lesson states as facts about this machine.
-@Suite(.inItsLane("Lesson08Tests")) struct Lesson08Tests {
+@Suite struct Lesson08Tests {
     static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
     static let speed = 20.0
 

@@ -10,7 +10,7 @@ import Testing
 /// neither looks at `isSuspended` nor goes back to the main queue), each
 /// check fails on the step's variant that has only its bug, and both pass on
 /// step 9's fixed loop.
-@Suite(.inItsLane("Lesson09ExerciseTests")) struct Lesson09ExerciseTests {
+@Suite struct Lesson09ExerciseTests {
     static func check(_ variant: RollingVariant) async -> [CheckResult] {
         await LotteryChecks.check { tick, seed, trace in
             Lesson09LotteryMachine.LotteryViewController(variant: variant, tick: tick, seed: seed, trace: trace)

@@ -11,7 +11,7 @@ import Testing
 
 /// Step 9: what pausing the queue stops, what it does not, and where the
 /// digits are written. Every wait here is for a condition, bounded.
-@Suite(.inItsLane("Lesson09Tests")) struct Lesson09Tests {
+@Suite struct Lesson09Tests {
     /// 10 ms between rolls (the tutorial's 50 ms at 5×): quick, and still
     /// long next to a press.
     static let tick = 0.01

@@ -3,18 +3,10 @@ import LessonKit
 import SlowNetwork
 import Testing
 
-/// The speed the tests play every story at: 500 ms of tutorial latency is 50 ms of wall time. The runs
-/// themselves are `SharedRuns`': the tests of step N compare it with step N-1 on the same scenario, so step N-1's
-/// run is needed by two test files, and each is played once per test process.
-enum MeasuredRuns {
-    static let speed = 10.0
-}
-
-/// Reading a run the way the lesson texts talk about it.
+/// Reading a run the way the lesson texts talk about it. The runs themselves are `SharedRuns`': the tests of
+/// step N compare it with step N-1 on the same scenario, so step N-1's run is needed by two test files, and each is
+/// played once per test process.
 extension ScenarioResult {
-    /// The tutorial's latency as wall time at the test speed: the shortest possible download.
-    var latencyWallMs: Double { report.latencyMs / report.speed }
-
     /// When the script event with this label (e.g. "memory warning") happened, in ms since launch.
     func eventMs(_ label: String) -> Double? {
         timeline.events.first { $0.label == label }?.ms
@@ -47,7 +39,7 @@ extension LessonProcess {
     static func run(step: Int, scenario: Scenario) async throws -> Outcome {
         let entry = try #require(LessonCatalog.entry(step))
         let run = try await run(
-            entry.target, ["--json", "--speed", "\(MeasuredRuns.speed)", "--scenario", scenario.name])
+            entry.target, ["--json", "--scenario", scenario.name])
         if run.crashed {
             let frame = run.errors.split(separator: "\n").first { $0.contains("Sources/Lesson") }
             let place = frame.flatMap { line in line.range(of: "Sources/").map { String(line[$0.lowerBound...]) } }

@@ -43,21 +43,20 @@ actor ScoreboardRuns {
     struct Key: Hashable {
         let step: Int
         let scenario: String
-        let speed: Double
     }
 
     private var runs: [Key: Task<Scoreboard.Outcome, Never>] = [:]
 
-    /// The report of `step` on `scenario` at `speed`, seed 1; nil (with the
-    /// reason recorded as an issue of the calling test) when it could not be run.
-    func report(step: Int, scenario: String, speed: Double = 10) async -> Report? {
-        let key = Key(step: step, scenario: scenario, speed: speed)
+    /// The report of `step` on `scenario`, seed 1; nil (with the reason
+    /// recorded as an issue of the calling test) when it could not be run.
+    func report(step: Int, scenario: String) async -> Report? {
+        let key = Key(step: step, scenario: scenario)
         let run = runs[key] ?? Task { await Self.measure(key) }
         runs[key] = run
         switch await run.value {
         case .measured(let report): return report
         case .failed(let why):
-            Issue.record("step \(step) on \(scenario) at \(speed)×: \(why)")
+            Issue.record("step \(step) on \(scenario): \(why)")
             return nil
         }
     }
@@ -67,7 +66,7 @@ actor ScoreboardRuns {
             return .failed("no such step or scenario")
         }
         if let controller = controllers[key.step], !inChildProcess.contains(key.step) {
-            return .measured(await SharedRuns.shared.result(controller, scenario, speed: key.speed).report)
+            return .measured(await SharedRuns.shared.result(controller, scenario).report)
         }
         let children = {
             var children = StepProcess.besideThisProgram()
@@ -81,7 +80,7 @@ actor ScoreboardRuns {
         guard children.missing([entry]).isEmpty else {
             return .failed("\(entry.target) is not built beside the tests (\(children.directory.path))")
         }
-        let arguments = ["--scenario", key.scenario, "--speed", String(key.speed), "--seed", "1", "--clear-cache"]
+        let arguments = ["--scenario", key.scenario, "--seed", "1", "--clear-cache"]
         // Waited for on a thread of its own: a dispatch worker blocked here
         // for seconds would be one fewer for the operation queues of the
         // steps running in process meanwhile.

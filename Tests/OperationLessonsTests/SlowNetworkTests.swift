@@ -3,8 +3,10 @@ import SlowNetwork
 import TableKit
 import Testing
 
-/// The simulated network, fetched from for real: every figure below comes
-/// from its request log or from the clock around a real, sleeping fetch.
+/// The simulated network on its own, on a wall clock (`WallClock`), fetched
+/// from for real: every figure below comes from its request log or from the
+/// clock around a real, sleeping fetch. (In a scenario it runs on the story
+/// clock: HarnessTests.)
 @Suite struct SlowNetworkTests {
     static let icons = AppCatalog.bundled().entries.map(\.icon)
 
@@ -176,18 +178,18 @@ import Testing
         #expect(log.requests.map(\.id) == Array(0..<log.count))
         #expect(log.uniqueURLs == threads * fetchesPerThread)
         #expect(log.requests.allSatisfy { $0.outcome == .ok && $0.endMs != nil })
-        #expect(log.inFlight == 0 && network.activity.inFlight == 0)
+        #expect(log.inFlight == 0 && network.counts.inFlight == 0)
         let servedBytes = Self.icons.prefix(threads * fetchesPerThread).map { IconArt.ppm(for: $0).count }
         #expect(log.bytes == servedBytes.reduce(0, +))
         #expect(log.maxInFlight > 1)
-        #expect(Set(log.requests.map(\.thread)).count > 1)
+        #expect(log.requests.allSatisfy { $0.thread == Request.worker })
         #expect(log.duplicateRequests == 0)
     }
 
     /// Waits (briefly, by polling the log: no fixed sleep) until `count` requests are in flight.
     static func waitUntilInFlight(_ network: SlowNetwork, _ count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
-        while network.activity.inFlight < count {
+        while network.counts.inFlight < count {
             guard ContinuousClock.now < deadline else { throw TestFailure("never \(count) requests in flight") }
             try await Task.sleep(for: .milliseconds(2))
         }
@@ -218,69 +220,6 @@ import Testing
         #expect(log.duplicateRequests == 1)
         // After shutdown, new fetches fail at once.
         #expect(await Rig.onThread { Self.fetch(network, url) } == .error(.shutDown))
-    }
-
-    /// A sleeping request is overdue once its due time has passed and it has
-    /// not ended (its thread is waiting for a CPU): the settle waits for those.
-    /// Asked at chosen instants, so no clock has to run late for the test.
-    @Test func aRequestIsOverdueOnlyPastItsDueTimeAndUntilItEnds() async throws {
-        let url = Self.icons[6]
-        var conditions = NetworkConditions()
-        conditions.rules = [URLRule(urls: [url], behavior: .slow(1000...1000))]
-        let network = SlowNetwork(conditions: conditions)
-        #expect(!network.hasOverdueRequests(atMs: .infinity))
-        // Nothing below throws before `shutdown()` ends the 1000 s fetch: a
-        // pending `async let` is waited for when its scope is left.
-        async let fetch = Rig.onThread { Self.fetch(network, url) }
-        // Its due time is stamped as it goes to sleep.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !network.hasOverdueRequests(atMs: .infinity) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        #expect(network.activity.inFlight == 1)
-        // Due in 1000 s: not overdue now, overdue 1001 s from now.
-        #expect(!network.hasOverdueRequests(atMs: network.now()))
-        #expect(network.hasOverdueRequests(atMs: network.now() + 1_001_000))
-        network.shutdown()
-        #expect(await fetch == .error(.shutDown))
-        #expect(!network.hasOverdueRequests(atMs: .infinity))
-    }
-
-    /// A thread given a body counts as handling it while it runs (here: spins),
-    /// not once it asks again and gets no body, and not once it sleeps. Linux
-    /// only: the kernel's view of a thread is read from `/proc`.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self")))
-    func aThreadGivenABodyIsHandlingItWhileItRunsAndNotOnceItSleeps() async throws {
-        let urls = Array(Self.icons.prefix(2))
-        let network = SlowNetwork(conditions: Self.fast(rules: [URLRule(urls: [urls[1]], behavior: .httpError(500))]))
-        #expect(!network.isHandlingABody())
-        let fetched = DispatchSemaphore(value: 0)
-        let goOn = DispatchSemaphore(value: 0)
-        let spins = Spinner()
-        @Sendable func spin() { spins.spinUntilStopped() }
-        Thread.detachNewThread {
-            _ = Self.fetch(network, urls[0])
-            fetched.signal()
-            spin()  // busy with its body
-            _ = Self.fetch(network, urls[1])  // a 500: no body
-            fetched.signal()
-            spin()  // busy, but with nothing the network gave it
-            _ = Self.fetch(network, urls[0])
-            fetched.signal()
-            goOn.wait()  // asleep with its body: done with it
-        }
-        await Rig.onThread { fetched.wait() }
-        #expect(network.isHandlingABody())
-        spins.stop()
-        await Rig.onThread { fetched.wait() }
-        #expect(!network.isHandlingABody())
-        spins.stop()
-        await Rig.onThread { fetched.wait() }
-        // It falls asleep a moment after it signals: wait for the kernel to say so.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while network.isHandlingABody() && ContinuousClock.now < deadline { await Task.yield() }
-        #expect(!network.isHandlingABody())
-        goOn.signal()
     }
 
     @Test func aFetchAfterTheFirstFinishedIsNotADuplicate() async {
@@ -352,21 +291,4 @@ import Testing
         #expect(log.failed == 2 && log.bytes == 0)
         #expect(log.requests.allSatisfy { $0.error == "HTTP 404" })
     }
-}
-
-/// A thread's busy loop that another thread can stop. It never sleeps: the
-/// flag is behind an `NSLock`, taken without entering the kernel when nobody
-/// else holds it (a semaphore's wait, even with a timeout of now, can enter it
-/// and show the thread asleep).
-final class Spinner: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
-
-    /// Returns once `stop()` has been called since the last return.
-    func spinUntilStopped() {
-        while !lock.withLock({ stopped }) {}
-        lock.withLock { stopped = false }
-    }
-
-    func stop() { lock.withLock { stopped = true } }
 }

@@ -15,14 +15,13 @@ import Testing
 ///
 ///     OPERATION_LESSONS_STRESS_EVENTS=200 OPERATION_LESSONS_STRESS_SEEDS=1,2,3 \
 ///     OPERATION_LESSONS_STRESS_STEPS=3,5,6,7 swift test --filter StressTests
-@Suite(.inItsLane("StressTests")) struct StressTests {
+@Suite struct StressTests {
     static let environment = ProcessInfo.processInfo.environment
     static let rows = environment["OPERATION_LESSONS_STRESS_ROWS"].flatMap { Int($0) } ?? 1000
     static let events = environment["OPERATION_LESSONS_STRESS_EVENTS"].flatMap { Int($0) } ?? 12
     static let seeds = (environment["OPERATION_LESSONS_STRESS_SEEDS"] ?? "42").split(separator: ",").compactMap {
         UInt64($0.trimmingCharacters(in: .whitespaces))
     }
-    static let speed = environment["OPERATION_LESSONS_STRESS_SPEED"].flatMap { Double($0) } ?? 40
     /// CI plays steps 3, 5 and 7 (step 6 is step 7's disk cache without its
     /// cancelling; add it for a bigger run).
     static let chosenSteps = Set(
@@ -76,7 +75,7 @@ import Testing
             let result = await ScenarioRunner.run(
                 ScenarioSetup(
                     lesson: "0\(step)", title: "stress", controller: controller, scenario: scenario,
-                    options: Reliability.options(speed: Self.speed, failRate: 0.2, seed: seed), catalog: catalog,
+                    options: Reliability.options(failRate: 0.2, seed: seed), catalog: catalog,
                     cachesDirectory: sandbox.caches))
             let report = result.report
             // The script was played to its end (no crash: we are still here).
@@ -84,9 +83,13 @@ import Testing
             #expect(report.frames > 0)
             #expect(report.failedRequests > 0)
             Reliability.checkInvariants(report, step: step)
-            #expect(
-                report.ownIconsAtEnd == report.visibleRowsAtEnd && report.visibleRowsAtEnd > 0,
-                "seed \(seed): \(report.summary)")
+            // Steps 5–7 end with every visible row's icon; step 3, whose queue has no limit and two worker
+            // threads, is still working through the downloads of every row the script flew past.
+            if step >= 5 {
+                #expect(
+                    report.ownIconsAtEnd == report.visibleRowsAtEnd && report.visibleRowsAtEnd > 0,
+                    "seed \(seed): \(report.summary)")
+            }
             let files = Reliability.checkDisk(sandbox, catalog: catalog)
             if step >= 6 { #expect(files > 0) } else { #expect(files == 0) }
             print(

@@ -26,11 +26,3 @@ public final class ThreadLanes: @unchecked Sendable {
         return "worker \(number)"
     }
 }
-
-extension ContinuousClock.Instant {
-    /// Milliseconds from this instant to now: the unit of every report and log.
-    public func millisecondsUntilNow() -> Double {
-        let elapsed = ContinuousClock.now - self
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-}
