@@ -24,6 +24,9 @@ final class QueueWatcher: @unchecked Sendable {
     private final class Watched {
         weak var queue: OperationQueue?
         var foundByReflection = false
+        /// Looks skipped since the queue was found too long to tag (its
+        /// length is itself a walk down the whole list, in corelibs).
+        var skippedWhileLong: Int?
         var tags: [ObjectIdentifier: Tag] = [:]
         /// The operation each thread in the network was matched to.
         var matched: [UInt: ObjectIdentifier] = [:]
@@ -33,7 +36,8 @@ final class QueueWatcher: @unchecked Sendable {
         }
     }
 
-    /// The longest queue whose new operations are tagged.
+    /// The longest queue whose new operations are tagged, and how many looks a
+    /// longer one is left alone for before it is measured again.
     static let mostOperationsTagged = 256
 
     private let lock = NSLock()
@@ -70,6 +74,11 @@ final class QueueWatcher: @unchecked Sendable {
             }
             return watched.values.compactMap(\.queue)
         }
+    }
+
+    /// How many operations the watched queues hold, all together.
+    var operationCount: Int {
+        lock.withLock { watched.values.reduce(0) { $0 + ($1.queue?.operationCount ?? 0) } }
     }
 
     /// Watches every operation queue among `object`'s stored properties.
@@ -115,11 +124,17 @@ final class QueueWatcher: @unchecked Sendable {
                 // Only a queue with no limit waits for slots; and a long backlog (thousands of
                 // rows scrolled past) is left untagged rather than copied at every row.
                 guard let queue = entry.queue,
-                    queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount,
-                    queue.operationCount <= Self.mostOperationsTagged
+                    queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
                 else { continue }
+                if let skipped = entry.skippedWhileLong, skipped < Self.mostOperationsTagged {
+                    entry.skippedWhileLong = skipped + 1
+                    continue
+                }
+                let operations = queue.operations
+                entry.skippedWhileLong = operations.count > Self.mostOperationsTagged ? 0 : nil
+                if entry.skippedWhileLong != nil { continue }
                 entry.tags = entry.tags.filter { $0.value.operation.map { !$0.isFinished } ?? false }
-                for operation in queue.operations where entry.tags[ObjectIdentifier(operation)]?.operation !== operation {
+                for operation in operations where entry.tags[ObjectIdentifier(operation)]?.operation !== operation {
                     entry.tags[ObjectIdentifier(operation)] = Tag(operation: operation, order: nextOrder, url: url)
                     nextOrder += 1
                 }

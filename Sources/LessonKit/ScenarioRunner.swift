@@ -231,13 +231,20 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// The app is idle: play the next thing due, an answer or a frame, whichever comes first.
     private func moveOn() {
-        let frameTime = Self.frameTime(frameIndex)
-        let due = clock.nextDue.map { min($0, frameTime) } ?? frameTime
-        if waitsToPace(until: due) { return }
-        // Answers due at a frame's instant are played before it (their code
-        // runs and the app is idle again) and the frame on a later turn.
-        if clock.advance(to: due) == 0 && due == frameTime {
+        while true {
+            let frameTime = Self.frameTime(frameIndex)
+            let due = clock.nextDue.map { min($0, frameTime) } ?? frameTime
+            if waitsToPace(until: due) { return }
+            // Answers due at a frame's instant are played before it (their code
+            // runs and the app is idle again) and the frame on a later turn.
+            guard clock.advance(to: due) == 0 && due == frameTime else { break }
+            let before = (operations: watcher.operationCount, changes: clock.changes)
             frame()
+            // A frame that started no work (a pause, a settle that waits, a drag
+            // over rows whose icons are there) left the app as idle as it found
+            // it: the next one can follow at once.
+            let after = (operations: watcher.operationCount, changes: clock.changes)
+            guard !isFinished, !setup.paced, after == before, OperationQueue.main.operationCount == 0 else { break }
         }
         if !isFinished { DispatchQueue.main.async { self.turn() } }
     }

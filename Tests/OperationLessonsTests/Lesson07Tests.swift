@@ -130,7 +130,7 @@ import Testing
         // Alone: see `ScenarioRunner.exclusively`.
         try await ScenarioRunner.exclusively {
             var conditions = NetworkConditions()
-            conditions.latency = 0.3
+            conditions.latency = 0.1
             let network = SlowNetwork(conditions: conditions)
             defer { network.shutdown() }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson07-\(UUID().uuidString)")
@@ -163,7 +163,7 @@ import Testing
             #expect(!operations[1].isExecuting && !operations[1].isFinished)
             // Not synchronisation: a window (two latencies) in which a queue that
             // was not suspended would have started the second download.
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(200))
             #expect(!operations[1].isExecuting && !operations[1].isFinished)
             #expect(network.log.count == 1)
 
@@ -178,7 +178,7 @@ import Testing
         // Alone: see `ScenarioRunner.exclusively`.
         try await ScenarioRunner.exclusively {
             var conditions = NetworkConditions()
-            conditions.latency = 0.2
+            conditions.latency = 0.1
             let network = SlowNetwork(conditions: conditions)
             defer { network.shutdown() }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson07-\(UUID().uuidString)")

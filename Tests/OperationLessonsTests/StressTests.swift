@@ -8,7 +8,7 @@ import Testing
 @testable import Lesson06SandboxCache
 @testable import Lesson07CustomOperation
 
-/// A seeded random run over a 1,000-row catalog: drags, flings, memory warnings
+/// A seeded random run over a 300-row catalog: drags, flings, memory warnings
 /// and offline spells on a network that fails 20 % of requests, ending online
 /// with the last screen shown again until it loads. CI plays a small one; a
 /// bigger one is a matter of environment variables (docs/reliability.md):
@@ -17,7 +17,7 @@ import Testing
 ///     OPERATION_LESSONS_STRESS_STEPS=3,5,6,7 swift test --filter StressTests
 @Suite struct StressTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let rows = environment["OPERATION_LESSONS_STRESS_ROWS"].flatMap { Int($0) } ?? 1000
+    static let rows = environment["OPERATION_LESSONS_STRESS_ROWS"].flatMap { Int($0) } ?? 300
     static let events = environment["OPERATION_LESSONS_STRESS_EVENTS"].flatMap { Int($0) } ?? 12
     static let seeds = (environment["OPERATION_LESSONS_STRESS_SEEDS"] ?? "42").split(separator: ",").compactMap {
         UInt64($0.trimmingCharacters(in: .whitespaces))
@@ -31,7 +31,7 @@ import Testing
     /// (a screen away and back) up to five times: with 20 % of requests
     /// failing and no automatic retry in the tutorials' code, the user's way
     /// to get a failed icon is to show its row again.
-    static func scenario(seed: UInt64) -> Scenario {
+    static func scenario(seed: UInt64, showingAgain times: Int) -> Scenario {
         var scenario = Scenario.stress(seed: seed, rows: rows, events: events)
         let lastRow =
             scenario.steps.reversed().lazy.compactMap { step -> Double? in
@@ -40,7 +40,7 @@ import Testing
                 default: nil
                 }
             }.first ?? 0
-        scenario.steps += Reliability.showAgain(min(lastRow, Double(rows - 8)), times: 5)
+        scenario.steps += Reliability.showAgain(min(lastRow, Double(rows - 8)), times: times)
         return scenario
     }
 
@@ -71,7 +71,8 @@ import Testing
 
         for seed in Self.seeds {
             let sandbox = try Lesson06Tests.Sandbox()
-            let scenario = Self.scenario(seed: seed)
+            // Step 3 is not expected to catch up (below): one look at the last screen is enough.
+            let scenario = Self.scenario(seed: seed, showingAgain: step >= 5 ? 5 : 1)
             let result = await ScenarioRunner.run(
                 ScenarioSetup(
                     lesson: "0\(step)", title: "stress", controller: controller, scenario: scenario,
