@@ -105,7 +105,7 @@ public struct Report: Codable, Equatable, Sendable {
     public var summary: String {
         func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "never" }
         var lines = [
-            "Lesson \(lesson) · \(title) · scenario \(scenario) · seed \(seed) · speed \(speed.formatted)× · latency \(latencyMs.formatted) ms",
+            "Lesson \(lesson) · \(title) · scenario \(scenario) · seed \(seed) · latency \(latencyMs.formatted) ms",
             "  network   \(counted(requests, "request")) for \(counted(uniqueURLs, "icon")) · \(counted(duplicateRequests, "duplicate")) in flight · \(failedRequests) failed · \(counted(bytes, "byte")) · at most \(maxInFlight) at once"
                 + (requestsOnMainQueue > 0 ? " · \(requestsOnMainQueue) on the main queue" : ""),
             "  screen    \(counted(frames, "frame")) · \(droppedFrames) dropped · longest main-queue stall \(ms(maxMainStallMs))",

@@ -58,6 +58,11 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     private var time = StoryTime.zero
     private var isShutDown = false
     private var callers: [UInt: Caller] = [:]
+    /// What each caller waits on, to be let in or woken: a semaphore of its
+    /// own, so that threads woken together do not hand each other the
+    /// clock's lock on their way out (Thread Sanitizer would take that for an
+    /// order between what they do next, and miss a race between them).
+    private var wakes: [UInt: DispatchSemaphore] = [:]
     private var arrivals = 0
     private var changeCount = 0
     /// The thread that runs the main queue's work now (`noteMainQueueThread`).
@@ -96,35 +101,40 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         } else if !isOnMainQueue {
             watcher.noteRequestFromUnwatchedWork()
         }
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isShutDown else { return nil }
-        arrivals += 1
-        callers[thread] = Caller(
-            thread: thread, queue: queue.map(ObjectIdentifier.init), isOnMainQueue: isOnMainQueue, url: url,
-            arrival: arrivals, state: waitsForSlot ? .waitingForSlot : .admitted)
-        changed()
-        while callers[thread]?.state == .waitingForSlot, !isShutDown { condition.wait() }
-        guard !isShutDown else { return nil }
-        return time
+        let wake = DispatchSemaphore(value: 0)
+        let admitted = condition.withLock { () -> Bool? in
+            guard !isShutDown else { return nil }
+            arrivals += 1
+            callers[thread] = Caller(
+                thread: thread, queue: queue.map(ObjectIdentifier.init), isOnMainQueue: isOnMainQueue, url: url,
+                arrival: arrivals, state: waitsForSlot ? .waitingForSlot : .admitted)
+            wakes[thread] = wake
+            changed()
+            return !waitsForSlot
+        }
+        guard let admitted else { return nil }
+        if !admitted { wake.wait() }
+        return condition.withLock { isShutDown ? nil : time }
     }
 
     func sleep(until due: StoryTime) -> Bool {
         let thread = Self.currentThread
-        condition.withLock {
+        let wake = condition.withLock { () -> DispatchSemaphore? in
+            guard !isShutDown else { return nil }
             callers[thread]?.state = .sleeping(until: due)
             changed()
+            return wakes[thread]
         }
+        guard let wake else { return false }
         if isOnMainQueueThread { whileMainThreadWaits?() }
-        condition.lock()
-        defer { condition.unlock() }
-        while callers[thread]?.state != .released, !isShutDown { condition.wait() }
-        return callers[thread]?.state == .released
+        wake.wait()
+        return condition.withLock { callers[thread]?.state == .released }
     }
 
     func leave() {
         condition.withLock {
             callers[Self.currentThread] = nil
+            wakes[Self.currentThread] = nil
             changed()
         }
     }
@@ -132,6 +142,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     func shutDown() {
         condition.withLock {
             isShutDown = true
+            for (thread, caller) in callers where caller.state != .released { wakes[thread]?.signal() }
             changed()
         }
     }
@@ -158,7 +169,10 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// Lets these callers, waiting for a worker slot, in.
     func admit(threads: [UInt]) {
         condition.withLock {
-            for thread in threads where callers[thread]?.state == .waitingForSlot { callers[thread]?.state = .admitted }
+            for thread in threads where callers[thread]?.state == .waitingForSlot {
+                callers[thread]?.state = .admitted
+                wakes[thread]?.signal()
+            }
             changed()
         }
     }
@@ -174,6 +188,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
             for (thread, caller) in callers {
                 if case .sleeping(let due) = caller.state, due <= time {
                     callers[thread]?.state = .released
+                    wakes[thread]?.signal()
                     woken += 1
                 }
             }
