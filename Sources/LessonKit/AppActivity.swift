@@ -30,8 +30,12 @@ struct AppActivity {
         if let starting = callers.first(where: { $0.state == .admitted || $0.state == .released }) {
             return .busy("a request for \(starting.url) is \(starting.state == .admitted ? "starting" : "ending")")
         }
+        if clock.deliveriesRunning > 0 { return .busy("the network is delivering a fetch's data") }
+        let tasks = clock.tasksNow
         for queue in clock.watcher.queues {
-            if let busy = look(at: queue, callers: callers) { return .busy(busy) }
+            if let busy = look(at: queue, callers: callers, tasks: tasks.filter { $0 == ObjectIdentifier(queue) }.count) {
+                return .busy(busy)
+            }
         }
         if !mainThreadWaits && OperationQueue.main.operationCount > 0 {
             return .busy("the main queue: \(OperationQueue.main.operationCount) operations to run")
@@ -45,19 +49,22 @@ struct AppActivity {
     /// the network, or every thread it may use waiting there. (With every
     /// worker slot of a queue with no limit taken, its other operations wait
     /// in the story, whatever a spare real thread does with one meanwhile.)
-    private func look(at queue: OperationQueue, callers: [StoryClock.Caller]) -> String? {
+    ///
+    /// - Parameter tasks: the queue's fetches in flight that block no thread
+    ///   (an asynchronous operation waits on one, on no thread).
+    private func look(at queue: OperationQueue, callers: [StoryClock.Caller], tasks: Int) -> String? {
         let id = ObjectIdentifier(queue)
         let inNetwork = callers.filter { $0.queue == id }
         let holdingSlots = inNetwork.filter { $0.state != .waitingForSlot }
         let count = queue.operationCount
         let hasNoLimit = queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
         let threads = hasNoLimit ? StoryClock.unlimitedQueueWorkers : queue.maxConcurrentOperationCount
-        if count == inNetwork.count && holdingSlots.count == inNetwork.count { return nil }
+        if count == inNetwork.count + tasks && holdingSlots.count == inNetwork.count { return nil }
         if holdingSlots.count == threads { return nil }
         let operations = queue.operations
         let running = operations.filter(\.isExecuting).count
-        if running != inNetwork.count {
-            return "\(Self.name(of: queue)): \(running) operations running, \(inNetwork.count) of them in the network"
+        if running != inNetwork.count + tasks {
+            return "\(Self.name(of: queue)): \(running) operations running, \(inNetwork.count + tasks) of them in the network"
         }
         let ready = operations.filter { !$0.isExecuting && !$0.isFinished && $0.isReady }.count
         if hasNoLimit {
@@ -82,7 +89,9 @@ struct AppActivity {
     /// running operation, none that could start, nothing for the main queue.
     /// (A suspended queue's operations wait for the app, which is idle.)
     var hasStopped: Bool {
-        guard clock.callersNow.isEmpty, OperationQueue.main.operationCount == 0 else { return false }
+        guard clock.callersNow.isEmpty, clock.tasksNow.isEmpty, clock.deliveriesPending == 0,
+            clock.deliveriesRunning == 0, OperationQueue.main.operationCount == 0
+        else { return false }
         return clock.watcher.queues.allSatisfy { queue in
             queue.operations.allSatisfy { $0.isFinished || (queue.isSuspended && !$0.isExecuting) }
         }

@@ -18,6 +18,9 @@ public struct Report: Codable, Equatable, Sendable {
     public var failedRequests = 0
     public var bytes = 0
     public var maxInFlight = 0
+    /// The most threads waiting in the network at once: a blocking fetch holds
+    /// its thread until its answer comes; a fetch that blocks none holds none.
+    public var peakBlockedThreads = 0
     public var requestsOnMainQueue = 0
     /// Requests made after the last relaunch; nil when the scenario has none.
     public var requestsAfterRelaunch: Int?

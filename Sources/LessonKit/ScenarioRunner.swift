@@ -537,6 +537,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.failedRequests = log.failed
         report.bytes = log.bytes
         report.maxInFlight = log.maxInFlight
+        report.peakBlockedThreads = RequestLog(requests: log.requests.filter { $0.thread != Request.noThread }).maxInFlight
         report.requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
         report.requestsAfterRelaunch = requestsAtRelaunch.map { log.count - $0 }
         report.requestsStartedWhileScrolling =

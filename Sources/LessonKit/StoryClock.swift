@@ -64,6 +64,15 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// order between what they do next, and miss a race between them).
     private var wakes: [UInt: DispatchSemaphore] = [:]
     private var arrivals = 0
+    /// Fetches that block no thread, in flight, by token: the operation queue
+    /// each works for (nil: the main queue, or work the harness cannot see).
+    private var tasks: [Int: ObjectIdentifier?] = [:]
+    private var lastToken = 0
+    /// Work due at a story time (`run(at:on:)`): a fetch's chunks.
+    private var timers: [Timer] = []
+    private var timersAsked = 0
+    /// Timer work handed to its queue that has not returned yet.
+    private var timersRunning = 0
     private var changeCount = 0
     /// The thread that runs the main queue's work now (`noteMainQueueThread`).
     private var mainQueueThread: UInt?
@@ -88,19 +97,32 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         condition.withLock { mainQueueThread = thread }
     }
 
+    private struct Timer {
+        let due: StoryTime
+        let order: Int
+        let queue: DispatchQueue
+        let work: @Sendable () -> Void
+    }
+
     // MARK: the network's side, on the requesting thread
 
-    func admit(_ url: String) -> StoryTime? {
-        let thread = Self.currentThread
+    /// The operation queue the calling code runs in (nil: the main queue's
+    /// thread, or work in no queue, which is noted as such).
+    private func queueOfCaller() -> (queue: OperationQueue?, isOnMainQueue: Bool) {
         let isOnMainQueue = isOnMainQueueThread
         let queue = isOnMainQueue ? nil : OperationQueue.current.flatMap { $0 === OperationQueue.main ? nil : $0 }
-        var waitsForSlot = false
         if let queue {
             watcher.learn(queue)
-            waitsForSlot = queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
         } else if !isOnMainQueue {
             watcher.noteRequestFromUnwatchedWork()
         }
+        return (queue, isOnMainQueue)
+    }
+
+    func admit(_ url: String) -> StoryTime? {
+        let thread = Self.currentThread
+        let (queue, isOnMainQueue) = queueOfCaller()
+        let waitsForSlot = queue?.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
         let wake = DispatchSemaphore(value: 0)
         let admitted = condition.withLock { () -> Bool? in
             guard !isShutDown else { return nil }
@@ -143,6 +165,33 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         condition.withLock {
             isShutDown = true
             for (thread, caller) in callers where caller.state != .released { wakes[thread]?.signal() }
+            timers.removeAll()
+            changed()
+        }
+    }
+
+    func startTask() -> Int {
+        let queue = queueOfCaller().queue.map(ObjectIdentifier.init)
+        return condition.withLock {
+            lastToken += 1
+            tasks[lastToken] = queue
+            changed()
+            return lastToken
+        }
+    }
+
+    func finishTask(_ token: Int) {
+        condition.withLock {
+            tasks[token] = nil
+            changed()
+        }
+    }
+
+    func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        condition.withLock {
+            guard !isShutDown else { return }
+            timersAsked += 1
+            timers.append(Timer(due: max(instant, time), order: timersAsked, queue: queue, work: work))
             changed()
         }
     }
@@ -152,13 +201,22 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// Everyone in the network now.
     var callersNow: [Caller] { condition.withLock { Array(callers.values) } }
 
+    /// The queues of the fetches in flight that block no thread, one entry each.
+    var tasksNow: [ObjectIdentifier?] { condition.withLock { Array(tasks.values) } }
+
+    /// Whether work the network delivers (a fetch's chunk) is running, or
+    /// due later: nothing of the network's is left when neither.
+    var deliveriesRunning: Int { condition.withLock { timersRunning } }
+    var deliveriesPending: Int { condition.withLock { timers.count } }
+
     /// Changes whenever a caller arrives, is let in, sleeps, wakes or leaves.
     var changes: Int { condition.withLock { changeCount } }
 
-    /// The earliest time a sleeping caller's answer is due.
+    /// The earliest time a sleeping caller's answer, or a delivery, is due.
     var nextDue: StoryTime? {
         condition.withLock {
-            callers.values.compactMap { if case .sleeping(let due) = $0.state { due } else { nil } }.min()
+            let answers = callers.values.compactMap { if case .sleeping(let due) = $0.state { due } else { nil } }
+            return (answers + timers.map(\.due)).min()
         }
     }
 
@@ -177,9 +235,10 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
     }
 
-    /// Moves the time to `instant` and wakes every caller whose answer is due
-    /// by then, all at once: requests that end together run their code
-    /// together, as they would on a real network. Returns how many woke.
+    /// Moves the time to `instant`, wakes every caller whose answer is due by
+    /// then, all at once (requests that end together run their code together,
+    /// as they would on a real network), and hands the deliveries due to their
+    /// queues, in the order they were asked for. Returns how many it started.
     @discardableResult
     func advance(to instant: StoryTime) -> Int {
         condition.withLock {
@@ -192,8 +251,20 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
                     woken += 1
                 }
             }
+            let due = timers.filter { $0.due <= time }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
+            timers.removeAll { $0.due <= time }
+            for timer in due {
+                timersRunning += 1
+                timer.queue.async { [self] in
+                    timer.work()
+                    condition.withLock {
+                        timersRunning -= 1
+                        changed()
+                    }
+                }
+            }
             changed()
-            return woken
+            return woken + due.count
         }
     }
 

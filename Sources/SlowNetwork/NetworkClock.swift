@@ -1,8 +1,10 @@
 import Foundation
 
 /// What the network waits on: when a request may start, and when its answer
-/// is due. A request calls `admit` on arrival, `sleep(until:)` with its due
-/// time, and `leave` when it is over, all on the requesting thread.
+/// is due. A blocking request calls `admit` on arrival, `sleep(until:)` with
+/// its due time, and `leave` when it is over, all on the requesting thread. A
+/// fetch that blocks no thread (`SlowNetwork.fetch`) is a task the clock counts
+/// in flight (`startTask`, `finishTask`) whose chunks are delivered by `run`.
 ///
 /// A scenario's clock is virtual (LessonKit's `StoryClock`): it moves only
 /// when the app has nothing left to do before the next answer is due, so the
@@ -24,6 +26,16 @@ public protocol NetworkClock: AnyObject, Sendable {
 
     /// Ends the clock: sleeping requests wake and fail, later ones fail at once.
     func shutDown()
+
+    /// A fetch that blocks no thread has started, for the operation queue the
+    /// calling code runs in, if any. Returns its token for `finishTask`.
+    func startTask() -> Int
+
+    func finishTask(_ token: Int)
+
+    /// Runs `work` on `queue` at `instant`; until it returns it is the app's
+    /// own work, which the clock waits for. Dropped once the clock is shut down.
+    func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void)
 }
 
 /// Real time, played `timeScale` times faster: a request sleeps its story
@@ -64,6 +76,17 @@ public final class WallClock: NetworkClock, @unchecked Sendable {
         condition.withLock {
             isShutDown = true
             condition.broadcast()
+        }
+    }
+
+    public func startTask() -> Int { 0 }
+
+    public func finishTask(_ token: Int) {}
+
+    public func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        let wait = max(0, (instant - now).seconds / timeScale)
+        queue.asyncAfter(deadline: .now() + wait) { [self] in
+            if !condition.withLock({ isShutDown }) { work() }
         }
     }
 }

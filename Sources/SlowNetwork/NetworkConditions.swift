@@ -69,6 +69,8 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case http(Int)
     /// The network was shut down at the end of a scenario.
     case shutDown
+    /// The caller cancelled the fetch (`NetworkTask.cancel()`).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -76,6 +78,7 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
         case .connectionLost: "the connection was lost"
         case .http(let status): "HTTP \(status)"
         case .shutDown: "the network was shut down"
+        case .cancelled: "cancelled"
         }
     }
 }

@@ -5,15 +5,17 @@ public struct Request: Codable, Equatable, Sendable {
         case inFlight, ok, corrupt, truncated, failed
     }
 
-    /// Who made a request: the main queue (step 1's bug) or a worker thread.
+    /// Who made a request: the main queue (step 1's bug), a worker thread it
+    /// blocked, or nobody's thread (`SlowNetwork.fetch`).
     public static let mainQueue = "main queue"
     public static let worker = "worker"
+    public static let noThread = "no thread"
 
     public let id: Int
     public let url: String
     public let startMs: Double
     public var endMs: Double?
-    /// `Request.mainQueue` or `Request.worker`.
+    /// `Request.mainQueue`, `Request.worker` or `Request.noThread`.
     public let thread: String
     public var outcome: Outcome
     /// Why it failed, when it did.

@@ -15,6 +15,8 @@ import Foundation
 public final class SlowNetwork: @unchecked Sendable {
     public let conditions: NetworkConditions
     public let clock: any NetworkClock
+    /// Where `fetch` reports: one serial queue, as a session's delegate queue.
+    let deliveryQueue = DispatchQueue(label: "SlowNetwork delivery")
     private let isMainQueue: @Sendable () -> Bool
     private let lock = NSLock()
     private var state: State
@@ -91,7 +93,29 @@ public final class SlowNetwork: @unchecked Sendable {
         let thread = isMainQueue() ? Request.mainQueue : Request.worker
         guard let start = clock.admit(key) else { throw NetworkError.shutDown }
         defer { clock.leave() }
+        let request = begin(key, at: start, thread: thread)
+        if request.failure == NetworkError.shutDown { throw finish(request.id, failure: .shutDown) }
+        guard clock.sleep(until: start + request.duration) else { throw finish(request.id, failure: .shutDown) }
+        if let failure = request.failure ?? (isOffline ? NetworkError.offline : nil) {
+            throw finish(request.id, failure: failure)
+        }
+        end(request.id, outcome: request.bodyOutcome, bytes: request.body.count)
+        return request.body
+    }
 
+    /// A request as it starts: its log entry, how long it will take, how it
+    /// will fail if it does, and the body it will bring if it does not.
+    struct Begun {
+        let id: Int
+        let start: StoryTime
+        let duration: StoryTime
+        let failure: NetworkError?
+        let body: Data
+        let bodyOutcome: Request.Outcome
+    }
+
+    /// Logs a request starting at `start` and plans it.
+    func begin(_ key: String, at start: StoryTime, thread: String) -> Begun {
         let behavior = conditions.rules.first { $0.matches(key) }?.behavior
         let (id, plan) = lock.withLock { () -> (Int, Plan) in
             let attempt = self.attempt(of: key, at: start)
@@ -106,10 +130,6 @@ public final class SlowNetwork: @unchecked Sendable {
             let id = state.log.begin(url: key, at: start.milliseconds, thread: thread, isDuplicate: !inFlight.isEmpty)
             return (id, plan)
         }
-        if plan.failure == NetworkError.shutDown { throw finish(id, failure: .shutDown) }
-        guard clock.sleep(until: start + plan.duration) else { throw finish(id, failure: .shutDown) }
-        if let failure = plan.failure ?? (isOffline ? NetworkError.offline : nil) { throw finish(id, failure: failure) }
-
         var body = IconArt.ppm(for: key)
         var outcome = Request.Outcome.ok
         switch behavior {
@@ -122,8 +142,8 @@ public final class SlowNetwork: @unchecked Sendable {
         default:
             break
         }
-        end(id, outcome: outcome, bytes: body.count)
-        return body
+        return Begun(
+            id: id, start: start, duration: plan.duration, failure: plan.failure, body: body, bodyOutcome: outcome)
     }
 
     /// How long the `attempt`-th fetch of `url` takes, in story seconds (latency
@@ -182,12 +202,12 @@ public final class SlowNetwork: @unchecked Sendable {
         return (max(0, storySeconds), failsByChance)
     }
 
-    private func finish(_ id: Int, failure: NetworkError) -> NetworkError {
+    func finish(_ id: Int, failure: NetworkError) -> NetworkError {
         end(id, outcome: .failed, bytes: 0, error: failure.description)
         return failure
     }
 
-    private func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
+    func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
         lock.withLock {
             // Read the clock under the lock, as `begin` does, so the order of
             // starts and ends in the log is the order the live counts saw.

@@ -459,3 +459,84 @@ extension Report {
         return report
     }
 }
+
+/// An asynchronous operation over the network's non-blocking fetch: `start()`
+/// begins the fetch and returns; the operation finishes when the fetch does.
+/// It holds no thread while it waits.
+final class FetchOperation: Operation, @unchecked Sendable {
+    let url: URL
+    let network: SlowNetwork
+    let deliver: @Sendable (Image?) -> Void
+    /// Every progress report, in order: (bytes received, body size).
+    let progress: Progress
+    private let lock = NSLock()
+    private var executing = false
+    private var finished = false
+
+    final class Progress: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reports: [(Int, Int)] = []
+        func add(_ report: (Int, Int)) { lock.withLock { reports.append(report) } }
+        var all: [(Int, Int)] { lock.withLock { reports } }
+    }
+
+    init(url: URL, network: SlowNetwork, progress: Progress, deliver: @escaping @Sendable (Image?) -> Void) {
+        self.url = url
+        self.network = network
+        self.progress = progress
+        self.deliver = deliver
+    }
+
+    override var isAsynchronous: Bool { true }
+    override var isExecuting: Bool { lock.withLock { executing } }
+    override var isFinished: Bool { lock.withLock { finished } }
+
+    override func start() {
+        willChangeValue(forKey: "isExecuting")
+        lock.withLock { executing = true }
+        didChangeValue(forKey: "isExecuting")
+        _ = network.fetch(url, progress: { [progress] in progress.add(($0, $1)) }) { [self] result in
+            deliver((try? result.get()).flatMap { Image(data: $0) })
+            willChangeValue(forKey: "isExecuting")
+            willChangeValue(forKey: "isFinished")
+            lock.withLock {
+                executing = false
+                finished = true
+            }
+            didChangeValue(forKey: "isExecuting")
+            didChangeValue(forKey: "isFinished")
+        }
+    }
+}
+
+/// Downloads with `FetchOperation`s, six at a time at most.
+final class AsyncFetchController: ReloadRowController, @unchecked Sendable {
+    override class var queueLimit: Int { 6 }
+    static let progress = FetchOperation.Progress()
+
+    override func download(_ url: String, deliver: @escaping @Sendable (Image?) -> Void) {
+        queue.addOperation(
+            FetchOperation(url: URL(string: url)!, network: network, progress: Self.progress) { image in
+                OperationQueue.main.addOperation { deliver(image) }
+            })
+    }
+}
+
+@Suite struct AsyncFetchTests {
+    @Test func aFetchThatBlocksNoThreadPlaysOnTheStoryClock() async {
+        let first = await HarnessTests.run(AsyncFetchController.self, HarnessTests.firstScreen).report
+        let reports = AsyncFetchController.progress.all
+        let second = await HarnessTests.run(AsyncFetchController.self, HarnessTests.firstScreen).report
+        // Six at once, then the last two: two rounds of 500 ms; no thread waits in the network.
+        #expect(first.requests == 8 && first.ownIconsAtEnd == 8)
+        #expect(first.maxInFlight == 6)
+        #expect(first.peakBlockedThreads == 0)
+        #expect(first.timeToAllVisibleMs == 1000)
+        #expect(first.clockNotes.isEmpty)
+        #expect(first.withoutWallTime == second.withoutWallTime)
+        // Each body arrives in four pieces, the last one the whole body.
+        #expect(reports.count == 8 * 4)
+        #expect(reports.allSatisfy { $0.0 > 0 && $0.0 <= $0.1 })
+        #expect(reports.filter { $0.0 == $0.1 }.count == 8)
+    }
+}
