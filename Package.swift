@@ -1,9 +1,12 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// One executable target per step. Each is a self-contained copy of the step
-/// before it plus the fix the step teaches, so `diff -r` between two steps is
-/// the lesson. Add a new step here and in `LessonCatalog.swift`.
+/// One executable target per step. Each image step (1–7) is a self-contained
+/// copy of the step before it plus the fix the step teaches, so `diff -r`
+/// between two of them is the lesson; steps 8 and 9 are stories of their own
+/// (a software update, a lottery machine), built on the same queues. A step's
+/// code imports only `LessonSupport`; its `main.swift` hands it to the harness.
+/// Add a new step here and in `LessonCatalog.swift`.
 let lessonTargets = [
     "Lesson01SyncLoad",
     "Lesson02AsyncPlaceholder",
@@ -32,29 +35,33 @@ let package = Package(
             resources: [.copy("Resources/apps.plist")]
         ),
         .target(name: "TableKit"),
-        .target(name: "LessonKit", dependencies: ["SlowNetwork", "TableKit"]),
+        // What a step's code needs and nothing more: its controller's protocol and its environment.
+        .target(name: "LessonSupport", dependencies: ["SlowNetwork", "TableKit"]),
+        // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
+        .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit"]),
         .executableTarget(
             name: "lessons",
-            dependencies: ["LessonKit", "LessonChecks", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
+            dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
         ),
-        .target(name: "LessonChecks", dependencies: ["LessonKit", "SlowNetwork", "TableKit"]),
+        .target(name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]),
         // The learner's code, in the tutorials' Swift 5 style like the steps it is copied from.
         .executableTarget(
-            name: "Workbench", dependencies: ["LessonChecks", "LessonKit", "SlowNetwork", "TableKit"],
+            name: "Workbench", dependencies: ["LessonChecks", "LessonSupport", "SlowNetwork", "TableKit"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "OperationLessonsTests",
-            dependencies: ["SlowNetwork", "TableKit", "LessonKit", "LessonChecks"]
+            dependencies: ["SlowNetwork", "TableKit", "LessonSupport", "LessonKit", "LessonChecks"]
                 + (lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
     ] + exerciseStartTargets.map {
         .target(
-            name: $0, dependencies: ["LessonKit", "SlowNetwork", "TableKit"], swiftSettings: [.swiftLanguageMode(.v5)])
+            name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)])
     } + lessonTargets.map {
         // The tutorials' code predates Swift 6 and is kept in their style (the
         // lesson texts show what Swift 6 would have said about it).
         .executableTarget(
-            name: $0, dependencies: ["LessonKit", "SlowNetwork", "TableKit"],
+            name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
             swiftSettings: [.swiftLanguageMode(.v5)])
     }
 )

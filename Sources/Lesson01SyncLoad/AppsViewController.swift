@@ -1,11 +1,11 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
 /// Step 1: the simplest thing that could possibly work. Each icon is fetched
 /// inside `cellForRowAt`, on the main queue, the moment its row appears.
-final class AppsViewController: TableViewController, LessonController {
+class AppsViewController: TableViewController, LessonController {
     let network: SlowNetwork
     let catalogURL: URL
 
@@ -17,7 +17,7 @@ final class AppsViewController: TableViewController, LessonController {
         return apps
     }()
 
-    init(environment: LessonEnvironment) {
+    required init(environment: LessonEnvironment) {
         network = environment.network
         catalogURL = environment.catalogURL
         super.init()

@@ -1,11 +1,11 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
 /// Step 2: the download moves to a background queue; the cell shows a
 /// placeholder at once and the icon when it arrives, set on the main queue.
-final class AppsViewController: TableViewController, LessonController {
+class AppsViewController: TableViewController, LessonController {
     let network: SlowNetwork
     let catalogURL: URL
 
@@ -20,7 +20,7 @@ final class AppsViewController: TableViewController, LessonController {
     /// One queue for every download, made the first time it is needed.
     lazy var queue = OperationQueue()
 
-    init(environment: LessonEnvironment) {
+    required init(environment: LessonEnvironment) {
         network = environment.network
         catalogURL = environment.catalogURL
         super.init()
@@ -36,8 +36,8 @@ final class AppsViewController: TableViewController, LessonController {
         cell.textLabel.text = app.name
         cell.detailTextLabel.text = app.download
 
-        // The fix: show a placeholder now, download on a background queue,
-        // and come back to the main queue to touch the UI.
+        // Show a placeholder now, download on a background queue, and come
+        // back to the main queue to touch the UI.
         cell.imageView.image = Image.placeholder
         queue.addOperation {
             let data = URL(string: app.icon).flatMap { try? self.network.data(contentsOf: $0) }

@@ -1,4 +1,4 @@
 import Foundation
 import LessonKit
 
-exit(await LessonMain.run(2, controller: AppsViewController.self))
+exit(await LessonMain.run(AppsViewController.self))

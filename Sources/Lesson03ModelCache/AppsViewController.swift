@@ -1,11 +1,11 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
 /// Step 3: the downloaded icon is kept on the model, and the finished
 /// download reloads its row instead of touching a cell that may show another row by now.
-final class AppsViewController: TableViewController, LessonController {
+class AppsViewController: TableViewController, LessonController {
     let network: SlowNetwork
     let catalogURL: URL
 
@@ -20,7 +20,7 @@ final class AppsViewController: TableViewController, LessonController {
     /// One queue for every download, made the first time it is needed.
     lazy var queue = OperationQueue()
 
-    init(environment: LessonEnvironment) {
+    required init(environment: LessonEnvironment) {
         network = environment.network
         catalogURL = environment.catalogURL
         super.init()
@@ -36,7 +36,7 @@ final class AppsViewController: TableViewController, LessonController {
         cell.textLabel.text = app.name
         cell.detailTextLabel.text = app.download
 
-        // The fix, part 1: an icon downloaded once is kept on the model.
+        // An icon downloaded once is kept on the model.
         if let image = app.image {
             cell.imageView.image = image
             return cell
@@ -46,7 +46,7 @@ final class AppsViewController: TableViewController, LessonController {
             let data = URL(string: app.icon).flatMap { try? self.network.data(contentsOf: $0) }
             app.image = data.flatMap { Image(data: $0) }
             OperationQueue.main.addOperation {
-                // The fix, part 2: reload the row, whatever cell shows it now.
+                // Reload the row, whatever cell shows it now.
                 // Still broken: offline, the image is nil, the reload asks for
                 // the cell again, which downloads again, forever.
                 self.tableView.reloadRows(at: [indexPath])

@@ -1,11 +1,11 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
 /// Step 4: the icons live in one dictionary owned by the controller, keyed by
 /// URL, so a memory warning can empty it in one line.
-final class AppsViewController: TableViewController, LessonController {
+class AppsViewController: TableViewController, LessonController {
     let network: SlowNetwork
     let catalogURL: URL
 
@@ -23,7 +23,7 @@ final class AppsViewController: TableViewController, LessonController {
     /// Every downloaded icon, by URL: one place to empty when memory runs low.
     var imageCache: [String: Image] = [:]
 
-    init(environment: LessonEnvironment) {
+    required init(environment: LessonEnvironment) {
         network = environment.network
         catalogURL = environment.catalogURL
         super.init()
@@ -58,7 +58,7 @@ final class AppsViewController: TableViewController, LessonController {
         return cell
     }
 
-    /// The fix: one dictionary holds every icon, so one line frees them all.
+    /// One dictionary holds every icon, so one line frees them all.
     /// Rows on screen keep theirs; the others download again when shown.
     override func didReceiveMemoryWarning() {
         imageCache.removeAll()

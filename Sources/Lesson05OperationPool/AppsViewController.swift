@@ -1,5 +1,5 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
@@ -54,14 +54,14 @@ class AppsViewController: TableViewController, LessonController {
             return cell
         }
         cell.imageView.image = Image.placeholder
-        // The fix, part 1: this icon is already on its way; don't ask twice.
+        // This icon is already on its way; don't ask twice.
         if operations[app.icon] != nil {
             return cell
         }
         let network = self.network
-        // The fix, part 2: `[weak self]`. The queue holds the operation, the
-        // operation holds this block; a strong `self` here would hold the
-        // controller until the download ends, long after the user has left.
+        // `[weak self]`: the queue holds the operation, the operation holds this
+        // block; a strong `self` here would hold the controller until the
+        // download ends, long after the user has left.
         let operation = BlockOperation { [weak self] in
             let data = URL(string: app.icon).flatMap { try? network.data(contentsOf: $0) }
             let image = data.flatMap { Image(data: $0) }
@@ -76,21 +76,20 @@ class AppsViewController: TableViewController, LessonController {
 
     /// Every download ends here, on the main queue, whether it worked or not.
     func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
-        // The fix, part 3: out of the pool whatever happened ("if there is an
-        // if, there must be an else"), so a failed icon is tried again the
-        // next time its row is shown.
+        // Out of the pool whatever happened ("if there is an if, there must be
+        // an else"), so a failed icon is tried again the next time its row is shown.
         operations[icon] = nil
-        // The fix, part 4: no icon, no reload. Offline, a reload asks for the
-        // cell again, which downloads again, which fails again, forever.
+        // No icon, no reload. Offline, a reload asks for the cell again, which
+        // downloads again, which fails again, forever.
         guard let image else { return }
-        // The fix, part 5: the cache is written here, on the main queue,
-        // where it is read; no download thread touches it any more.
+        // The cache is written here, on the main queue, where it is read; no
+        // download thread touches it any more.
         imageCache[icon] = image
         tableView.reloadRows(at: [indexPath])
     }
 
-    /// One dictionary holds every icon, so one line frees them all. Rows on
-    /// screen keep theirs; the others download again when shown.
+    /// One dictionary holds every icon, so one line frees them all.
+    /// Rows on screen keep theirs; the others download again when shown.
     override func didReceiveMemoryWarning() {
         imageCache.removeAll()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 import TableKit
 
 /// The pool as it is first written (`--naive-pool`): a download leaves the
@@ -12,5 +13,16 @@ final class NaivePoolViewController: AppsViewController {
             imageCache[icon] = image
             tableView.reloadRows(at: [indexPath])
         }
+    }
+}
+
+extension AppsViewController {
+    /// `swift run Lesson05OperationPool --naive-pool` plays the pool before its fix.
+    static var variants: [LessonVariant] {
+        [
+            LessonVariant(
+                flag: "naive-pool", help: "the pool before its fix: a failed download stays in it, never retried",
+                controller: NaivePoolViewController.self)
+        ]
     }
 }

@@ -1,11 +1,4 @@
 import Foundation
 import LessonKit
 
-exit(
-    await LessonMain.run(
-        5, controller: AppsViewController.self,
-        variants: [
-            LessonVariant(
-                flag: "naive-pool", help: "the pool before its fix: a failed download stays in it, never retried",
-                controller: NaivePoolViewController.self)
-        ]))
+exit(await LessonMain.run(AppsViewController.self))

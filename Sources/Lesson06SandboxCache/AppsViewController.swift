@@ -1,5 +1,5 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
@@ -35,24 +35,6 @@ class AppsViewController: TableViewController, LessonController {
     /// The operation pool: the download under way for each icon URL. Main queue only.
     var operations: [String: Operation] = [:]
 
-    // Measured for the report, not part of the app: what the disk reads in
-    // `cellForRowAt` cost the main queue, and (step 7 fixes it) how many icons
-    // downloads that were under way when a memory warning came delivered after it.
-    var diskReads = 0
-    var diskHits = 0
-    var diskReadTime = Duration.zero
-    var memoryWarnings = 0
-    var staleDeliveries = 0
-
-    var measures: [String: Double] {
-        [
-            "diskReads": Double(diskReads), "diskHits": Double(diskHits),
-            "diskReadWallMs": Double(diskReadTime.components.attoseconds) / 1e15
-                + Double(diskReadTime.components.seconds) * 1000,
-            "staleDeliveries": Double(staleDeliveries),
-        ]
-    }
-
     required init(environment: LessonEnvironment) {
         network = environment.network
         catalogURL = environment.catalogURL
@@ -83,11 +65,11 @@ class AppsViewController: TableViewController, LessonController {
             cell.imageView.image = image
             return cell
         }
-        // The fix, part 1: not in memory? Look on disk before the network. The
-        // tutorials read it right here, on the main queue (see the lesson for
-        // what that costs). A damaged file does not decode and counts as a miss.
+        // Not in memory? Look on disk before the network. The tutorials read it
+        // right here, on the main queue (the lesson says what that costs). A
+        // damaged file does not decode and counts as a miss.
         let file = cacheFile(for: app.icon)
-        if let image = readFromDisk(file) {
+        if let data = try? Data(contentsOf: file), let image = Image(data: data) {
             imageCache[app.icon] = image
             cell.imageView.image = image
             return cell
@@ -98,28 +80,24 @@ class AppsViewController: TableViewController, LessonController {
             return cell
         }
         let network = self.network
-        let warningsAtStart = memoryWarnings  // measured for the report
-        // `[weak self]`. The queue holds the operation, the
-        // operation holds this block; a strong `self` here would hold the
-        // controller until the download ends, long after the user has left.
+        // `[weak self]`: the queue holds the operation, the operation holds this
+        // block; a strong `self` here would hold the controller until the
+        // download ends, long after the user has left.
         let operation = BlockOperation { [weak self] in
             let data = URL(string: app.icon).flatMap { try? network.data(contentsOf: $0) }
             let image = data.flatMap { Image(data: $0) }
-            // The fix, part 2: keep the bytes on disk, on this download thread.
-            // `.atomic` writes a temporary file and renames it into place, so a
-            // crash mid-write never leaves half an icon under the real name.
-            // Only bytes that decoded are kept: never cache garbage.
-            // The folder may have gone since launch (the user cleared it to
-            // free space): make it again, or nothing would be kept from now on.
+            // Keep the bytes on disk, on this download thread. `.atomic` writes a
+            // temporary file and renames it into place, so a crash mid-write never
+            // leaves half an icon under the real name. Only bytes that decoded
+            // are kept: never cache garbage. The folder may have gone since
+            // launch (the user cleared it to free space): make it again.
             if let data, image != nil {
                 try? FileManager.default.createDirectory(
                     at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try? data.write(to: file, options: .atomic)
             }
             OperationQueue.main.addOperation { [weak self] in
-                guard let self else { return }
-                if image != nil && self.memoryWarnings > warningsAtStart { self.staleDeliveries += 1 }  // measured
-                self.downloadFinished(icon: app.icon, image: image, at: indexPath)
+                self?.downloadFinished(icon: app.icon, image: image, at: indexPath)
             }
         }
         operations[app.icon] = operation
@@ -129,15 +107,14 @@ class AppsViewController: TableViewController, LessonController {
 
     /// Every download ends here, on the main queue, whether it worked or not.
     func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
-        // Out of the pool whatever happened ("if there is an
-        // if, there must be an else"), so a failed icon is tried again the
-        // next time its row is shown.
+        // Out of the pool whatever happened ("if there is an if, there must be
+        // an else"), so a failed icon is tried again the next time its row is shown.
         operations[icon] = nil
-        // No icon, no reload. Offline, a reload asks for the
-        // cell again, which downloads again, which fails again, forever.
+        // No icon, no reload. Offline, a reload asks for the cell again, which
+        // downloads again, which fails again, forever.
         guard let image else { return }
-        // The cache is written here, on the main queue,
-        // where it is read; no download thread touches it any more.
+        // The cache is written here, on the main queue, where it is read; no
+        // download thread touches it any more.
         imageCache[icon] = image
         tableView.reloadRows(at: [indexPath])
     }
@@ -147,8 +124,8 @@ class AppsViewController: TableViewController, LessonController {
         cachesDirectory.appendingPathComponent(cacheFileName(for: icon))
     }
 
-    /// The fix for the tutorials' own trap: name the file by a hash of the
-    /// whole URL, not by its last path component (see `LastComponentNamesViewController`).
+    /// Named by a hash of the whole URL, not by its last path component as the
+    /// tutorials do (`…/qq/icon.png` and `…/wechat/icon.png` would share a file).
     /// FNV-1a, 64 bits, in hex: the same URL gives the same name in every run
     /// (Swift's `hashValue` is seeded per process, so it cannot name files),
     /// two URLs practically never share one, and a name made of hex digits
@@ -164,19 +141,8 @@ class AppsViewController: TableViewController, LessonController {
         return String(repeating: "0", count: 16 - hex.count) + hex + ".ppm"
     }
 
-    /// The disk read the tutorials do in `cellForRowAt`, timed for the report.
-    func readFromDisk(_ file: URL) -> Image? {
-        let start = ContinuousClock.now
-        defer { diskReadTime += ContinuousClock.now - start }
-        diskReads += 1
-        guard let data = try? Data(contentsOf: file), let image = Image(data: data) else { return nil }
-        diskHits += 1
-        return image
-    }
-
     /// Memory only: the disk cache is what survives, so it stays.
     override func didReceiveMemoryWarning() {
-        memoryWarnings += 1  // measured
         imageCache.removeAll()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 
 /// The tutorials' file name (`--last-component-names`): the URL's last path
 /// component. `…/qq/icon.png` and `…/wechat/icon.png` are both `icon.png`, so
@@ -8,5 +9,18 @@ import Foundation
 final class LastComponentNamesViewController: AppsViewController {
     override func cacheFileName(for icon: String) -> String {
         URL(string: icon)?.lastPathComponent ?? icon
+    }
+}
+
+extension AppsViewController {
+    /// `swift run Lesson06SandboxCache --last-component-names` plays the tutorials' file names.
+    static var variants: [LessonVariant] {
+        [
+            LessonVariant(
+                flag: "last-component-names",
+                help:
+                    "the tutorials' file names (the URL's last path component): …/qq/icon.png and …/wechat/icon.png collide",
+                controller: LastComponentNamesViewController.self)
+        ]
     }
 }

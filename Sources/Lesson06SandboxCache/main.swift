@@ -1,13 +1,4 @@
 import Foundation
 import LessonKit
 
-exit(
-    await LessonMain.run(
-        6, controller: AppsViewController.self,
-        variants: [
-            LessonVariant(
-                flag: "last-component-names",
-                help:
-                    "the tutorials' file names (the URL's last path component): …/qq/icon.png and …/wechat/icon.png collide",
-                controller: LastComponentNamesViewController.self)
-        ]))
+exit(await LessonMain.run(AppsViewController.self))

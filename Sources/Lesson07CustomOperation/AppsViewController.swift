@@ -1,5 +1,5 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
@@ -7,7 +7,7 @@ import TableKit
 /// and reports to a weak delegate on the main queue. A memory warning cancels
 /// every download and empties the caches; the queue is suspended while the
 /// user drags, so downloads do not compete with the scrolling.
-final class AppsViewController: TableViewController, LessonController, DownloadOperationDelegate {
+class AppsViewController: TableViewController, LessonController, DownloadOperationDelegate {
     let network: SlowNetwork
     let catalogURL: URL
     /// This app's Caches folder: what is written here survives a relaunch.
@@ -36,26 +36,7 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
     /// The operation pool: the download under way for each icon URL. Main queue only.
     var operations: [String: DownloadOperation] = [:]
 
-    // Measured for the report, not part of the app: what the disk reads in
-    // `cellForRowAt` cost the main queue, and how many icons downloads that
-    // were under way when a memory warning came delivered after it (as step 6
-    // counted them).
-    var diskReads = 0
-    var diskHits = 0
-    var diskReadTime = Duration.zero
-    var staleDeliveries = 0
-    var givenUpAtLastWarning: Set<DownloadOperation> = []
-
-    var measures: [String: Double] {
-        [
-            "diskReads": Double(diskReads), "diskHits": Double(diskHits),
-            "diskReadWallMs": Double(diskReadTime.components.attoseconds) / 1e15
-                + Double(diskReadTime.components.seconds) * 1000,
-            "staleDeliveries": Double(staleDeliveries),
-        ]
-    }
-
-    init(environment: LessonEnvironment) {
+    required init(environment: LessonEnvironment) {
         network = environment.network
         catalogURL = environment.catalogURL
         cachesDirectory = environment.cachesDirectory
@@ -85,11 +66,11 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
             cell.imageView.image = image
             return cell
         }
-        // Not in memory? Look on disk before the network. The
-        // tutorials read it right here, on the main queue (see the lesson for
-        // what that costs). A damaged file does not decode and counts as a miss.
+        // Not in memory? Look on disk before the network. The tutorials read it
+        // right here, on the main queue (the lesson says what that costs). A
+        // damaged file does not decode and counts as a miss.
         let file = cacheFile(for: app.icon)
-        if let image = readFromDisk(file) {
+        if let data = try? Data(contentsOf: file), let image = Image(data: data) {
             imageCache[app.icon] = image
             cell.imageView.image = image
             return cell
@@ -99,8 +80,8 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
         if operations[app.icon] != nil {
             return cell
         }
-        // The fix, part 1: the download is an operation of its own that can
-        // be cancelled, and it reports to us (weakly) on the main queue.
+        // The download is an operation of its own that can be cancelled, and it
+        // reports to us (weakly) on the main queue.
         let operation = DownloadOperation(icon: app.icon, indexPath: indexPath, file: file, network: network)
         operation.delegate = self
         operations[app.icon] = operation
@@ -108,28 +89,26 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
         return cell
     }
 
-    /// The fix, part 2: the last word is ours, on the main queue. An operation
-    /// the pool no longer holds was given up by a memory warning (the only
-    /// thing that empties the pool); whatever it brings now is dropped. Its own
-    /// `isCancelled` cannot always tell: its hand-over can be queued behind the
-    /// warning after it finished, and cancelling a finished operation does nothing.
+    /// The last word is ours, on the main queue. An operation the pool no longer
+    /// holds was given up by a memory warning (the only thing that empties the
+    /// pool); whatever it brings now is dropped. Its own `isCancelled` cannot
+    /// always tell: its hand-over can be queued behind the warning after it
+    /// finished, and cancelling a finished operation does nothing.
     func downloadOperation(_ operation: DownloadOperation, didFinishWith image: Image?) {
         guard operations[operation.icon] === operation else { return }
-        if image != nil && givenUpAtLastWarning.contains(operation) { staleDeliveries += 1 }  // measured
         downloadFinished(icon: operation.icon, image: image, at: operation.indexPath)
     }
 
     /// Every download ends here, on the main queue, whether it worked or not.
     func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
-        // Out of the pool whatever happened ("if there is an
-        // if, there must be an else"), so a failed icon is tried again the
-        // next time its row is shown.
+        // Out of the pool whatever happened ("if there is an if, there must be
+        // an else"), so a failed icon is tried again the next time its row is shown.
         operations[icon] = nil
-        // No icon, no reload. Offline, a reload asks for the
-        // cell again, which downloads again, which fails again, forever.
+        // No icon, no reload. Offline, a reload asks for the cell again, which
+        // downloads again, which fails again, forever.
         guard let image else { return }
-        // The cache is written here, on the main queue,
-        // where it is read; no download thread touches it any more.
+        // The cache is written here, on the main queue, where it is read; no
+        // download thread touches it any more.
         imageCache[icon] = image
         tableView.reloadRows(at: [indexPath])
     }
@@ -139,8 +118,8 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
         cachesDirectory.appendingPathComponent(cacheFileName(for: icon))
     }
 
-    /// Name the file by a hash of the
-    /// whole URL, not by its last path component (step 6).
+    /// Named by a hash of the whole URL, not by its last path component as the
+    /// tutorials do (`…/qq/icon.png` and `…/wechat/icon.png` would share a file).
     /// FNV-1a, 64 bits, in hex: the same URL gives the same name in every run
     /// (Swift's `hashValue` is seeded per process, so it cannot name files),
     /// two URLs practically never share one, and a name made of hex digits
@@ -156,31 +135,20 @@ final class AppsViewController: TableViewController, LessonController, DownloadO
         return String(repeating: "0", count: 16 - hex.count) + hex + ".ppm"
     }
 
-    /// The disk read the tutorials do in `cellForRowAt`, timed for the report.
-    func readFromDisk(_ file: URL) -> Image? {
-        let start = ContinuousClock.now
-        defer { diskReadTime += ContinuousClock.now - start }
-        diskReads += 1
-        guard let data = try? Data(contentsOf: file), let image = Image(data: data) else { return nil }
-        diskHits += 1
-        return image
-    }
-
-    /// The fix, part 3: stop the work, not just the memory. Every download,
-    /// running or waiting, is cancelled (a running one finishes its fetch but
-    /// delivers nothing), and the pool is emptied with it: a cancelled entry
-    /// left in the pool would block its icon forever, step 5's bug again.
-    /// The disk cache stays: it is not memory, and it is what survives.
+    /// Stop the work, not just the memory. Every download, running or waiting,
+    /// is cancelled (a running one finishes its fetch but delivers nothing),
+    /// and the pool is emptied with it: a cancelled entry left in the pool would
+    /// block its icon forever, step 5's bug again. The disk cache stays: it is
+    /// not memory, and it is what survives.
     override func didReceiveMemoryWarning() {
-        givenUpAtLastWarning = Set(operations.values)  // measured
         queue.cancelAllOperations()
         operations.removeAll()
         imageCache.removeAll()
     }
 
-    /// The fix, part 4: no download starts while the user's finger is on the
-    /// screen. Suspending stops the queue from starting operations; the ones
-    /// already running carry on to the end.
+    /// No download starts while the user's finger is on the screen. Suspending
+    /// stops the queue from starting operations; the ones already running carry
+    /// on to the end.
     override func scrollViewWillBeginDragging(_ tableView: TableView) {
         queue.isSuspended = true
     }

@@ -51,8 +51,9 @@ final class DownloadOperation: Operation, @unchecked Sendable {
         }
         // No third `isCancelled` check in this block: by the time it runs,
         // `main()` has returned and the operation is finished, and `cancel()`
-        // does nothing to a finished operation (measured: `isCancelled` stays
-        // false). Whether a late result is still wanted is the delegate's call.
+        // does nothing to a finished operation (`isCancelled` stays false;
+        // Lesson07Tests shows it). Whether a late result is still wanted is
+        // the delegate's call.
         OperationQueue.main.addOperation {
             self.delegate?.downloadOperation(self, didFinishWith: image)
         }

@@ -76,8 +76,9 @@ public struct BugText: Sendable {
     public let expected: String
     public let hint: String
     public let why: String
-    /// Not a bug of the starting code but one a hasty fix brings in (the UI
-    /// set from a download thread): checked, and listed as "keep".
+    /// Not a bug of the starting code: one an earlier step fixed, or one a
+    /// hasty fix brings in (the UI set from a download thread). Checked, and
+    /// listed as "keep".
     public let isSafeguard: Bool
 
     public init(name: String, expected: String, hint: String, why: String, isSafeguard: Bool = false) {
@@ -88,9 +89,15 @@ public struct BugText: Sendable {
         self.isSafeguard = isSafeguard
     }
 
-    public func result(passed: Bool, measured: String) -> CheckResult {
+    public func result(passed: Bool, measured: String, isSafeguard: Bool? = nil) -> CheckResult {
         CheckResult(
-            bug: name, passed: passed, measured: measured, expected: expected, hint: hint, isSafeguard: isSafeguard)
+            bug: name, passed: passed, measured: measured, expected: expected, hint: hint,
+            isSafeguard: isSafeguard ?? self.isSafeguard)
+    }
+
+    /// The same text, as a bug to fix or as one to keep fixed.
+    public func safeguard(_ isSafeguard: Bool) -> BugText {
+        BugText(name: name, expected: expected, hint: hint, why: why, isSafeguard: isSafeguard)
     }
 }
 

@@ -109,9 +109,21 @@ public enum DependencyChecks {
             narrate?("with the cycle: \(measured)")
             return cycle.result(passed: passed, measured: measured)
         }
-        let outcome: Result<[Operation], any Error> = await ExclusiveRun.run { _ in
+        // Enqueued, watched and let go in one exclusive run: a hung operation
+        // left on `OperationQueue.main` would keep any scenario played after it
+        // from ever seeing the app idle.
+        let outcome: Result<(finished: Bool, started: Int, count: Int), any Error> = await ExclusiveRun.run { _ in
             let update = make(conditions(seed: 1), OperationTrace())
-            return Result { try update.startCheckingForCycles(withCycle: true) }
+            let operations: [Operation]
+            do {
+                operations = try update.startCheckingForCycles(withCycle: true)
+            } catch {
+                return .failure(error)
+            }
+            let finished = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: cycleWatch)
+            let started = operations.filter { $0.isExecuting || $0.isFinished }.count
+            await release(operations)
+            return .success((finished, started, operations.count))
         }
         switch outcome {
         case .failure(let error):
@@ -124,18 +136,13 @@ public enum DependencyChecks {
                 return result(false, "refused the cycle (\(text)), but without it the update did not run in order")
             }
             return result(true, "refused: \(text)")
-        case .success(let operations):
-            let finished = await ExclusiveRun.run { _ in
-                await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: cycleWatch)
-            }
-            let started = operations.filter { $0.isExecuting || $0.isFinished }.count
-            await release(operations)
-            if finished {
+        case .success(let run):
+            if run.finished {
                 return result(false, "no error; the operations ran (was the cycle's dependency left out?)")
             }
             return result(
                 false,
-                "no error; enqueued, and after \(Int(cycleWatch)) s \(started) of \(operations.count) operations had "
+                "no error; enqueued, and after \(Int(cycleWatch)) s \(run.started) of \(run.count) operations had "
                     + "started, none finished: hung")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LessonKit
+import LessonSupport
 
 /// One exercise: fix step N's bug yourself, in the workbench, starting from
 /// the code before the fix.
@@ -82,9 +83,9 @@ public struct Exercise: Sendable {
             """
     }
 
-    /// The controllers a step's `main.swift` offers as variants
+    /// The controllers a step offers as variants, from the text of its files
     /// (`LessonVariant(…, controller: NaivePoolViewController.self)`).
-    public static func variantControllers(inMain text: String) -> [String] {
+    public static func variantControllers(in text: String) -> [String] {
         text.components(separatedBy: "LessonVariant(").dropFirst().compactMap { call in
             guard let range = call.range(of: "controller: ") else { return nil }
             let name = call[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
@@ -121,7 +122,10 @@ public enum ExerciseCatalog {
         // The workbench plays the first scenario the checks play by default.
         return Exercise(
             number: number, kind: .imageList, startFolder: "Sources/\(before.target)",
-            solutionFolder: "Sources/\(step.target)", bugs: ImageListChecks.bugs(exercise: number).map(\.text),
+            solutionFolder: "Sources/\(step.target)",
+            bugs: ImageListChecks.bugs(exercise: number).map {
+                $0.text.safeguard(ImageListChecks.isSafeguard($0, exercise: number))
+            },
             watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)",
             checksRaces: ImageListChecks.racyBefore.contains(number))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LessonKit
+import LessonSupport
 import SlowNetwork
 
 /// The whole of the workbench's `main.swift` (written by `lessons exercise N`).

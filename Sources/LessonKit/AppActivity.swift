@@ -37,8 +37,8 @@ struct AppActivity {
                 return .busy(busy)
             }
         }
-        if !mainThreadWaits && OperationQueue.main.operationCount > 0 {
-            return .busy("the main queue: \(OperationQueue.main.operationCount) operations to run")
+        if !mainThreadWaits, case let count = Self.mainQueueOperationsToRun, count > 0 {
+            return .busy("the main queue: \(count) operations to run")
         }
         return .idle
     }
@@ -85,12 +85,21 @@ struct AppActivity {
         return nil
     }
 
+    /// The main queue's operations that are running or could run now. One
+    /// waiting for a dependency runs when the dependency ends (on a queue the
+    /// clock watches); one in a dependency cycle never runs, and must not keep
+    /// the story from moving on.
+    static var mainQueueOperationsToRun: Int {
+        guard OperationQueue.main.operationCount > 0 else { return 0 }
+        return OperationQueue.main.operations.filter { $0.isReady || $0.isExecuting }.count
+    }
+
     /// Nothing is going on and nothing can start by itself: no request, no
     /// running operation, none that could start, nothing for the main queue.
     /// (A suspended queue's operations wait for the app, which is idle.)
     var hasStopped: Bool {
         guard clock.callersNow.isEmpty, clock.tasksNow.isEmpty, clock.deliveriesPending == 0,
-            clock.deliveriesRunning == 0, OperationQueue.main.operationCount == 0
+            clock.deliveriesRunning == 0, Self.mainQueueOperationsToRun == 0
         else { return false }
         return clock.watcher.queues.allSatisfy { queue in
             queue.operations.allSatisfy { $0.isFinished || (queue.isSuspended && !$0.isExecuting) }
@@ -120,7 +129,7 @@ struct AppActivity {
                 }
             lines.append("request for \(caller.url) \(caller.isOnMainQueue ? "on the main queue " : ""): \(state)")
         }
-        lines.append("the main queue: \(OperationQueue.main.operationCount) operations to run")
+        lines.append("the main queue: \(Self.mainQueueOperationsToRun) operations to run")
         return lines.joined(separator: "\n  ")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 import SlowNetwork
 import TableKit
 
@@ -7,21 +8,22 @@ import TableKit
 #endif
 
 /// The whole of a lesson executable's `main.swift`:
-/// `exit(await LessonMain.run(3, controller: AppsViewController.self))`.
+/// `exit(await LessonMain.run(AppsViewController.self))`: the same line in
+/// every image step; the step is the module the controller comes from.
 ///
 /// Parses the common flags, plays the scenario on screen (or as plain text, or
 /// silently with `--json`), prints the report and the one-sentence lesson.
 /// Exit status: 0 after a run, 2 for a bad command line, 1 for bad input files.
 public enum LessonMain {
     public static func run(
-        _ number: Int, controller: any LessonController.Type, variants: [LessonVariant] = [],
-        arguments: [String] = Array(CommandLine.arguments.dropFirst())
+        _ controller: any LessonController.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
-        guard let entry = LessonCatalog.entry(number) else {
-            printError("lesson \(number) is not in the catalog")
+        let module = String(String(reflecting: controller).prefix { $0 != "." })
+        guard let entry = LessonCatalog.all.first(where: { $0.target == module }) else {
+            printError("\(module) is not a step in the catalog")
             return 1
         }
-        return await run(entry, controller: controller, variants: variants, arguments: arguments)
+        return await run(entry, controller: controller, variants: controller.variants, arguments: arguments)
     }
 
     /// The same for an entry of its own (the exercises' workbench runs a
@@ -31,7 +33,7 @@ public enum LessonMain {
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
         let program = entry.target
-        let flags = variants.map(\.flag)
+        let flags = variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
         let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: flags)
         let options: LessonOptions
         do {
@@ -40,9 +42,9 @@ public enum LessonMain {
             printError("\(program): \(error)\n\(usage)")
             return 2
         }
-        let chosen = variants.filter { options.extra[$0.flag.name] != nil }
+        let chosen = variants.filter { options.extra[$0.flag] != nil }
         guard chosen.count <= 1 else {
-            let flags = chosen.map { "--" + $0.flag.name }.joined(separator: ", ")
+            let flags = chosen.map { "--" + $0.flag }.joined(separator: ", ")
             printError("\(program): choose one of \(flags)\n\(usage)")
             return 2
         }
@@ -72,7 +74,7 @@ public enum LessonMain {
         screen.begin()
         let result = await ScenarioRunner.run(
             ScenarioSetup(
-                lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag.name))" } ?? ""),
+                lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag))" } ?? ""),
                 controller: variant?.controller ?? controller, scenario: scenario, options: options,
                 catalog: catalog, cachesDirectory: cachesDirectory, display: screen.display,
                 paced: options.pace ?? screen.live))
@@ -106,7 +108,7 @@ public enum LessonMain {
         let caches =
             FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
-        let folder = entry.target + (variant.map { "-" + $0.flag.name } ?? "")
+        let folder = entry.target + (variant.map { "-" + $0.flag } ?? "")
         return caches.appendingPathComponent("OperationLessons").appendingPathComponent(folder)
     }
 
@@ -125,19 +127,6 @@ public enum LessonMain {
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
-    }
-}
-
-/// Another controller a step can run instead of its own, chosen with a flag:
-/// the code as the tutorials first wrote it, before the step's fix (step 5's
-/// naive pool, step 6's file names). `--help` lists the flag.
-public struct LessonVariant: Sendable {
-    public let flag: LessonOptions.ExtraFlag
-    public let controller: any LessonController.Type
-
-    public init(flag: String, help: String, controller: any LessonController.Type) {
-        self.flag = LessonOptions.ExtraFlag(name: flag, takesValue: false, help: help)
-        self.controller = controller
     }
 }
 

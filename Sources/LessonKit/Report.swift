@@ -24,6 +24,8 @@ public struct Report: Codable, Equatable, Sendable {
     public var requestsOnMainQueue = 0
     /// Requests made after the last relaunch; nil when the scenario has none.
     public var requestsAfterRelaunch: Int?
+    /// Requests made after the last memory warning; nil when the scenario has none.
+    public var requestsAfterMemoryWarning: Int?
     /// Requests that started while the user was scrolling (finger down, or
     /// the table still gliding): downloads competing with the scroll.
     public var requestsStartedWhileScrolling = 0
@@ -52,9 +54,15 @@ public struct Report: Codable, Equatable, Sendable {
     /// Image bytes alive right after the last memory warning that no cell
     /// holds: what the app kept. Nil when the scenario has no warning.
     public var liveImageBytes: Int?
+    /// Icons the app delivered after a memory warning (a row reloaded, or an
+    /// image set on a cell) whose last request started before it: downloads
+    /// the warning should have stopped, still filling the emptied cache.
+    public var staleDeliveries = 0
     public var mainThreadViolations = 0
     public var controllerFreed = false
     public var cellsCreated = 0
+    /// How many times the table asked the app for a cell (`cellForRowAt`).
+    public var cellRequests = 0
     public var diskCacheFiles = 0
     /// How long the story lasted.
     public var durationMs = 0.0
@@ -69,6 +77,9 @@ public struct Report: Codable, Equatable, Sendable {
     public var frameWorkMeanWallMs = 0.0
     public var frameWorkMaxWallMs = 0.0
     public var frameRecordingMeanWallMs = 0.0
+    /// What all the `cellRequests` cost the main queue together (a disk read
+    /// in `cellForRowAt` shows here).
+    public var cellForRowAtWallMs = 0.0
 
     /// What the story clock could not see in time, each in a sentence: work
     /// outside any operation queue, for instance. Empty: the run is exact, the
@@ -77,8 +88,7 @@ public struct Report: Codable, Equatable, Sendable {
     /// Set when the run gave up because the app stayed busy and the clock
     /// could not move on: what was still busy.
     public var stuck: String?
-    /// Numbers only one step can know (stale deliveries, operations started
-    /// while dragging…), by name.
+    /// The numbers of a step that plays a story of its own (steps 8 and 9), by name.
     public var measures: [String: Double] = [:]
 
     public init() {}
@@ -94,7 +104,7 @@ public struct Report: Codable, Equatable, Sendable {
         guard let data = try? encoder.encode(self), var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return "{}" }
         for key in [
-            "requestsAfterRelaunch", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
+            "requestsAfterRelaunch", "requestsAfterMemoryWarning", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
             "liveImageBytes", "stuck",
         ] where object[key] == nil {
             object[key] = NSNull()
@@ -114,7 +124,10 @@ public struct Report: Codable, Equatable, Sendable {
             "  screen    \(counted(frames, "frame")) · \(droppedFrames) dropped · longest main-queue stall \(ms(maxMainStallMs))",
             "            \(blankFrames) blank · \(placeholderFrames) with a placeholder · \(wrongImageFrames) with another row's icon",
             "            all visible icons shown after \(ms(timeToAllVisibleMs)) · at the end \(ownIconsAtEnd)/\(visibleRowsAtEnd) rows show their own icon",
-            "  memory    \(counted(memoryWarnings, "memory warning")) · image bytes kept after the last one: \(liveImageBytes.map(String.init) ?? "n/a")",
+            "  memory    \(counted(memoryWarnings, "memory warning")) · image bytes kept after the last one: \(liveImageBytes.map(String.init) ?? "n/a")"
+                + (memoryWarnings > 0
+                    ? " · \(counted(staleDeliveries, "icon")) delivered after it by downloads started before it"
+                        + " · \(counted(requestsAfterMemoryWarning ?? 0, "request")) started after it" : ""),
             "  app       \(counted(mainThreadViolations, "main-queue violation")) · controller freed: \(controllerFreed ? "yes" : "no") · \(counted(cellsCreated, "cell")) made · \(counted(diskCacheFiles, "file")) in the disk cache",
         ]
         if let requestsAfterRelaunch { lines[1] += " · \(requestsAfterRelaunch) after the relaunch" }

@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 import SlowNetwork
 import TableKit
 
@@ -130,10 +131,22 @@ private final class ActiveRun: @unchecked Sendable {
     private var memoryWarnings = 0
     private var liveImageBytesAfterWarning: Int?
     private var requestsAtRelaunch: Int?
+    private var requestsAtMemoryWarning: Int?
     /// From the moment the finger touched down until the table came to rest.
     private var scrollStart: StoryTime?
     private var scrolls: [(startMs: Double, endMs: Double)] = []
-    private var measuresOfRetired: [String: Double] = [:]
+    /// After each cell the app provides, the queue watcher looks for the work it started.
+    private lazy var tableWatcher: TableWatcher = {
+        let catalog = setup.catalog
+        return TableWatcher(
+            icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds },
+            cellProvided: { [watcher, unowned self] row in
+                if let controller { watcher.watchQueues(of: controller) }
+                let icon = catalog.entries.indices.contains(row) ? catalog.entries[row].icon : nil
+                watcher.tagNewOperations(fetching: icon.map(SlowNetwork.resourceName))
+            })
+    }()
+    private var cellRequestsOfRetired = 0
 
     /// The idle look and main-queue state to confirm on the next turn.
     private var confirming: (uiTouches: Int, changes: Int)?
@@ -181,12 +194,7 @@ private final class ActiveRun: @unchecked Sendable {
     private func launchController() {
         let controller = setup.controller.init(environment: environment)
         self.controller = controller
-        let catalog = setup.catalog
-        controller.tableView.didProvideCell = { [watcher, weak controller] row in
-            if let controller { watcher.watchQueues(of: controller) }
-            let icon = catalog.entries.indices.contains(row) ? catalog.entries[row].icon : nil
-            watcher.tagNewOperations(fetching: icon.map(SlowNetwork.resourceName))
-        }
+        controller.tableView.observer = tableWatcher
         controller.viewDidLoad()
         watcher.watchQueues(of: controller)
         controller.tableView.reloadData()
@@ -381,6 +389,8 @@ private final class ActiveRun: @unchecked Sendable {
         case .memoryWarning:
             event("memory warning")
             memoryWarnings += 1
+            tableWatcher.memoryWarningDelivered()
+            requestsAtMemoryWarning = network.log.count
             controller?.didReceiveMemoryWarning()
             let heldByCells = Set(table.allCells.compactMap { $0.imageView.image.map(ObjectIdentifier.init) })
             liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
@@ -471,10 +481,10 @@ private final class ActiveRun: @unchecked Sendable {
     /// Whether it is then freed says if anything else still holds it.
     private func retireController() {
         guard let controller else { return }
-        for (key, value) in controller.measures { measuresOfRetired[key, default: 0] += value }
         controller.tableView.dataSource = nil
         controller.tableView.delegate = nil
-        controller.tableView.didProvideCell = nil
+        controller.tableView.observer = nil
+        cellRequestsOfRetired += controller.tableView.cellRequests
         weak let retired = controller
         retiredControllers.append { retired == nil }
         self.controller = nil
@@ -540,6 +550,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.peakBlockedThreads = RequestLog(requests: log.requests.filter { $0.thread != Request.noThread }).maxInFlight
         report.requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
         report.requestsAfterRelaunch = requestsAtRelaunch.map { log.count - $0 }
+        report.requestsAfterMemoryWarning = requestsAtMemoryWarning.map { log.count - $0 }
         report.requestsStartedWhileScrolling =
             log.requests.filter { request in
                 scrolls.contains { request.startMs > $0.startMs && request.startMs < $0.endMs }
@@ -568,7 +579,9 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
         report.diskCacheFiles =
             (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
-        report.measures = measuresOfRetired.merging(controller?.measures ?? [:], uniquingKeysWith: +)
+        report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
+        report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
+        report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
         report.durationMs = clock.now.milliseconds
         report.runWallMs = (ContinuousClock.now - wallStart).milliseconds
         report.clockNotes = Self.clockNotes(watcher.unseen)

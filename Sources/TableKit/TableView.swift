@@ -26,9 +26,10 @@ public final class TableView {
     public private(set) var cellsCreated = 0
     /// How many times the data source was asked for a cell.
     public private(set) var cellRequests = 0
-    /// Called with the row each time the data source has returned a cell: the
-    /// harness looks there for the work `cellForRowAt` started.
-    public var didProvideCell: ((Int) -> Void)?
+    /// Who watches the table from outside the app (the harness).
+    public weak var observer: (any TableViewObserver)?
+    /// The row whose cell the data source is making now, if any.
+    private var rowBeingProvided: Int?
 
     public init(visibleRowCount: Int) {
         precondition(visibleRowCount > 0, "a table shows at least one row")
@@ -56,7 +57,9 @@ public final class TableView {
             return cell
         }
         cellsCreated += 1
-        return TableViewCell(reuseIdentifier: identifier)
+        let cell = TableViewCell(reuseIdentifier: identifier)
+        cell.imageView.didChange = { [weak self, unowned cell] image in self?.cell(cell, wasGiven: image) }
+        return cell
     }
 
     /// The cell showing `indexPath`, or nil if the row is off screen.
@@ -78,6 +81,7 @@ public final class TableView {
     /// off screen are ignored, as in UIKit.
     public func reloadRows(at indexPaths: [IndexPath]) {
         MainQueue.check("TableView.reloadRows called off the main queue")
+        if MainQueue.isCurrent { observer?.tableView(self, willReloadRows: indexPaths.map(\.row)) }
         for indexPath in indexPaths where visibleCells[indexPath.row] != nil {
             recycleCell(at: indexPath.row)
             installCell(at: indexPath.row)
@@ -127,8 +131,20 @@ public final class TableView {
     private func installCell(at row: Int) {
         guard let dataSource else { return }
         cellRequests += 1
+        observer?.tableView(self, willProvideCellAt: row)
+        rowBeingProvided = row
         visibleCells[row] = dataSource.tableView(self, cellForRowAt: IndexPath(row: row))
-        didProvideCell?(row)
+        rowBeingProvided = nil
+        observer?.tableView(self, didProvideCellAt: row)
+    }
+
+    /// An image set outside `cellForRowAt` was delivered to the cell by the
+    /// app's own code (a download's completion); one set inside it is the table
+    /// asking. Off the main queue it is a violation already, and not looked at.
+    private func cell(_ cell: TableViewCell, wasGiven image: Image?) {
+        guard rowBeingProvided == nil, MainQueue.isCurrent, let observer else { return }
+        let row = visibleCells.first { $0.value === cell }?.key
+        observer.tableView(self, cellAt: row, wasGiven: image)
     }
 
     private func recycleCell(at row: Int) {

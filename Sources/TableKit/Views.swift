@@ -2,8 +2,13 @@
 /// Setting it off the main queue is recorded as a violation.
 public final class ImageView {
     public var image: Image? {
-        didSet { MainQueue.check("ImageView.image set off the main queue") }
+        didSet {
+            MainQueue.check("ImageView.image set off the main queue")
+            didChange?(image)
+        }
     }
+    /// Tells the table that owns the cell (see `TableViewObserver`).
+    var didChange: ((Image?) -> Void)?
 
     public init() {}
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 
 /// `lessons scoreboard`: every image-list step on the same scenario and seed,
@@ -140,7 +141,7 @@ enum ScoreboardCommand {
         }
         let rows = bugs.map { bug in
             Row(
-                bug: bug.name, scenario: bug.scenario, measure: bug.measure.name,
+                bug: bug.name, scenario: bug.scenario.name, measure: bug.measure.name,
                 presentWhen: bug.presence.description, fixedIn: bug.fixedIn,
                 steps: steps.map { step in
                     switch byRun[BugMatrix.run(for: bug, step: step.number)] {

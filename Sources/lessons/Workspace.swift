@@ -101,14 +101,15 @@ struct Workspace {
     }
 
     /// A step's code as an exercise sees it: its Swift files but `main.swift`
-    /// and the variants its `main.swift` offers (`--naive-pool`'s
+    /// and the variants it offers (`--naive-pool`'s
     /// `NaivePoolViewController.swift`…), which show the step's mistakes and
     /// are no part of the app to fix.
     func codeFiles(of folder: String) -> [String] {
         let url = root.appendingPathComponent(folder)
-        let main = (try? String(contentsOf: url.appendingPathComponent("main.swift"), encoding: .utf8)) ?? ""
-        let variants = Set(Exercise.variantControllers(inMain: main).map { $0 + ".swift" })
-        return swiftFiles(in: url).filter { $0 != "main.swift" && !variants.contains($0) }
+        let files = swiftFiles(in: url)
+        let text = files.compactMap { try? String(contentsOf: url.appendingPathComponent($0), encoding: .utf8) }
+        let variants = Set(Exercise.variantControllers(in: text.joined(separator: "\n")).map { $0 + ".swift" })
+        return files.filter { $0 != "main.swift" && !variants.contains($0) }
     }
 
     func workbenchState() -> WorkbenchState {

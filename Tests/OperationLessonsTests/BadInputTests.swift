@@ -1,5 +1,6 @@
 import Foundation
 import LessonKit
+import LessonSupport
 import SlowNetwork
 import Testing
 

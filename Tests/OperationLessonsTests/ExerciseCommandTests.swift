@@ -109,9 +109,10 @@ import Testing
         let workbench = try Self.files(root.appendingPathComponent("Sources/Workbench"))
         #expect(workbench.keys.sorted() == ["AppInfo.swift", "AppsViewController.swift", "main.swift"])
         let step5 = try String(
-            contentsOf: Rig.packageRoot.appendingPathComponent("Sources/Lesson05OperationPool/main.swift"),
+            contentsOf: Rig.packageRoot.appendingPathComponent(
+                "Sources/Lesson05OperationPool/NaivePoolViewController.swift"),
             encoding: .utf8)
-        #expect(Exercise.variantControllers(inMain: step5) == ["NaivePoolViewController"])
+        #expect(Exercise.variantControllers(in: step5) == ["NaivePoolViewController"])
         let solution = try await Self.lessons(["solution", "7", "--force"], root: root)
         #expect(!solution.standardOutput.contains("LastComponentNamesViewController.swift"))
         #expect(solution.standardOutput.contains("+++ Sources/Lesson07CustomOperation/DownloadOperation.swift"))

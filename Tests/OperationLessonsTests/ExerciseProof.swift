@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import LessonSupport
 import Testing
 
 /// The exercises' checks (`LessonChecks`) run as the steps' tests: against
@@ -14,7 +15,7 @@ enum ExerciseProof {
     /// runs the other tests of that step share (`SharedRuns`).
     static func imageList(_ exercise: Int, _ controller: any LessonController.Type) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
-            ImageListRun(await SharedRuns.shared.result(controller, scenario))
+            await SharedRuns.shared.result(controller, scenario).report
         }
     }
 
@@ -25,7 +26,7 @@ enum ExerciseProof {
         await ImageListChecks.check(exercise: exercise) { scenario in
             let target = try #require(LessonCatalog.entry(step)).target
             let arguments = ["--scenario", scenario.name]
-            return ImageListRun(report: try await LessonProcess.report(target, arguments).report)
+            return try await LessonProcess.report(target, arguments).report
         }
     }
 

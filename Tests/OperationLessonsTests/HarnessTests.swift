@@ -1,5 +1,6 @@
 import Foundation
 import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 import Testing
@@ -455,6 +456,7 @@ extension Report {
         report.frameWorkMeanWallMs = 0
         report.frameWorkMaxWallMs = 0
         report.frameRecordingMeanWallMs = 0
+        report.cellForRowAtWallMs = 0
         report.measures = report.measures.filter { !$0.key.hasSuffix("WallMs") }
         return report
     }

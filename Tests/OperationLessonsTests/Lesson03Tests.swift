@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import LessonSupport
 import Testing
 
 @testable import Lesson02AsyncPlaceholder

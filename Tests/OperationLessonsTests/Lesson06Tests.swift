@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import LessonSupport
 import SlowNetwork
 import Testing
 
@@ -59,8 +60,6 @@ import Testing
         #expect(step6.requestsAfterRelaunch == 0)
         #expect(step6.ownIconsAtEnd == 8 && step6.visibleRowsAtEnd == 8)
         #expect(step6.diskCacheFiles == 8)
-        // After the relaunch every visible icon came from the disk.
-        #expect(step6.measures["diskHits"] == 8)
     }
 
     @Test func anOfflineRelaunchShowsEveryIcon() async throws {
@@ -227,16 +226,15 @@ import Testing
         #expect(result.report.requestsAfterRelaunch == 2)
     }
 
-    @Test func theMainQueueDiskReadIsMeasured() async throws {
-        let report = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunch).report
-        let reads = try #require(report.measures["diskReads"])
-        let hits = try #require(report.measures["diskHits"])
-        let milliseconds = try #require(report.measures["diskReadWallMs"])
-        // One read per cell asked for before its icon was in memory: 8 misses
-        // before the relaunch, 8 hits after it.
-        #expect(reads == 16)
-        #expect(hits == 8)
-        #expect(milliseconds > 0)
+    /// The harness times `cellForRowAt` from outside: step 6's disk read is in it.
+    @Test func theMainQueueDiskReadIsMeasuredFromOutside() async throws {
+        let step5 = await SharedRuns.shared.result(Lesson05OperationPool.AppsViewController.self, .relaunch).report
+        let step6 = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunch).report
+        // Eight rows, each asked for, then again when its download reloads it,
+        // before the relaunch and after it; step 6 finds them on disk after it.
+        #expect(step5.cellRequests == 32)
+        #expect(step6.cellRequests == 24)
+        #expect(step6.cellForRowAtWallMs > 0)
     }
 
     // MARK: exercise 6, the same measures as the learner's checker

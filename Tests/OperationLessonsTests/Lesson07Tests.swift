@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 import Testing
@@ -18,11 +19,10 @@ import Testing
     @Test func downloadsUnderWayAtAMemoryWarningDeliverNothingAfterIt() async throws {
         let step6 = await Self.run(Lesson06SandboxCache.AppsViewController.self, .memoryWarningMidDownload)
         let step7 = await Self.run(Lesson07CustomOperation.AppsViewController.self, .memoryWarningMidDownload)
-        let stale6 = try #require(step6.report.measures["staleDeliveries"])
-        let stale7 = try #require(step7.report.measures["staleDeliveries"])
-        // Step 6's block operations run to the end and deliver after the warning.
-        #expect(stale6 == 4)
-        #expect(stale7 == 0)
+        // Step 6's block operations run to the end and deliver after the warning:
+        // three were under way at it (a fourth was only waiting; it starts after).
+        #expect(step6.report.staleDeliveries == 3)
+        #expect(step7.report.staleDeliveries == 0)
         // The rows on screen lost their downloads too (the price of cancelling
         // everything): placeholders until they are shown again.
         #expect(step7.report.ownIconsAtEnd == 0)
@@ -70,7 +70,20 @@ import Testing
                 lesson: "07", title: "custom Operation", controller: Lesson07CustomOperation.AppsViewController.self,
                 scenario: scenario))
         #expect(result.report.ownIconsAtEnd == result.report.visibleRowsAtEnd)
-        #expect(result.report.measures["staleDeliveries"] == 0)
+        #expect(result.report.staleDeliveries == 0)
+    }
+
+    /// The harness judges a stale delivery from outside (a reload or an image
+    /// set after the warning, for an icon last asked for before it), so it can
+    /// fail on step 7's own code: without its cancel and its pool guard it
+    /// delivers as step 6 does.
+    @Test func theStaleDeliveryMeasureCatchesAStep7WithoutItsFix() async {
+        let broken = await ScenarioRunner.run(
+            ScenarioSetup(
+                lesson: "07", title: "custom Operation, no cancel", controller: Step7WithoutItsFix.self,
+                scenario: .memoryWarningMidDownload))
+        #expect(broken.report.staleDeliveries == 3)
+        #expect(broken.report.requestsAfterMemoryWarning == 3)
     }
 
     /// Records what a delegate hears, and lets a test wait for it.
@@ -338,5 +351,18 @@ import Testing
         let step7 = await ExerciseProof.imageList(7, Lesson07CustomOperation.AppsViewController.self)
         ExerciseProof.expectEveryBugPresent(step6)
         ExerciseProof.expectSolved(step7)
+    }
+}
+
+/// Step 7 with its memory-warning fix taken out: the warning empties the pool
+/// but cancels nothing, and the delegate takes whatever comes, pool or not.
+final class Step7WithoutItsFix: Lesson07CustomOperation.AppsViewController {
+    override func didReceiveMemoryWarning() {
+        operations.removeAll()
+        imageCache.removeAll()
+    }
+
+    override func downloadOperation(_ operation: DownloadOperation, didFinishWith image: Image?) {
+        downloadFinished(icon: operation.icon, image: image, at: operation.indexPath)
     }
 }

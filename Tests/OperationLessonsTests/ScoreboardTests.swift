@@ -137,64 +137,6 @@ import Testing
     }
 }
 
-/// The bug matrix: each named bug, measured on the scenario that shows it, is
-/// there in the step before its fix and gone in the step that fixes it.
-@Suite struct BugMatrixTests {
-    /// The bugs whose "before" and "after" steps these tests can run.
-    static var testable: [KnownBug] {
-        KnownBug.all.filter {
-            ScoreboardRuns.steps.contains($0.fixedIn) && ScoreboardRuns.steps.contains($0.fixedIn - 1)
-        }
-    }
-
-    @Test(arguments: testable.map(\.name))
-    func bugIsPresentBeforeItsFixAndGoneAfter(_ name: String) async throws {
-        let bug = try #require(KnownBug.all.first { $0.name == name })
-        let before = try #require(await ScoreboardRuns.shared.report(step: bug.fixedIn - 1, scenario: bug.scenario))
-        let after = try #require(await ScoreboardRuns.shared.report(step: bug.fixedIn, scenario: bug.scenario))
-        #expect(bug.verdict(before).isPresent, "step \(bug.fixedIn - 1): \(bug.measure.name) = \(bug.verdict(before))")
-        #expect(
-            bug.verdict(after) != .notMeasured && !bug.verdict(after).isPresent,
-            "step \(bug.fixedIn): \(bug.measure.name) = \(bug.verdict(after))")
-    }
-
-    @Test func everyBugIsDefinedOnANamedScenarioAndAnImageStep() {
-        #expect(!KnownBug.all.isEmpty)
-        for bug in KnownBug.all {
-            #expect(Scenario.named(bug.scenario) != nil, "\(bug.name): no scenario \(bug.scenario)")
-            #expect(bug.fixedIn > 1, "\(bug.name): a fix needs a step before it")
-        }
-        #expect(Set(KnownBug.all.map(\.name)).count == KnownBug.all.count, "bug names are unique")
-    }
-
-    @Test func runsAreSharedBetweenBugsOnOneScenario() {
-        let runs = BugMatrix.runs(bugs: KnownBug.all, steps: [1, 2, 3])
-        #expect(Set(runs).count == runs.count)
-        let scenarios = Set(KnownBug.all.map(\.scenario))
-        #expect(runs.count == scenarios.count * 3)
-    }
-
-    @Test func matrixMarksPresentGoneAndCrashedCells() {
-        var present = Report()
-        present.maxMainStallMs = 400
-        var gone = Report()
-        gone.maxMainStallMs = 2
-        let bug = KnownBug(
-            name: "main queue blocked", scenario: "standard", measure: .maxMainStall, presence: .above(33), fixedIn: 2)
-        let steps = [1, 2, 3].compactMap(LessonCatalog.entry)
-        let text = BugMatrix.render(bugs: [bug], steps: steps, markdown: false) { run in
-            switch run.lesson {
-            case 1: .measured(present)
-            case 2: .measured(gone)
-            default: .failed("crashed (signal 11)")
-            }
-        }
-        #expect(text.contains("✗ 400 ms"))
-        #expect(text.contains("✓ 2 ms←"))
-        #expect(text.contains("crash"))
-    }
-}
-
 /// The `lessons` commands refuse a bad command line with one line and the usage, exit status 2.
 @Suite struct LessonsCommandLineTests {
     static let badCommandLines: [[String]] = [

@@ -1,5 +1,6 @@
 import Foundation
 import LessonKit
+import LessonSupport
 import Testing
 
 /// Scenario runs shared between tests. Several tests assert different numbers

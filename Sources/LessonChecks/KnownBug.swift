@@ -1,0 +1,159 @@
+import Foundation
+import LessonKit
+
+/// A bug the course fixes, defined once: the scenario that shows it, the
+/// number that measures it, when that number means "present", the step that
+/// fixes it, and what a learner reads about it. The bug matrix
+/// (`lessons scoreboard --matrix`), the exercise checker and the tests all
+/// read `KnownBug.all`, so "step 5 fixes duplicate downloads" is judged the same
+/// way everywhere.
+public struct KnownBug: Sendable {
+    /// Where the course shows the bug before its fix.
+    public enum Origin: Sendable, Equatable {
+        /// The step before the one that fixes it.
+        case stepBefore
+        /// A variant of the fixing step (`--naive-pool`): the fix as it is
+        /// first written, with a trap the step then avoids.
+        case variant(flag: String)
+        /// No step has it: a hasty fix brings it in (the UI set from a download
+        /// thread). The tests show it with code of their own.
+        case hastyFix
+    }
+
+    public let text: BugText
+    public let fixedIn: Int
+    public let origin: Origin
+    /// The run that shows it; for a hasty-fix bug, every run a check plays.
+    public let scenario: Scenario
+    public let measure: Measure
+    public let presence: Presence
+    /// What a fix must keep true besides (every row shows its icon at the end):
+    /// a change that stops the app from downloading at all has no duplicates either.
+    public let conditions: [Condition]
+
+    init(
+        _ text: BugText, fixedIn: Int, origin: Origin = .stepBefore, scenario: Scenario, measure: Measure,
+        presence: Presence = .above(0), conditions: [Condition] = []
+    ) {
+        self.text = text
+        self.fixedIn = fixedIn
+        self.origin = origin
+        self.scenario = scenario
+        self.measure = measure
+        self.presence = presence
+        self.conditions = conditions
+    }
+
+    public var name: String { text.name }
+
+    /// Present or gone, by the headline number of one report.
+    public func verdict(_ report: Report) -> Verdict {
+        guard let value = measure.value(report) else { return .notMeasured }
+        return presence.isPresent(value) ? .present(value) : .gone(value)
+    }
+
+    /// Every scenario a check of this bug plays.
+    public var scenarios: [Scenario] {
+        var seen: Set<String> = []
+        return ([scenario] + conditions.map(\.scenario)).filter { seen.insert($0.name).inserted }
+    }
+}
+
+/// Something a fix must keep true, on one scenario's report, with the words
+/// that say what was measured.
+public struct Condition: Sendable {
+    public let scenario: Scenario
+    let holds: @Sendable (Report) -> Bool
+    let says: @Sendable (Report) -> String
+
+    init(
+        on scenario: Scenario, _ holds: @escaping @Sendable (Report) -> Bool,
+        says: @escaping @Sendable (Report) -> String
+    ) {
+        self.scenario = scenario
+        self.holds = holds
+        self.says = says
+    }
+
+    /// Every visible row shows its own icon when the scenario ends.
+    static func everyRowShowsItsIcon(on scenario: Scenario) -> Condition {
+        Condition(on: scenario, { $0.visibleRowsAtEnd > 0 && $0.ownIconsAtEnd == $0.visibleRowsAtEnd }) {
+            "\($0.ownIconsAtEnd)/\($0.visibleRowsAtEnd) rows with their own icon at the end"
+        }
+    }
+
+    /// The app downloaded something: no download, no bug, and no fix either.
+    static func downloads(on scenario: Scenario) -> Condition {
+        Condition(on: scenario, { $0.requests > 0 }) { "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))" }
+    }
+}
+
+/// A number read from a report, with its name (a `--json` key, or how it is
+/// made of keys) and the words that say it.
+public struct Measure: Sendable {
+    public let name: String
+    /// What one of it is called: "duplicate in flight" reads "3 duplicates in flight".
+    public let unit: String
+    public let value: @Sendable (Report) -> Double?
+    /// How a value is written; nil: the number and the unit.
+    private let format: (@Sendable (Double) -> String)?
+
+    public init(
+        name: String, unit: String, format: (@Sendable (Double) -> String)? = nil,
+        value: @escaping @Sendable (Report) -> Double?
+    ) {
+        self.name = name
+        self.unit = unit
+        self.format = format
+        self.value = value
+    }
+
+    public func text(_ value: Double) -> String {
+        if let format { return format(value) }
+        let number =
+            value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+        if unit.isEmpty { return number }
+        return value == 1 || unit == "ms" || unit == "B" ? "\(number) \(unit)" : "\(number) \(Self.plural(unit))"
+    }
+
+    /// "duplicate in flight" → "duplicates in flight": the first word takes the s.
+    private static func plural(_ unit: String) -> String {
+        let words = unit.split(separator: " ", maxSplits: 1)
+        guard let first = words.first else { return unit }
+        let rest = words.count > 1 ? " " + words[1] : ""
+        return (first.hasSuffix("s") ? String(first) : first + "s") + rest
+    }
+
+    /// What one report measured, in words ("not measured" when it lacks the number).
+    public func says(_ report: Report) -> String {
+        value(report).map(text) ?? "\(name) not measured"
+    }
+}
+
+/// When a measured number means the bug is there.
+public enum Presence: Sendable, Equatable, CustomStringConvertible {
+    case above(Double)
+    case below(Double)
+
+    public func isPresent(_ value: Double) -> Bool {
+        switch self {
+        case .above(let limit): value > limit
+        case .below(let limit): value < limit
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .above(let limit): String(format: "> %g", limit)
+        case .below(let limit): String(format: "< %g", limit)
+        }
+    }
+}
+
+public enum Verdict: Sendable, Equatable {
+    case present(Double)
+    case gone(Double)
+    case notMeasured
+
+    public var isPresent: Bool { if case .present = self { true } else { false } }
+}

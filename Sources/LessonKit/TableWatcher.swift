@@ -1,0 +1,82 @@
+import Foundation
+import SlowNetwork
+import TableKit
+
+/// Watches the app's table from outside: what `cellForRowAt` costs the main
+/// queue (a disk read in it included), and which icons the app delivers after
+/// a memory warning, by reloading a row or by setting an image on a cell.
+///
+/// A delivery is stale when its icon's last request started before the
+/// warning: a download the warning should have stopped brought it. That is
+/// judged here, from the table and the request log, so it holds for any code.
+final class TableWatcher: TableViewObserver {
+    /// Each row's icon URL, from the catalog the run plays.
+    private let icons: [String]
+    /// Called after each cell the data source returned (the queue watcher tags its work).
+    private let cellProvided: (Int) -> Void
+    /// Each icon's URL by the fingerprint of its art, made the first time an
+    /// image set on a cell has to be told apart.
+    private lazy var iconOfFingerprint: [Int: String] = {
+        var icons: [Int: String] = [:]
+        for icon in self.icons {
+            if let fingerprint = Image.fingerprint(of: IconArt.ppm(for: icon)) { icons[fingerprint] = icon }
+        }
+        return icons
+    }()
+    private let now: () -> Double
+
+    private var providingSince: ContinuousClock.Instant?
+    private(set) var cellForRowAtWall = Duration.zero
+    /// When memory warnings came, in story milliseconds.
+    private(set) var warningsMs: [Double] = []
+    /// Icons delivered after the first warning: when, and which.
+    private var deliveries: [(ms: Double, icon: String)] = []
+
+    init(icons: [String], now: @escaping () -> Double, cellProvided: @escaping (Int) -> Void) {
+        self.icons = icons
+        self.now = now
+        self.cellProvided = cellProvided
+    }
+
+    func memoryWarningDelivered() {
+        warningsMs.append(now())
+    }
+
+    func tableView(_ tableView: TableView, willProvideCellAt row: Int) {
+        providingSince = .now
+    }
+
+    func tableView(_ tableView: TableView, didProvideCellAt row: Int) {
+        if let since = providingSince { cellForRowAtWall += ContinuousClock.now - since }
+        providingSince = nil
+        cellProvided(row)
+    }
+
+    func tableView(_ tableView: TableView, willReloadRows rows: [Int]) {
+        guard !warningsMs.isEmpty else { return }
+        for row in rows where icons.indices.contains(row) { deliveries.append((now(), icons[row])) }
+    }
+
+    func tableView(_ tableView: TableView, cellAt row: Int?, wasGiven image: Image?) {
+        guard !warningsMs.isEmpty, let image, !image.isPlaceholder,
+            let icon = iconOfFingerprint[image.fingerprint]
+        else { return }
+        deliveries.append((now(), icon))
+    }
+
+    /// How many icons were delivered after a memory warning by a download
+    /// started before it, each icon counted once per warning.
+    func staleDeliveries(requests: [Request]) -> Int {
+        var starts: [String: [Double]] = [:]
+        for request in requests { starts[SlowNetwork.resourceName(request.url), default: []].append(request.startMs) }
+        var stale: Set<String> = []
+        for delivery in deliveries {
+            guard let warning = warningsMs.last(where: { $0 <= delivery.ms }) else { continue }
+            let asked = starts[SlowNetwork.resourceName(delivery.icon)] ?? []
+            let askedBefore = asked.contains { $0 < warning }
+            let askedSince = asked.contains { $0 >= warning && $0 <= delivery.ms }
+            if askedBefore && !askedSince { stale.insert("\(warning) \(delivery.icon)") }
+        }
+        return stale.count
+    }
+}
