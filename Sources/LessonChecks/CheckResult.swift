@@ -13,14 +13,21 @@ public struct CheckResult: Sendable, Equatable, Codable {
     public let hint: String
     /// Not a bug of the starting code, but one a hasty fix brings in.
     public let isSafeguard: Bool
+    /// When it failed: which bug the evidence points at, if that is not this
+    /// one ("another bug's shape: …"), or that none fits; the hint then follows it.
+    public let diagnosis: String?
 
-    public init(bug: String, passed: Bool, measured: String, expected: String, hint: String, isSafeguard: Bool) {
+    public init(
+        bug: String, passed: Bool, measured: String, expected: String, hint: String, isSafeguard: Bool,
+        diagnosis: String? = nil
+    ) {
         self.bug = bug
         self.passed = passed
         self.measured = measured
         self.expected = expected
         self.hint = hint
         self.isSafeguard = isSafeguard
+        self.diagnosis = diagnosis
     }
 }
 
@@ -62,6 +69,7 @@ extension [CheckResult] {
             lines.append("\(mark) \(result.bug)")
             lines.append("    measured: \(result.measured)")
             lines.append("    expected: \(result.expected)")
+            if !result.passed, let diagnosis = result.diagnosis { lines.append("    seen:     \(diagnosis)") }
             if !result.passed { lines.append("    hint:     \(result.hint)") }
         }
         return lines.joined(separator: "\n")

@@ -71,6 +71,11 @@ public enum ImageListChecks {
         }
     }
 
+    /// One bug of exercise `exercise` judged on reports already made, by scenario name.
+    public static func check(_ bug: KnownBug, reports: [String: Report], exercise: Int) -> CheckResult {
+        judge(bug, reports: reports, failures: [:], isSafeguard: isSafeguard(bug, exercise: exercise))
+    }
+
     /// One bug's verdict: its number gone and every condition of a fix held.
     static func judge(
         _ bug: KnownBug, reports: [String: Report], failures: [String: String], isSafeguard: Bool
@@ -100,7 +105,35 @@ public enum ImageListChecks {
             held = held && condition.holds(report)
         }
         let gone = if case .gone = verdict { true } else { false }
-        return result(gone && held, measured.joined(separator: " · "))
+        let passed = gone && held
+        guard !passed else { return result(true, measured.joined(separator: " · ")) }
+        return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict)
+            .map { diagnosis, hint in
+                CheckResult(
+                    bug: bug.name, passed: false, measured: measured.joined(separator: " · "),
+                    expected: bug.text.expected, hint: hint, isSafeguard: isSafeguard, diagnosis: diagnosis)
+            } ?? result(false, measured.joined(separator: " · "))
+    }
+
+    /// What a failed check's evidence points at, and the hint that follows,
+    /// when that is not simply this bug: another bug whose shape the runs
+    /// have and this one's they do not, or no known shape at all. Nil: the
+    /// evidence is this bug's own.
+    static func diagnosed(_ bug: KnownBug, evidence: [Report], verdict: Verdict) -> (String, String)? {
+        let ownShape = bug.shape.map { shape in evidence.contains(where: shape.fits) } ?? verdict.isPresent
+        if ownShape { return nil }
+        for other in KnownBug.all where other.name != bug.name {
+            guard let shape = other.shape, let report = evidence.first(where: shape.fits) else { continue }
+            return (
+                "another bug's shape: \(shape.says(report)), as when \(other.name) (step \(other.fixedIn))",
+                other.text.hint
+            )
+        }
+        return (
+            "none of the course's bugs has this shape: the numbers above are what was measured",
+            "Compare what your code does on this scenario with the step's own: `swift run Workbench --scenario "
+                + "\(bug.scenario.name)` beside `swift run lessons run \(bug.fixedIn) --scenario \(bug.scenario.name)`."
+        )
     }
 }
 

@@ -30,10 +30,13 @@ public struct KnownBug: Sendable {
     /// What a fix must keep true besides (every row shows its icon at the end):
     /// a change that stops the app from downloading at all has no duplicates either.
     public let conditions: [Condition]
+    /// What this bug's evidence looks like in any run, when that tells it
+    /// apart from the others: how the checker says which bug a failure shows.
+    public let shape: Shape?
 
     init(
         _ text: BugText, fixedIn: Int, origin: Origin = .stepBefore, scenario: Scenario, measure: Measure,
-        presence: Presence = .above(0), conditions: [Condition] = []
+        presence: Presence = .above(0), conditions: [Condition] = [], shape: Shape? = nil
     ) {
         self.text = text
         self.fixedIn = fixedIn
@@ -42,6 +45,7 @@ public struct KnownBug: Sendable {
         self.measure = measure
         self.presence = presence
         self.conditions = conditions
+        self.shape = shape
     }
 
     public var name: String { text.name }
@@ -85,6 +89,20 @@ public struct Condition: Sendable {
     /// The app downloaded something: no download, no bug, and no fix either.
     static func downloads(on scenario: Scenario) -> Condition {
         Condition(on: scenario, { $0.requests > 0 }) { "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))" }
+    }
+}
+
+/// The evidence of one bug, recognisable in a report of any scenario: a row
+/// showing another row's icon while two icons share a file is the disk cache's
+/// naming, not the reuse of cells.
+public struct Shape: Sendable {
+    let fits: @Sendable (Report) -> Bool
+    /// What was seen, in words, for a report it fits.
+    let says: @Sendable (Report) -> String
+
+    init(_ fits: @escaping @Sendable (Report) -> Bool, says: @escaping @Sendable (Report) -> String) {
+        self.fits = fits
+        self.says = says
     }
 }
 

@@ -19,7 +19,8 @@ extension KnownBug {
             measure: Measure(name: "maxMainStallMs", unit: "ms", format: { "longest main-queue stall \(Int($0)) ms" }) {
                 $0.maxMainStallMs
             },
-            conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)]),
+            conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)],
+            shape: Shape({ $0.maxMainStallMs > 0 }) { "the main queue stalled \(Int($0.maxMainStallMs)) ms" }),
         KnownBug(
             BugText(
                 name: "cells stay blank while their icon loads",
@@ -34,7 +35,8 @@ extension KnownBug {
                 Condition(on: .standard, { $0.placeholderFrames > 0 }) {
                     counted($0.placeholderFrames, "frame") + " with a placeholder"
                 }
-            ]),
+            ],
+            shape: Shape({ $0.blankFrames > 0 }) { counted($0.blankFrames, "blank frame") }),
         KnownBug(
             BugText(
                 name: "every scroll back downloads the icons again",
@@ -69,7 +71,10 @@ extension KnownBug {
             measure: Measure(name: "wrongImageFrames", unit: "frame with another row's icon") {
                 Double($0.wrongImageFrames)
             },
-            conditions: [.downloads(on: .fastScrollSlowRows), .everyRowShowsItsIcon(on: .standard)]),
+            conditions: [.downloads(on: .fastScrollSlowRows), .everyRowShowsItsIcon(on: .standard)],
+            shape: Shape({ $0.wrongImageFrames > 0 && !$0.iconsShareFiles }) {
+                counted($0.wrongImageFrames, "frame") + " with another row's icon"
+            }),
         KnownBug(
             BugText(
                 name: "a memory warning frees nothing",
@@ -107,7 +112,8 @@ extension KnownBug {
                     "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))"
                 },
                 .everyRowShowsItsIcon(on: .scrollBackWhileLoading),
-            ]),
+            ],
+            shape: Shape({ $0.duplicateRequests > 0 }) { counted($0.duplicateRequests, "duplicate") + " in flight" }),
         KnownBug(
             BugText(
                 name: "offline, a failed download asks again, forever",
@@ -123,7 +129,10 @@ extension KnownBug {
             measure: Measure(name: "requests − uniqueURLs", unit: "repeated request") {
                 Double($0.requests - $0.uniqueURLs)
             },
-            conditions: [.downloads(on: .offlineBrowse)]),
+            conditions: [.downloads(on: .offlineBrowse)],
+            shape: Shape({ $0.failedRequests > 2 * max(1, $0.uniqueURLs) }) {
+                "\(counted($0.failedRequests, "failed request")) for \(counted($0.uniqueURLs, "icon")): asked again and again"
+            }),
         KnownBug(
             BugText(
                 name: "the controller is never freed while its downloads run",
@@ -156,7 +165,10 @@ extension KnownBug {
             },
             conditions: [
                 Condition(on: .failOnce, { $0.failedRequests > 0 }) { counted($0.failedRequests, "failed request") }
-            ]),
+            ],
+            shape: Shape({ $0.failedRequests > 0 && $0.ownIconsAtEnd < $0.visibleRowsAtEnd && $0.wrongImageFrames == 0 }) {
+                "a row still shows its placeholder at the end, after \(counted($0.failedRequests, "failed request"))"
+            }),
         KnownBug(
             BugText(
                 name: "a relaunch downloads every icon again",
@@ -171,7 +183,10 @@ extension KnownBug {
             measure: Measure(name: "requestsAfterRelaunch", unit: "request after the relaunch") {
                 $0.requestsAfterRelaunch.map(Double.init)
             },
-            conditions: [.everyRowShowsItsIcon(on: .relaunch)]),
+            conditions: [.everyRowShowsItsIcon(on: .relaunch)],
+            shape: Shape({ ($0.requestsAfterRelaunch ?? 0) > 0 }) {
+                counted($0.requestsAfterRelaunch ?? 0, "request") + " after the relaunch"
+            }),
         KnownBug(
             BugText(
                 name: "icons whose URLs end alike share one file on disk",
@@ -191,7 +206,11 @@ extension KnownBug {
                 Condition(on: .relaunch, { $0.diskCacheFiles == 0 || $0.diskCacheFiles == $0.uniqueURLs }) {
                     "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
                 }
-            ]),
+            ],
+            shape: Shape({ $0.wrongImageFrames > 0 && $0.iconsShareFiles }) {
+                "\(counted($0.wrongImageFrames, "frame")) with another row's icon, and "
+                    + "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
+            }),
         KnownBug(
             BugText(
                 name: "an offline relaunch shows only placeholders",
@@ -262,10 +281,19 @@ extension KnownBug {
             fixedIn: 2, origin: .hastyFix, scenario: .standard,
             measure: Measure(name: "mainThreadViolations", unit: "main-queue violation") {
                 Double($0.mainThreadViolations)
-            }),
+            },
+            shape: Shape({ $0.mainThreadViolations > 0 }) { counted($0.mainThreadViolations, "main-queue violation") }),
     ]
 
     public static func named(_ name: String) -> KnownBug? {
         all.first { $0.name == name }
+    }
+}
+
+extension Report {
+    /// Fewer files in the disk cache than icons it downloaded (the ones that
+    /// only failed aside): two icons were written under one name.
+    var iconsShareFiles: Bool {
+        diskCacheFiles > 0 && diskCacheFiles + failedRequests < uniqueURLs
     }
 }

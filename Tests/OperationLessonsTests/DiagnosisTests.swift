@@ -1,0 +1,51 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import LessonSupport
+import Testing
+
+@testable import Lesson05OperationPool
+@testable import Lesson06SandboxCache
+
+/// The checker explains a failure from what was measured, not from the bug
+/// it expected: where the evidence has another bug's shape it says so and
+/// gives that bug's hint; where no bug fits it makes no guess.
+@Suite struct DiagnosisTests {
+    /// A disk cache that names files by the URL's last path component, checked
+    /// as exercise 5: row 2's first download fails, and when the row comes back
+    /// the disk has another app's `icon.png` under its name. The pool is fine.
+    @Test func anotherRowsIconFromASharedFileIsNotCalledAMissingRetry() async throws {
+        let results = await ExerciseProof.imageList(5, LastComponentNamesViewController.self)
+        let retry = try #require(results.first { $0.bug == "a failed icon is never tried again" })
+        let collision = try #require(KnownBug.named("icons whose URLs end alike share one file on disk"))
+        #expect(!retry.passed)
+        #expect(retry.diagnosis?.contains("as when icons whose URLs end alike share one file on disk") == true)
+        #expect(retry.diagnosis?.contains("with another row's icon") == true, "\(retry.diagnosis ?? "")")
+        #expect(retry.hint == collision.text.hint)
+    }
+
+    /// The pool as first written, checked as exercise 5: the evidence is the
+    /// retry bug's own (a placeholder, not another row's icon), and so is the hint.
+    @Test func aMissingRetryIsStillCalledAMissingRetry() async throws {
+        let results = await ExerciseProof.imageList(5, NaivePoolViewController.self)
+        let retry = try #require(results.first { $0.bug == "a failed icon is never tried again" })
+        #expect(!retry.passed)
+        #expect(retry.diagnosis == nil)
+        #expect(retry.hint == KnownBug.named("a failed icon is never tried again")?.text.hint)
+    }
+
+    /// Every row loses its icon, and nothing else is wrong: no bug of the
+    /// course looks like that, and the checker does not pretend one does.
+    @Test func evidenceNoBugFitsGetsNoGuess() throws {
+        let bug = try #require(KnownBug.named("a slow icon scrolled away and back is downloaded twice at once"))
+        var report = Report()
+        report.requests = 8
+        report.uniqueURLs = 8
+        report.visibleRowsAtEnd = 8
+        report.ownIconsAtEnd = 0
+        let results = ImageListChecks.check(bug, reports: [bug.scenario.name: report], exercise: 5)
+        #expect(!results.passed)
+        #expect(results.diagnosis?.hasPrefix("none of the course's bugs has this shape") == true)
+        #expect(results.hint != bug.text.hint)
+    }
+}
