@@ -85,13 +85,17 @@ struct AppActivity {
         return nil
     }
 
-    /// The main queue's operations that are running or could run now. One
-    /// waiting for a dependency runs when the dependency ends (on a queue the
-    /// clock watches); one in a dependency cycle never runs, and must not keep
-    /// the story from moving on.
+    /// The main queue's operations that are running or could run now: those
+    /// whose dependencies have all finished. One waiting for a dependency runs
+    /// when the dependency ends (on a queue the clock watches); one in a
+    /// dependency cycle never runs, and must not keep the story from moving on.
+    /// (`isReady` is not asked: it can read false for a moment while an
+    /// operation is being enqueued.)
     static var mainQueueOperationsToRun: Int {
         guard OperationQueue.main.operationCount > 0 else { return 0 }
-        return OperationQueue.main.operations.filter { $0.isReady || $0.isExecuting }.count
+        return OperationQueue.main.operations.filter { operation in
+            operation.dependencies.allSatisfy(\.isFinished)
+        }.count
     }
 
     /// Nothing is going on and nothing can start by itself: no request, no

@@ -76,9 +76,25 @@ final class QueueWatcher: @unchecked Sendable {
         }
     }
 
-    /// How many operations the watched queues hold, all together.
-    var operationCount: Int {
-        lock.withLock { watched.values.reduce(0) { $0 + ($1.queue?.operationCount ?? 0) } }
+    /// What the watched queues hold and allow: their operations, how many are
+    /// suspended, and their limits. A frame that leaves it as it found it
+    /// started no work; one that resumes a queue (step 7, after a drag) did,
+    /// though no operation was added.
+    var state: QueueState {
+        lock.withLock {
+            watched.values.reduce(into: QueueState()) { state, watched in
+                guard let queue = watched.queue else { return }
+                state.operations += queue.operationCount
+                state.suspended += queue.isSuspended ? 1 : 0
+                state.limits += queue.maxConcurrentOperationCount
+            }
+        }
+    }
+
+    struct QueueState: Equatable {
+        var operations = 0
+        var suspended = 0
+        var limits = 0
     }
 
     /// Watches every operation queue among `object`'s stored properties.

@@ -246,12 +246,12 @@ private final class ActiveRun: @unchecked Sendable {
             // Answers due at a frame's instant are played before it (their code
             // runs and the app is idle again) and the frame on a later turn.
             guard clock.advance(to: due) == 0 && due == frameTime else { break }
-            let before = (operations: watcher.operationCount, changes: clock.changes)
+            let before = (queues: watcher.state, changes: clock.changes)
             frame()
             // A frame that started no work (a pause, a settle that waits, a drag
             // over rows whose icons are there) left the app as idle as it found
             // it: the next one can follow at once.
-            let after = (operations: watcher.operationCount, changes: clock.changes)
+            let after = (queues: watcher.state, changes: clock.changes)
             guard !isFinished, !setup.paced, after == before, OperationQueue.main.operationCount == 0 else { break }
         }
         if !isFinished { DispatchQueue.main.async { self.turn() } }
