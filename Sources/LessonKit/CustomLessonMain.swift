@@ -177,23 +177,6 @@ public struct LessonConsole: Sendable {
     }
 }
 
-/// Runs work alone among the scenarios of this process, with fresh
-/// instruments installed: the same guarantee `ScenarioRunner` gives a table
-/// run (nothing else blocks the main queue meanwhile, and the main-queue
-/// violations counted are this run's), for steps and tests that play their
-/// own story.
-public enum ExclusiveRun {
-    public static func run<Result>(_ body: (Instruments) async -> Result) async -> Result {
-        await ScenarioGate.shared.enter()
-        let instruments = Instruments()
-        Instruments.current = instruments
-        let result = await body(instruments)
-        Instruments.current = nil
-        await ScenarioGate.shared.leave()
-        return result
-    }
-}
-
 extension Report {
     /// The summary of a step that is not a table: its own numbers, one a line.
     public var stepSummary: String {

@@ -77,21 +77,6 @@ public enum ScenarioRunner {
         await ScenarioGate.shared.leave()
         return result
     }
-
-    /// Runs `body` while no scenario runs in this process, for a test that
-    /// drives operation queues itself: its operations would share the worker
-    /// threads a scenario's clock waits for.
-    public static func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        await ScenarioGate.shared.enter()
-        do {
-            let result = try await body()
-            await ScenarioGate.shared.leave()
-            return result
-        } catch {
-            await ScenarioGate.shared.leave()
-            throw error
-        }
-    }
 }
 
 /// One run in progress. Lives on the main queue only, from `start()` to the
@@ -163,10 +148,7 @@ private final class ActiveRun: @unchecked Sendable {
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
         self.done = done
-        var conditions = NetworkConditions()
-        conditions.latency = (setup.options.latencyMs ?? 500) / 1000
-        conditions.seed = setup.options.seed
-        conditions.failRate = setup.options.failRate
+        var conditions = NetworkConditions(setup.options)
         conditions.offline = setup.options.offline || setup.scenario.startsOffline
         conditions.jitter = setup.scenario.jitter
         conditions.rules = setup.scenario.rules(for: setup.catalog)

@@ -15,28 +15,6 @@ enum Rig {
         }
     }
 
-    /// Runs `body` while no scenario is running, with a fresh `Instruments`
-    /// installed as the current one.
-    ///
-    /// Images sign in with `Instruments.current` and UI touched off the main
-    /// queue is recorded there: a test that makes images or touches UI from a
-    /// background thread while another test's scenario runs would be counted
-    /// in that scenario's report. Taking the scenario gate keeps both apart.
-    static func withInstruments<T: Sendable>(_ body: (Instruments) async throws -> T) async throws -> T {
-        await ScenarioGate.shared.enter()
-        let instruments = Instruments()
-        Instruments.current = instruments
-        let result: Result<T, any Error>
-        do {
-            result = .success(try await body(instruments))
-        } catch {
-            result = .failure(error)
-        }
-        Instruments.current = nil
-        await ScenarioGate.shared.leave()
-        return try result.get()
-    }
-
     /// The package's root folder, found from this file's path.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -140,8 +140,8 @@ import Testing
     }
 
     @Test func suspendingTheQueueLetsTheRunningOperationFinishAndHoldsTheRest() async throws {
-        // Alone: see `ScenarioRunner.exclusively`.
-        try await ScenarioRunner.exclusively {
+        // Alone: see `ExclusiveRun`.
+        try await ExclusiveRun.run { _ in
             var conditions = NetworkConditions()
             conditions.latency = 0.1
             let network = SlowNetwork(conditions: conditions)
@@ -188,8 +188,8 @@ import Testing
     }
 
     @Test func aCancelledOperationNeverCallsItsDelegate() async throws {
-        // Alone: see `ScenarioRunner.exclusively`.
-        try await ScenarioRunner.exclusively {
+        // Alone: see `ExclusiveRun`.
+        try await ExclusiveRun.run { _ in
             var conditions = NetworkConditions()
             conditions.latency = 0.1
             let network = SlowNetwork(conditions: conditions)
@@ -237,7 +237,7 @@ import Testing
     static func handOversQueuedBehindAWarning(_ controllerType: any LessonController.Type) async throws -> (
         cachedAfterWarning: Int, shownAfterWarning: Int, requests: Int
     ) {
-        try await ScenarioRunner.exclusively {
+        try await ExclusiveRun.run { _ in
             var conditions = NetworkConditions()
             conditions.latency = 0.05
             let network = SlowNetwork(conditions: conditions)
@@ -298,7 +298,7 @@ import Testing
     /// Why the hand-over cannot ask `isCancelled` instead: by then the
     /// operation is finished, and cancelling a finished operation does nothing.
     @Test func cancellingAFinishedOperationDoesNothing() async throws {
-        try await ScenarioRunner.exclusively {
+        try await ExclusiveRun.run { _ in
             let operation = BlockOperation {}
             let queue = OperationQueue()
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

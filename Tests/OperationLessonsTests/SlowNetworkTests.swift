@@ -1,4 +1,5 @@
 import Foundation
+import LessonKit
 import SlowNetwork
 import TableKit
 import Testing
@@ -257,7 +258,7 @@ import Testing
         let intact = IconArt.ppm(for: url)
         #expect(body != intact)
         #expect(body.starts(with: Data("P6\n".utf8)), "still looks like an image")
-        try await Rig.withInstruments { _ in
+        try await ExclusiveRun.run { _ in
             #expect(Image(data: body) == nil)
             #expect(Image(data: intact) != nil)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LessonKit
 import SlowNetwork
 import TableKit
 import Testing
@@ -31,7 +32,7 @@ private final class RowsController: TableViewController {
 @Suite struct TableKitTests {
     @Test func scrollingAHundredRowsReusesAboutOneScreenfulOfCells() async throws {
         // Outside any scenario: its main-queue work must not show in another test's frames.
-        let (created, requests, held, distinct) = try await Rig.withInstruments { _ in
+        let (created, requests, held, distinct) = try await ExclusiveRun.run { _ in
             await MainActor.run {
                 let controller = RowsController(rowCount: 100)
                 controller.tableView.reloadData()
@@ -55,7 +56,7 @@ private final class RowsController: TableViewController {
     }
 
     @Test func aReusedCellShowsItsNewRowsTextButKeepsTheOldRowsImage() async throws {
-        try await Rig.withInstruments { instruments in
+        try await ExclusiveRun.run { instruments in
             let rowTwoIcon = try #require(Image(data: IconArt.ppm(for: "https://example.com/row2.png")))
             let rowThirtyIcon = try #require(Image(data: IconArt.ppm(for: "https://example.com/row30.png")))
             let icons = Unchecked((rowTwoIcon, rowThirtyIcon))
@@ -92,7 +93,7 @@ private final class RowsController: TableViewController {
     }
 
     @Test func uiTouchedOffTheMainQueueIsRecordedAsAViolation() async throws {
-        try await Rig.withInstruments { instruments in
+        try await ExclusiveRun.run { instruments in
             let cell = Unchecked(TableViewCell(reuseIdentifier: "cell"))
             await MainActor.run {
                 cell.value.imageView.image = Image.placeholder
@@ -136,7 +137,7 @@ private final class RowsController: TableViewController {
     @Test func imageFromBadBytesIsNil() async throws {
         let icon = IconArt.ppm(for: "https://example.com/icon.png")
         #expect(icon.starts(with: Data("P6\n16 16\n255\n".utf8)), "the cases below assume this 13-byte header")
-        try await Rig.withInstruments { instruments in
+        try await ExclusiveRun.run { instruments in
             for (name, bytes) in Self.badImages {
                 #expect(Image(data: bytes) == nil, "\(name)")
             }
@@ -151,7 +152,7 @@ private final class RowsController: TableViewController {
 
     @Test func instrumentsCountLiveImageBytesAndFreeThemOnDeinit() async throws {
         let bytesEach = 16 * 16 * 3
-        try await Rig.withInstruments { instruments in
+        try await ExclusiveRun.run { instruments in
             var images = (0..<3).compactMap { Image(data: IconArt.ppm(for: "https://example.com/\($0).png")) }
             #expect(images.count == 3)
             #expect(instruments.liveImageBytes == 3 * bytesEach)
@@ -168,11 +169,11 @@ private final class RowsController: TableViewController {
         // An image outlives the scenario it was made in and still signs out of
         // that scenario's instruments, not of whichever came next.
         var kept: Image?
-        let earlier = try await Rig.withInstruments { instruments in
+        let earlier = try await ExclusiveRun.run { instruments in
             kept = Image(data: IconArt.ppm(for: "https://example.com/kept.png"))
             return instruments
         }
-        let later = try await Rig.withInstruments { instruments in
+        let later = try await ExclusiveRun.run { instruments in
             #expect(earlier.liveImageBytes == bytesEach)
             #expect(kept != nil)
             kept = nil

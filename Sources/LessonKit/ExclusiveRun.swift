@@ -1,0 +1,25 @@
+import TableKit
+
+/// Runs work alone among the scenarios of this process, with fresh
+/// instruments installed: the guarantee `ScenarioRunner` gives a table run
+/// (nothing else uses the main queue or the worker threads meanwhile, and the
+/// images and main-queue violations counted are this work's). For steps that
+/// play a story of their own and for tests that drive operation queues or
+/// touch UI themselves.
+public enum ExclusiveRun {
+    public static func run<Result>(_ body: (Instruments) async throws -> Result) async rethrows -> Result {
+        await ScenarioGate.shared.enter()
+        let instruments = Instruments()
+        Instruments.current = instruments
+        do {
+            let result = try await body(instruments)
+            Instruments.current = nil
+            await ScenarioGate.shared.leave()
+            return result
+        } catch {
+            Instruments.current = nil
+            await ScenarioGate.shared.leave()
+            throw error
+        }
+    }
+}
