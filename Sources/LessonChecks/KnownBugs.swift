@@ -270,6 +270,21 @@ extension KnownBug {
             conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)]),
         KnownBug(
             BugText(
+                name: "downloads start while the table still glides",
+                expected: "no download started while the table glides after a flick",
+                hint:
+                    "Resume the queue in `scrollViewDidEndDragging` only when `decelerate` is false, and otherwise in "
+                    + "`scrollViewDidEndDecelerating`: a flick goes on moving after the finger lifts.",
+                why:
+                    "After a flick the table glides on: the finger is up, the scroll is not over. A queue resumed when "
+                    + "the finger lifts starts its downloads during the glide, the very competition the suspension was "
+                    + "for. Some tutorials resume there."),
+            fixedIn: 7, origin: .variant(flag: "resume-on-drag-end"), scenario: .fastScrollSlowRows,
+            measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
+                Double($0.requestsStartedWhileScrolling)
+            }),
+        KnownBug(
+            BugText(
                 name: "the UI is touched off the main queue",
                 expected: "no main-queue violation in any run",
                 hint:

@@ -1,0 +1,25 @@
+import Foundation
+import LessonSupport
+import TableKit
+
+/// The queue resumed as some tutorials do (`--resume-on-drag-end`): as soon as
+/// the finger lifts, even when the table goes on gliding after a flick.
+/// Downloads start while it glides, competing with the scroll the suspension
+/// was for.
+final class ResumeOnDragEndViewController: AppsViewController {
+    override func scrollViewDidEndDragging(_ tableView: TableView, willDecelerate decelerate: Bool) {
+        queue.isSuspended = false
+    }
+}
+
+extension AppsViewController {
+    /// `swift run Lesson07CustomOperation --resume-on-drag-end` plays the tutorials' resume.
+    static var variants: [LessonVariant] {
+        [
+            LessonVariant(
+                flag: "resume-on-drag-end",
+                help: "the queue resumes when the finger lifts, not when the table stops gliding",
+                controller: ResumeOnDragEndViewController.self)
+        ]
+    }
+}
