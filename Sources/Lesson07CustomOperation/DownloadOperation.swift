@@ -17,7 +17,7 @@ protocol DownloadOperationDelegate: AnyObject {
 ///
 /// `@unchecked Sendable` restates what `Operation` already says: its state is
 /// set before the queue sees it, and `delegate` is read on the main queue only.
-final class DownloadOperation: Operation, @unchecked Sendable {
+class DownloadOperation: Operation, @unchecked Sendable {
     let icon: String
     let indexPath: IndexPath
     /// Where the downloaded bytes go on disk.

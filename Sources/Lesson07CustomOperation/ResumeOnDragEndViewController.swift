@@ -13,13 +13,18 @@ final class ResumeOnDragEndViewController: AppsViewController {
 }
 
 extension AppsViewController {
-    /// `swift run Lesson07CustomOperation --resume-on-drag-end` plays the tutorials' resume.
+    /// The tutorials' own slips on the way to this step, each played by a flag
+    /// (`swift run Lesson07CustomOperation --resume-on-drag-end`).
     static var variants: [LessonVariant] {
         [
             LessonVariant(
                 flag: "resume-on-drag-end",
                 help: "the queue resumes when the finger lifts, not when the table stops gliding",
-                controller: ResumeOnDragEndViewController.self)
+                controller: ResumeOnDragEndViewController.self),
+            LessonVariant(
+                flag: "assign-delegate",
+                help: "the tutorials' assign delegate: leave while downloads run, and the app crashes",
+                controller: AssignDelegateViewController.self),
         ]
     }
 }

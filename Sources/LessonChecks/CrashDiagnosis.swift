@@ -1,0 +1,94 @@
+import Foundation
+
+/// What a crash of the code under test says, read from the Swift runtime's
+/// backtrace on standard error: the fatal-error message, the first frame of
+/// the crashed thread in the package's sources, what that line does, and
+/// the course's advice when the crash is one it knows. Where it is not, the
+/// diagnosis says what was seen and makes no guess.
+public struct CrashDiagnosis: Sendable, Equatable {
+    /// "Fatal error: Attempted to read an unowned reference…", when the runtime wrote one.
+    public let message: String?
+    /// "Sources/Workbench/AppsViewController.swift:42:95", when the crashed thread's frames reach the sources.
+    public let place: String?
+    /// What the crash is, in a sentence.
+    public let reading: String
+    /// What to do about it; nil when the crash is not one the course knows.
+    public let hint: String?
+
+    /// Reads `errors` (standard error of the crashed process); `root` is the
+    /// package folder, where the line at `place` is looked up.
+    public init(errors: String, signal: Int32?, root: URL) {
+        let lines = errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        message = lines.first { $0.hasPrefix("Fatal error:") || $0.contains(": Fatal error:") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        place = Self.firstSourceFrame(ofCrashedThreadIn: lines)
+        let code = place.flatMap { Self.line(at: $0, root: root) } ?? ""
+        (reading, hint) = Self.read(message: message ?? "", code: code, signal: signal)
+    }
+
+    /// The whole diagnosis in a few lines for the learner.
+    public var summary: String {
+        var lines: [String] = []
+        if let message { lines.append(message) }
+        lines.append("where: " + (place ?? "not in the backtrace (the crashed thread's frames stop in the runtime)"))
+        lines.append("what:  " + reading)
+        if let hint { lines.append("try:   " + hint) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func read(message: String, code: String, signal: Int32?) -> (String, String?) {
+        if message.contains("unowned reference") {
+            return (
+                "a call through an `unowned` reference after the object it pointed at was freed (the tutorials' "
+                    + "`assign` delegate: the controller left while a download still held it)",
+                "Hold the delegate `weak`: it reads nil once the controller is gone, and the call is skipped."
+            )
+        }
+        if message.contains("Unexpectedly found nil") {
+            return ("a force unwrap (`!`) of a value that was nil", "Unwrap with `if let` or `guard let` instead of `!`.")
+        }
+        if message.contains("Index out of range") {
+            return ("an array index past its end", "Check the index against the array's `count` first.")
+        }
+        if code.contains("delegate") {
+            return (
+                "a call through `delegate` that crashed: if it is `unowned(unsafe)` (the tutorials' `assign`), it "
+                    + "points at a controller that is gone",
+                "Hold the delegate `weak`: it reads nil once the controller is gone."
+            )
+        }
+        if code.contains("[") && code.contains("]") {
+            return (
+                "the line reads or writes through a subscript (a dictionary or an array): if download threads write "
+                    + "that dictionary too, two threads at once corrupt it, the data race step 5 fixes",
+                "Touch the cache and the pool only inside `OperationQueue.main.addOperation { … }`."
+            )
+        }
+        let how = signal.map { "signal \($0)" } ?? "a crash"
+        return ("\(how), on a line that is none of the crashes the course knows: read the line above", nil)
+    }
+
+    /// The first frame of the thread the backtrace marks as crashed that
+    /// names a file under `Sources/`.
+    static func firstSourceFrame(ofCrashedThreadIn lines: [String]) -> String? {
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") })
+        else { return nil }
+        for line in lines[(start + 1)...] {
+            if line.hasPrefix("Thread ") { break }
+            if let range = line.range(of: "Sources/") {
+                return String(line[range.lowerBound...].prefix { $0 != " " })
+            }
+        }
+        return nil
+    }
+
+    /// The text of the line `place` ("Sources/…/File.swift:42:95") names.
+    static func line(at place: String, root: URL) -> String? {
+        let parts = place.split(separator: ":")
+        guard parts.count >= 2, let number = Int(parts[1]), number > 0,
+            let text = try? String(contentsOf: root.appendingPathComponent(String(parts[0])), encoding: .utf8)
+        else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.indices.contains(number - 1) ? String(lines[number - 1]) : nil
+    }
+}
