@@ -1,24 +1,26 @@
 import Foundation
 
-/// The figures the texts quote, each tied to the run that produces it, so a
+/// The figures a text quotes, each tied to the run that produces it, so a
 /// figure that no longer matches its run is found (`FigureList.check`) and
-/// rewritten from a fresh run (`FigureList.write`). The list lives in
-/// `docs/figures.txt`, one figure a line:
+/// rewritten from a fresh run (`FigureList.write`). A text lists its figures
+/// at its end, in a comment a reader of the rendered page does not see:
 ///
-///     Lessons/02-async-with-placeholder.md :: {} frames with another row's icon :: 2 --scenario fast-scroll-slow-rows :: wrongImageFrames
+///     <!-- figures
+///     {} frames with another row's icon :: 2 --scenario fast-scroll-slow-rows :: wrongImageFrames
+///     -->
 ///
-/// (fields joined by " :: ", which Markdown tables and prose do not use): the
-/// file, the words around the figure (`{}` is the figure, `{,}` with
-/// thousands separated), the run (a step and the flags of its executable, so
-/// `swift run lessons run 2 --scenario fast-scroll-slow-rows` shows it), and
-/// the figure: a key of the run's `--json` report (`measures.cycleLength`
-/// reads a step's own), or two joined by `-` or `/`.
+/// one a line, fields joined by " :: " (which Markdown tables and prose do not
+/// use): the words around the figure as the text has them (`{}` is the
+/// figure, `{,}` with thousands separated), the run (a step and the flags of
+/// its executable, so `swift run lessons run 2 --scenario fast-scroll-slow-rows`
+/// shows it), and the figure: a key of the run's `--json` report
+/// (`measures.cycleLength` reads a step's own), or two joined by " - " or " / ".
 public struct Figure: Sendable, Equatable {
     public let file: String
     public let pattern: String
     public let run: FigureRun
     public let expression: String
-    /// Where in the list it is written, for messages.
+    /// The line of the figures comment that lists it, for messages.
     public let line: Int
 
     /// The figure, as the text should show it, from the run's report.
@@ -86,25 +88,33 @@ public struct FigureError: Error, Sendable, CustomStringConvertible {
 }
 
 public enum FigureList {
-    /// Reads the list: one figure a line, `#` comments and blank lines skipped.
-    public static func parse(_ text: String) throws(FigureError) -> [Figure] {
+    /// The figures `text` (the file at `file`) lists in its `<!-- figures … -->` comment.
+    public static func figures(in text: String, file: String) throws(FigureError) -> [Figure] {
+        guard let start = text.range(of: "<!-- figures") else { return [] }
+        guard let end = text.range(of: "-->", range: start.upperBound..<text.endIndex) else {
+            throw FigureError("\(file): the figures comment is not closed with -->")
+        }
+        let firstLine = text[..<start.lowerBound].filter { $0 == "\n" }.count + 2
         var figures: [Figure] = []
-        for (index, raw) in text.components(separatedBy: "\n").enumerated() {
+        for (index, raw) in text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+            .dropFirst().enumerated()
+        {
             let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.isEmpty { continue }
+            let place = "\(file):\(firstLine + index)"
             let fields = line.components(separatedBy: " :: ").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 4 else {
-                throw FigureError("line \(index + 1): want 'file :: text with {} :: step and flags :: figure'")
+            guard fields.count == 3 else {
+                throw FigureError("\(place): want 'words with {} :: step and flags :: figure'")
             }
-            let run = fields[2].split(separator: " ").map(String.init)
+            let run = fields[1].split(separator: " ").map(String.init)
             guard let step = run.first.flatMap({ Int($0) }) else {
-                throw FigureError("line \(index + 1): the run starts with a step number, not '\(fields[2])'")
+                throw FigureError("\(place): the run starts with a step number, not '\(fields[1])'")
             }
             let figure = Figure(
-                file: fields[0], pattern: fields[1], run: FigureRun(step: step, arguments: Array(run.dropFirst())),
-                expression: fields[3], line: index + 1)
+                file: file, pattern: fields[0], run: FigureRun(step: step, arguments: Array(run.dropFirst())),
+                expression: fields[2], line: firstLine + index)
             guard figure.search != nil else {
-                throw FigureError("line \(index + 1): the text needs exactly one {} (or {,}) for the figure")
+                throw FigureError("\(place): the words need exactly one {} (or {,}) for the figure")
             }
             figures.append(figure)
         }
@@ -118,8 +128,8 @@ public enum FigureList {
         public let measured: String
 
         public var description: String {
-            "\(figure.file): '\(measured)' expected (\(figure.run), \(figure.expression); figures list line "
-                + "\(figure.line)), " + (found.map { "the text says '\($0)'" } ?? "the text has no such words")
+            "\(figure.file):\(figure.line): '\(measured)' expected (\(figure.run), \(figure.expression)), "
+                + (found.map { "the text says '\($0)'" } ?? "the text has no such words")
         }
     }
 

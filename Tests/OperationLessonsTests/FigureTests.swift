@@ -3,16 +3,29 @@ import LessonKit
 import LessonSupport
 import Testing
 
-/// Every figure the texts quote (docs/figures.txt) is what its run gives
-/// today. On the story clock the same flags give the same figures, so a
+/// Every figure the texts quote (each lists its own at its end, in a
+/// `<!-- figures … -->` comment) is what its run gives today. On the story clock the same flags give the same figures, so a
 /// mismatch means the text is stale: `swift run lessons docs --write`
 /// rewrites it from fresh runs.
 @Suite struct FigureTests {
     static let root = Rig.packageRoot
 
+    /// The texts that quote figures: the lessons, the README, the docs.
+    static var texts: [String] {
+        let folders = ["Lessons", "docs"]
+        let markdown = folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? [])
+                .filter { $0.hasSuffix(".md") }.map { "\(folder)/\($0)" }
+        }
+        return (["README.md"] + markdown).sorted()
+    }
+
     @Test func everyQuotedFigureIsWhatItsRunGives() async throws {
-        let list = try String(contentsOf: Self.root.appendingPathComponent("docs/figures.txt"), encoding: .utf8)
-        let figures = try FigureList.parse(list)
+        var figures: [Figure] = []
+        for file in Self.texts {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            figures += try FigureList.figures(in: text, file: file)
+        }
         #expect(!figures.isEmpty)
         let mismatches = try await FigureList.check(figures, root: Self.root, report: Self.report)
         for mismatch in mismatches { Issue.record("\(mismatch)") }
@@ -26,7 +39,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try "Step 2 asks for 47 requests on the standard scroll.\n".write(
             to: folder.appendingPathComponent("text.md"), atomically: true, encoding: .utf8)
-        let figures = try FigureList.parse("text.md :: asks for {} requests :: 2 --scenario standard :: requests\n")
+        let figures = try FigureList.figures(
+            in: "<!-- figures\nasks for {} requests :: 2 --scenario standard :: requests\n-->\n", file: "text.md")
         let mismatches = try await FigureList.check(figures, root: folder, report: Self.report)
         #expect(mismatches.map(\.found) == ["asks for 47 requests"])
         #expect(mismatches.map(\.measured) == ["asks for 48 requests"])
@@ -37,9 +51,13 @@ import Testing
 
     @Test func aFigureCanBeADifferenceAndGrouped() throws {
         let figure = try #require(
-            try FigureList.parse("a.md :: {,} more :: 4 --scenario offline :: requests - uniqueURLs").first)
+            try FigureList.figures(
+                in: "<!-- figures\n{,} more :: 4 --scenario offline :: requests - uniqueURLs\n-->", file: "a.md"
+            ).first)
         #expect(try figure.text(from: ["requests": 13653, "uniqueURLs": 18]) == "13,635 more")
-        #expect(throws: FigureError.self) { try FigureList.parse("a.md :: no figure :: 2 :: requests") }
+        #expect(throws: FigureError.self) {
+            try FigureList.figures(in: "<!-- figures\nno figure :: 2 :: requests\n-->", file: "a.md")
+        }
     }
 
     /// A run as the figure names it, as its `--json` report: in this process
