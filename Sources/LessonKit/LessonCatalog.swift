@@ -11,6 +11,9 @@ public struct LessonEntry: Sendable {
     public let defaultScenario: String
     /// The lesson text in `Lessons/`.
     public let text: String
+    /// What this step leaves broken, and the step that takes it up: the hook a
+    /// run ends with ("still broken → step 3: …").
+    public var stillBroken: String? = nil
 
     public var id: String { number < 10 ? "0\(number)" : "\(number)" }
 
@@ -28,47 +31,68 @@ public enum LessonCatalog {
             number: 1, target: "Lesson01SyncLoad", title: "synchronous load",
             fixes: "— shows the problem: icons fetched on the main queue freeze the app",
             lesson: "Anything slow on the main queue freezes the screen: the first screen waits rows × latency.",
-            defaultScenario: "standard", text: "Lessons/01-synchronous-load.md"),
+            defaultScenario: "standard", text: "Lessons/01-synchronous-load.md",
+            stillBroken: "still broken → step 2: the download blocks the main queue, and cells stay blank until it ends"
+        ),
         LessonEntry(
             number: 2, target: "Lesson02AsyncPlaceholder", title: "async with a placeholder",
             fixes: "the frozen main queue and blank cells",
             lesson: "Download on a background queue, touch the UI only on the main queue, show a placeholder first.",
-            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/02-async-with-placeholder.md"),
+            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/02-async-with-placeholder.md",
+            stillBroken:
+                "still broken → step 3: every scroll back downloads the icons again, and a late icon lands in a reused cell of another row"
+        ),
         LessonEntry(
             number: 3, target: "Lesson03ModelCache", title: "model-held cache",
             fixes: "re-downloads on every scroll back; a late icon landing in a reused cell of another row",
             lesson: "Keep what you downloaded, and reload the row rather than the cell you captured: cells are reused.",
-            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/03-model-held-cache.md"),
+            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/03-model-held-cache.md",
+            stillBroken: "still broken → step 4: a memory warning frees nothing, the icons are spread over the model"),
         LessonEntry(
             number: 4, target: "Lesson04CacheDictionary", title: "cache dictionary",
             fixes: "a memory warning that frees nothing",
             lesson: "Keep the cache in one place you own, so a memory warning can empty it.",
-            defaultScenario: "memory-warning-then-scroll", text: "Lessons/04-cache-dictionary.md"),
+            defaultScenario: "memory-warning-then-scroll", text: "Lessons/04-cache-dictionary.md",
+            stillBroken:
+                "still broken → step 5: a slow icon is downloaded twice at once, offline a failed download asks again forever, the controller is never freed, and the cache is written from download threads"
+        ),
         LessonEntry(
             number: 5, target: "Lesson05OperationPool", title: "operation pool",
             fixes: "duplicate downloads; offline reload loop; failed icons never retried; a controller never freed; "
                 + "the cache written from download threads (a data race)",
             lesson: "One operation per URL, out of the pool however it ends; touch shared state on one queue only.",
-            defaultScenario: "offline", text: "Lessons/05-operation-pool.md"),
+            defaultScenario: "offline", text: "Lessons/05-operation-pool.md",
+            stillBroken:
+                "still broken → step 6: a relaunch downloads every icon again, and offline it shows only placeholders"),
         LessonEntry(
             number: 6, target: "Lesson06SandboxCache", title: "sandbox (disk) cache",
             fixes: "a relaunch downloads every icon again; an offline relaunch shows only placeholders",
             lesson: "Keep downloads on disk under a name made from the whole URL: memory, then disk, then network.",
-            defaultScenario: "offline-relaunch", text: "Lessons/06-sandbox-cache.md"),
+            defaultScenario: "offline-relaunch", text: "Lessons/06-sandbox-cache.md",
+            stillBroken:
+                "still broken → step 7: downloads under way at a memory warning still deliver, and downloads start while the user scrolls"
+        ),
         LessonEntry(
             number: 7, target: "Lesson07CustomOperation", title: "custom Operation",
             fixes: "cancelled downloads still delivering after a memory warning; downloads competing with a drag",
             lesson: "Cancelling only asks: an operation must check isCancelled. Suspend the queue during a drag.",
-            defaultScenario: "memory-warning-mid-download", text: "Lessons/07-custom-operation.md"),
+            defaultScenario: "memory-warning-mid-download", text: "Lessons/07-custom-operation.md",
+            stillBroken:
+                "still broken → step 8: operations that must wait for each other (download, unzip, install) run in any order"
+        ),
         LessonEntry(
             number: 8, target: "Lesson08Dependencies", title: "dependencies",
             fixes: "update steps running out of order; a dependency cycle that hangs without a word",
-            lesson: "addDependency orders operations, even across queues; nothing checks for cycles, so check yourself.",
-            defaultScenario: "software update (not a table scenario)", text: "Lessons/08-dependencies.md"),
+            lesson:
+                "addDependency orders operations, even across queues; nothing checks for cycles, so check yourself.",
+            defaultScenario: "software update (not a table scenario)", text: "Lessons/08-dependencies.md",
+            stillBroken: "still broken → step 9: a suspended queue stops starting operations, not the one it is running"
+        ),
         LessonEntry(
             number: 9, target: "Lesson09LotteryMachine", title: "the lottery machine",
             fixes: "a paused queue whose running operation keeps rolling; digits written off the main queue",
-            lesson: "isSuspended stops a queue from starting operations, not the one running: it must check for itself.",
+            lesson:
+                "isSuspended stops a queue from starting operations, not the one running: it must check for itself.",
             defaultScenario: "start, pause, resume (not a table scenario)", text: "Lessons/09-lottery-machine.md"),
     ]
 
