@@ -19,6 +19,9 @@ let lessonTargets = [
     "Lesson09LotteryMachine",
 ]
 
+/// The support libraries that tell steps 8 and 9, by the step that imports them.
+let stepStories = ["Lesson09LotteryMachine": "LotteryMachineStory"]
+
 /// The exercises: the learner's workbench (`swift run lessons exercise N` fills it), the checks it is held to,
 /// and the starting code of the exercises whose step is not an image list.
 let exerciseStartTargets = ["Exercise08Start", "Exercise09Start"]
@@ -44,6 +47,10 @@ let package = Package(
             dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
         ),
         .target(name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]),
+    ] + stepStories.values.sorted().map {
+        // A story: the step's code driven and watched from outside, told in the terminal.
+        .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"])
+    } + [
         // The learner's code, in the tutorials' Swift 5 style like the steps it is copied from.
         .executableTarget(
             name: "Workbench", dependencies: ["LessonChecks", "LessonSupport", "SlowNetwork", "TableKit"],
@@ -51,7 +58,7 @@ let package = Package(
         .testTarget(
             name: "OperationLessonsTests",
             dependencies: ["SlowNetwork", "TableKit", "LessonSupport", "LessonKit", "LessonChecks"]
-                + (lessonTargets + exerciseStartTargets).map { .target(name: $0) }
+                + (stepStories.values.sorted() + lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
     ] + exerciseStartTargets.map {
         .target(
@@ -61,7 +68,8 @@ let package = Package(
         // The tutorials' code predates Swift 6 and is kept in their style (the
         // lesson texts show what Swift 6 would have said about it).
         .executableTarget(
-            name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            name: $0,
+            dependencies: [.target(name: stepStories[$0] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"],
             swiftSettings: [.swiftLanguageMode(.v5)])
     }
 )

@@ -11,7 +11,7 @@ public struct Exercise: Sendable {
         case imageList = "an image list"
         /// Step 8's software update (`SoftwareUpdateExercise`).
         case softwareUpdate = "a software update"
-        /// Step 9's lottery machine (`LotteryMachineExercise`).
+        /// Step 9's lottery machine, a `ScreenController`.
         case lotteryMachine = "a lottery machine"
     }
 
@@ -68,8 +68,7 @@ public struct Exercise: Sendable {
             call =
                 "exit(await WorkbenchMain.run(exercise: \(number)) { SoftwareUpdate(conditions: $0, trace: $1) })"
         case .lotteryMachine:
-            call =
-                "exit(await WorkbenchMain.run(exercise: \(number)) { LotteryViewController(tick: $0, seed: $1, trace: $2) })"
+            call = "exit(await WorkbenchMain.run(exercise: \(number), machine: LotteryViewController.self))"
         }
         return """
             // The workbench of exercise \(number) (\(entry.title)), written by `swift run lessons exercise \(number)`.

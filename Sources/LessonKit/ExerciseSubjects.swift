@@ -1,9 +1,9 @@
 import Foundation
 
 // What the exercise checks (`LessonChecks`) need to see of the code under test.
-// The image-list steps all implement `LessonController`; steps 8 and 9 are not
-// tables, so they get a protocol each: small, and shaped like the code the
-// step already has, so that the step's own types conform in one line.
+// The image-list steps all implement `LessonController`; step 8 is not a
+// table, so it gets a protocol: small, and shaped like the code the step
+// already has, so that the step's own type conforms in one line.
 
 /// Step 8's software update: three operations, download → unzip → install,
 /// across a background queue and `OperationQueue.main`.
@@ -20,21 +20,6 @@ public protocol SoftwareUpdateExercise: AnyObject {
     /// The steps in the order they finished, and whether each found what the
     /// step before it should have left.
     var finishedStepRecords: [(name: String, hadInput: Bool)] { get }
-}
-
-/// Step 9's lottery machine: digits rolled by one long operation, shown on
-/// the main queue, paused and resumed with one button that suspends the queue.
-public protocol LotteryMachineExercise: AnyObject {
-    var queue: OperationQueue { get }
-    /// What the button reads: "start", then "pause" and "resume" in turn.
-    var buttonTitle: String { get }
-    /// The button; called on the main queue.
-    func buttonTapped()
-    /// Stops the rolling, whatever the code does, and waits until the queue is empty.
-    func quit() async
-    /// Every roll shown so far, in order: when it was rolled (ms on the
-    /// machine's trace) and whether the digits were set on the main queue.
-    var shownRolls: [(rolledMs: Double, onMainQueue: Bool)] { get }
 }
 
 extension LessonEntry {
