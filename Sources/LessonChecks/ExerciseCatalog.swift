@@ -9,7 +9,7 @@ public struct Exercise: Sendable {
     public enum Kind: String, Sendable {
         /// A table controller (`LessonController`), played on the step's scenarios.
         case imageList = "an image list"
-        /// Step 8's software update (`SoftwareUpdateExercise`).
+        /// Step 8's software update, handed to the checks as `SoftwareUpdateControls`.
         case softwareUpdate = "a software update"
         /// Step 9's lottery machine, a `ScreenController`.
         case lotteryMachine = "a lottery machine"
@@ -65,8 +65,15 @@ public struct Exercise: Sendable {
         case .imageList:
             call = "exit(await WorkbenchMain.run(exercise: \(number), controller: AppsViewController.self))"
         case .softwareUpdate:
-            call =
-                "exit(await WorkbenchMain.run(exercise: \(number)) { SoftwareUpdate(conditions: $0, trace: $1) })"
+            call = """
+                exit(
+                    await WorkbenchMain.run(exercise: \(number)) { world in
+                        let update = SoftwareUpdate(network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+                        return SoftwareUpdateControls(
+                            start: update.start(withDependencies:),
+                            startCheckingForCycles: update.startCheckingForCycles(withCycle:), statusLabel: update.statusLabel)
+                    })
+                """
         case .lotteryMachine:
             call = "exit(await WorkbenchMain.run(exercise: \(number), machine: LotteryViewController.self))"
         }

@@ -1,8 +1,8 @@
 import Foundation
 import LessonSupport
 
-/// The calls an app makes into something the harness handed it (its random
-/// numbers), each noted with when it came (on the run's trace) and on
+/// The calls an app makes into something the harness handed it (its log, its
+/// random numbers), each noted with when it came (on the run's trace) and on
 /// which lane. This is how the harness sees what an operation did, and in
 /// which order and where, without the operation measuring anything.
 ///
@@ -33,6 +33,11 @@ public final class CallRecorder<Value: Sendable>: @unchecked Sendable {
     public var all: [Call] { lock.withLock { calls } }
 
     public var count: Int { lock.withLock { calls.count } }
+}
+
+extension CallRecorder where Value == String {
+    /// A log for the app whose lines this recorder notes.
+    public var log: AppLog { AppLog { [self] line in record(line) } }
 }
 
 extension CallRecorder where Value == Void {
