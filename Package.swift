@@ -4,9 +4,12 @@ import PackageDescription
 /// One executable target per step. Each image step (1–7) is a self-contained
 /// copy of the step before it plus the fix the step teaches, so `diff -r`
 /// between two of them is the lesson; steps 8 and 9 are stories of their own
-/// (a software update, a lottery machine), built on the same queues. A step's
-/// code imports only `LessonSupport`; its `main.swift` hands it to the harness.
-/// Add a new step here and in `LessonCatalog.swift`.
+/// (a software update, a lottery machine), built on the same queues, each told
+/// by a support library of its own (`stepStories`): the tour and the lottery
+/// run drive the step's code and watch it from outside. A step's code imports
+/// only `LessonSupport` (and `SlowNetwork`, `TableKit`); its `main.swift` hands
+/// it to the harness, or to its story. Add a new step here and in
+/// `LessonCatalog.swift`.
 let lessonTargets = [
     "Lesson01SyncLoad",
     "Lesson02AsyncPlaceholder",
@@ -18,6 +21,9 @@ let lessonTargets = [
     "Lesson08Dependencies",
     "Lesson09LotteryMachine",
 ]
+
+/// The support libraries that tell steps 8 and 9, by the step that imports them.
+let stepStories = ["Lesson08Dependencies": "DependencyTour", "Lesson09LotteryMachine": "LotteryMachineStory"]
 
 /// The exercises: the learner's workbench (`swift run lessons exercise N` fills it), the checks it is held to,
 /// and the starting code of the exercises whose step is not an image list.
@@ -35,7 +41,7 @@ let package = Package(
             resources: [.copy("Resources/apps.plist")]
         ),
         .target(name: "TableKit"),
-        // What a step's code needs and nothing more: its controller's protocol and its environment.
+        // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
         .target(name: "LessonSupport", dependencies: ["SlowNetwork", "TableKit"]),
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
         .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit"]),
@@ -44,6 +50,10 @@ let package = Package(
             dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
         ),
         .target(name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]),
+    ] + stepStories.values.sorted().map {
+        // A story: the step's code driven and watched from outside, told in the terminal.
+        .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"])
+    } + [
         // The learner's code, in the tutorials' Swift 5 style like the steps it is copied from.
         .executableTarget(
             name: "Workbench", dependencies: ["LessonChecks", "LessonSupport", "SlowNetwork", "TableKit"],
@@ -51,17 +61,18 @@ let package = Package(
         .testTarget(
             name: "OperationLessonsTests",
             dependencies: ["SlowNetwork", "TableKit", "LessonSupport", "LessonKit", "LessonChecks"]
-                + (lessonTargets + exerciseStartTargets).map { .target(name: $0) }
+                + (stepStories.values.sorted() + lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
     ] + exerciseStartTargets.map {
         .target(
-            name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            name: $0, dependencies: ["LessonSupport", "SlowNetwork", "TableKit"],
             swiftSettings: [.swiftLanguageMode(.v5)])
     } + lessonTargets.map {
         // The tutorials' code predates Swift 6 and is kept in their style (the
         // lesson texts show what Swift 6 would have said about it).
         .executableTarget(
-            name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            name: $0,
+            dependencies: [.target(name: stepStories[$0] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"],
             swiftSettings: [.swiftLanguageMode(.v5)])
     }
 )

@@ -1,27 +1,19 @@
 import Foundation
-import LessonKit
+import LessonSupport
 import SlowNetwork
 import TableKit
 
 /// The tutorial's software update: download the package, unzip it (the slow
 /// part), then tell the user "upgrade complete" — on the main queue, because
-/// that is UI. Three operations on two queues.
+/// that is UI. Three operations on two queues; each writes a line to the log
+/// when its work is done, as the tutorial's `NSLog`s do.
 final class SoftwareUpdate {
     static let packageURL = URL(string: "https://updates.example.com/app-2.0.zip")!
 
-    /// What one finished step saw and did.
-    struct Step: Equatable {
-        let name: String
-        let lane: String
-        /// Whether the step before it had left its result when this one started.
-        let hadInput: Bool
-        let endMs: Double
-    }
-
     let network: SlowNetwork
-    let trace: OperationTrace
-    /// Wall seconds the unzip takes: drawn from the seed, so a seed replays the same race.
-    let unzipSeconds: Double
+    let log: AppLog
+    /// How long unzipping takes (the tutorial sleeps 2 s).
+    let unzipSeconds: TimeInterval
     let backgroundQueue = OperationQueue()
     /// The app's status line: UIKit, so the main queue only.
     let statusLabel = Label()
@@ -29,19 +21,11 @@ final class SoftwareUpdate {
     private let lock = NSLock()
     private var downloadedPackage: Data?
     private var unzippedFiles: Int?
-    private var steps: [Step] = []
-    private var completionLanes: [String: String] = [:]
-    /// Entered for each operation made, left by its completion block.
-    private let completionBlocks = DispatchGroup()
 
-    /// - Parameters:
-    ///   - conditions: the network the package comes from (latency and jitter
-    ///     drawn from its seed: the download time).
-    init(conditions: NetworkConditions, trace: OperationTrace) {
-        self.network = SlowNetwork(conditions: conditions, isMainQueue: { MainQueue.isCurrent })
-        self.trace = trace
-        var random = SeededGenerator(seed: conditions.seed ^ StableHash.fnv1a("unzip"))
-        unzipSeconds = conditions.wallSeconds(0.5 + 2 * random.nextUnit())
+    init(network: SlowNetwork, log: AppLog, unzipSeconds: TimeInterval) {
+        self.network = network
+        self.log = log
+        self.unzipSeconds = unzipSeconds
         backgroundQueue.name = "update queue"
     }
 
@@ -55,12 +39,8 @@ final class SoftwareUpdate {
         install.name = "install"
         for operation in [download, unzip, install] {
             let name = operation.name ?? ""
-            // Which thread runs a completion block? Write it down and see.
-            completionBlocks.enter()
-            operation.completionBlock = {
-                self.completionRan(name)
-                self.completionBlocks.leave()
-            }
+            // Which thread runs a completion block? Log it and see.
+            operation.completionBlock = { self.log("\(name) finished") }
         }
         return (download, unzip, install)
     }
@@ -94,58 +74,24 @@ final class SoftwareUpdate {
     }
 
     private func download() {
-        trace.span("download") {
-            let package = try? network.data(contentsOf: Self.packageURL)
-            finish("download", hadInput: true) { self.downloadedPackage = package }
-        }
+        let package = try? network.data(contentsOf: Self.packageURL)
+        lock.withLock { downloadedPackage = package }
+        log(package.map { "download: \($0.count) bytes" } ?? "download: failed")
     }
 
     private func unzip() {
-        trace.span("unzip") {
-            // Whatever the download has left by now is what there is to unzip.
-            let package = lock.withLock { downloadedPackage }
-            Thread.sleep(forTimeInterval: unzipSeconds)
-            finish("unzip", hadInput: package != nil) { self.unzippedFiles = package.map { $0.count / 64 + 1 } }
-        }
+        // Whatever the download has left by now is what there is to unzip.
+        let package = lock.withLock { downloadedPackage }
+        Thread.sleep(forTimeInterval: unzipSeconds)
+        let files = package.map { $0.count / 64 + 1 }
+        lock.withLock { unzippedFiles = files }
+        log(files.map { "unzip: \($0) files" } ?? "unzip: nothing to unzip")
     }
 
     private func install() {
-        trace.span("install") {
-            let files = lock.withLock { unzippedFiles }
-            statusLabel.text =
-                files.map { "upgrade complete: \($0) files installed" } ?? "upgrade failed: nothing to install"
-            finish("install", hadInput: files != nil) {}
-        }
+        let files = lock.withLock { unzippedFiles }
+        let status = files.map { "upgrade complete: \($0) files installed" } ?? "upgrade failed: nothing to install"
+        statusLabel.text = status
+        log("install: \(status)")
     }
-
-    private func finish(_ name: String, hadInput: Bool, storing result: () -> Void) {
-        let step = Step(name: name, lane: trace.currentLane(), hadInput: hadInput, endMs: trace.now())
-        lock.withLock {
-            result()
-            steps.append(step)
-        }
-    }
-
-    private func completionRan(_ name: String) {
-        let lane = trace.currentLane()
-        lock.withLock { completionLanes[name] = lane }
-    }
-
-    /// The steps in the order they finished.
-    var finishedSteps: [Step] { lock.withLock { steps } }
-
-    /// Returns once every completion block has run. They run *after* their
-    /// operation is finished, on another thread, so "all finished" is not yet
-    /// "all completion blocks done". Only for operations that were enqueued.
-    func completionBlocksHaveRun() async {
-        await withCheckedContinuation { done in completionBlocks.notify(queue: .global()) { done.resume() } }
-    }
-
-    /// The lane each operation's `completionBlock` ran on.
-    var completionBlockLanes: [String: String] { lock.withLock { completionLanes } }
-}
-
-/// What exercise 8's checks look at (`swift run lessons check 8`).
-extension SoftwareUpdate: SoftwareUpdateExercise {
-    var finishedStepRecords: [(name: String, hadInput: Bool)] { finishedSteps.map { ($0.name, $0.hadInput) } }
 }

@@ -1,9 +1,14 @@
+import DependencyTour
 import Foundation
-import LessonKit
 
+// The tour makes the update's world (its network, its log, how long its unzip
+// takes), drives the update through these controls, and watches it from outside.
 exit(
-    await CustomLessonMain.run(
-        8, extraFlags: TourPlan.flags, unsupported: [.scenario, .catalog, .clearCache],
-        example: "swift run Lesson08Dependencies --part chain,cycle --seed 3 --timeline /tmp/lesson08.svg",
-        plan: TourPlan.init(options:),
-        play: { plan, run in await Tour(plan: plan, run: run).play() }))
+    await DependencyTour.run { world in
+        let update = SoftwareUpdate(network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+        return UpdateControls(
+            start: update.start(withDependencies:), startWithCancelledDownload: update.startWithCancelledDownload,
+            startWithUncheckedCycle: update.startWithUncheckedCycle,
+            startCheckingForCycles: update.startCheckingForCycles(withCycle:), backgroundQueue: update.backgroundQueue,
+            statusLabel: update.statusLabel)
+    })

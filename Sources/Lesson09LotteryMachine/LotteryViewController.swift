@@ -1,72 +1,45 @@
 import Foundation
-import LessonKit
-import SlowNetwork
+import LessonSupport
 import TableKit
-
-/// How the rolling loop is written: the tutorial's, and the two ways to get it wrong.
-enum RollingVariant: String, CaseIterable {
-    /// Checks `queue.isSuspended` every tick and shows the digits on the main queue.
-    case fixed
-    /// Never looks at `isSuspended`: pausing the queue does not stop it.
-    case noCheck = "no-check"
-    /// Checks, but writes the labels from its own background thread.
-    case offMain = "off-main"
-}
 
 /// The tutorial's lottery machine: three digits rolling every 50 ms and one
 /// button, start → pause → resume. The rolling is one long operation on
 /// `queue`; pausing suspends the queue.
-final class LotteryViewController {
-    /// One roll of the digits: when it was rolled (on the queue's thread),
-    /// when the screen showed it, and whether that was on the main queue.
-    struct DigitUpdate {
-        let rolledMs: Double
-        let shownMs: Double
-        let digits: [Int]
-        let onMainQueue: Bool
-    }
-
+class LotteryViewController: ScreenController {
     let digitLabels = [Label(), Label(), Label()]
-    /// The button's title: "start", then "pause" and "resume" in turn.
-    private(set) var buttonTitle = "start"
+    let startButton = Button(title: "start")
     let queue = OperationQueue()
-    let variant: RollingVariant
-    /// Wall seconds between two rolls (the tutorial's 0.05 s, divided by `--speed`).
+    /// Seconds between two rolls: the tutorial's 0.05, divided by `--speed`.
     let tick: TimeInterval
-    let trace: OperationTrace
+    /// The tutorial's `arc4random_uniform`, seeded.
+    let random: RandomSource
 
-    private let lock = NSLock()
-    private var random: SeededGenerator
-    private var updates: [DigitUpdate] = []
-
-    init(variant: RollingVariant, tick: TimeInterval, seed: UInt64, trace: OperationTrace) {
-        self.variant = variant
-        self.tick = tick
-        self.trace = trace
-        random = SeededGenerator(seed: seed)
+    required init(environment: ScreenEnvironment) {
+        tick = environment.wallSeconds(0.05)
+        random = environment.random
         queue.name = "lottery queue"
         for label in digitLabels { label.text = "0" }
+        startButton.addAction { [weak self] in self?.start() }
     }
 
     // MARK: the button
 
-    /// The one button. Call it on the main queue, as UIKit would.
-    func buttonTapped() {
-        trace.event(buttonTitle)
+    /// The button's action (the tutorial's `start:`), called on the main queue.
+    func start() {
         if queue.isSuspended {
             // Resume. Pausing ended the rolling loop, so there is nothing left
             // in the queue to carry on: start a new one.
             queue.isSuspended = false
             if queue.operationCount == 0 { startRolling() }
-            buttonTitle = "pause"
+            startButton.title = "pause"
         } else if queue.operationCount == 0 {
             startRolling()
-            buttonTitle = "pause"
+            startButton.title = "pause"
         } else {
             // Pause. This only stops the queue from *starting* operations; the
             // one already running stops because it checks `isSuspended` itself.
             queue.isSuspended = true
-            buttonTitle = "resume"
+            startButton.title = "resume"
         }
     }
 
@@ -74,79 +47,31 @@ final class LotteryViewController {
         let rolling = BlockOperation()
         rolling.addExecutionBlock { [weak self, weak rolling] in
             guard let self = self, let rolling = rolling else { return }
-            self.trace.span("rolling") {
-                switch self.variant {
-                case .fixed: self.rollUntilSuspended(rolling)
-                case .noCheck: self.rollWithoutChecking(rolling)
-                case .offMain: self.rollShowingOffTheMainQueue(rolling)
-                }
-            }
+            self.roll(rolling)
         }
         queue.addOperation(rolling)
     }
 
-    // MARK: the rolling loop, three ways
+    // MARK: the rolling loop
 
     /// The tutorial's loop: roll every tick until the queue is suspended (or
     /// the app quits), and hand each result to the main queue to show.
-    private func rollUntilSuspended(_ rolling: Operation) {
+    func roll(_ rolling: Operation) {
         while !queue.isSuspended && !rolling.isCancelled {
             Thread.sleep(forTimeInterval: tick)
-            let (digits, rolledMs) = (nextDigits(), trace.now())
-            OperationQueue.main.addOperation { self.show(digits, rolledMs: rolledMs) }
+            let digits = nextDigits()
+            OperationQueue.main.addOperation { self.show(digits) }
         }
     }
 
-    /// Bug 1: the same loop without the `isSuspended` check. Suspending the
-    /// queue does not touch a running operation, so this rolls on; only
-    /// quitting (cancel) stops it.
-    private func rollWithoutChecking(_ rolling: Operation) {
-        while !rolling.isCancelled {
-            Thread.sleep(forTimeInterval: tick)
-            let (digits, rolledMs) = (nextDigits(), trace.now())
-            OperationQueue.main.addOperation { self.show(digits, rolledMs: rolledMs) }
-        }
+    /// Three digits, 0 to 9: the tutorial's `arc4random_uniform(10)` three times.
+    func nextDigits() -> [Int] {
+        var random = self.random
+        return digitLabels.map { _ in Int.random(in: 0..<10, using: &random) }
     }
 
-    /// Bug 2: checks, but sets the labels right here, on the queue's thread —
-    /// UIKit's Main Thread Checker would flag every one of them.
-    private func rollShowingOffTheMainQueue(_ rolling: Operation) {
-        while !queue.isSuspended && !rolling.isCancelled {
-            Thread.sleep(forTimeInterval: tick)
-            show(nextDigits(), rolledMs: trace.now())
-        }
+    /// The labels are UI: call it on the main queue.
+    func show(_ digits: [Int]) {
+        for (label, digit) in zip(digitLabels, digits) { label.text = String(digit) }
     }
-
-    private func nextDigits() -> [Int] {
-        lock.withLock { (0..<3).map { _ in Int(random.next() % 10) } }
-    }
-
-    private func show(_ digits: [Int], rolledMs: Double) {
-        trace.span("digits") {
-            for (label, digit) in zip(digitLabels, digits) { label.text = String(digit) }
-        }
-        let update = DigitUpdate(
-            rolledMs: rolledMs, shownMs: trace.now(), digits: digits, onMainQueue: MainQueue.isCurrent)
-        lock.withLock { updates.append(update) }
-    }
-
-    // MARK: quitting and measuring
-
-    /// Stops the rolling whatever the variant, and waits until the queue is empty.
-    func quit() async {
-        queue.cancelAllOperations()
-        // Cancelled operations still have to be started to finish: a suspended queue starts nothing.
-        queue.isSuspended = false
-        _ = await OperationWaiter.waitUntilFinished(queue.operations, timeoutSeconds: 10)
-    }
-
-    /// Every update shown so far, in order.
-    var digitUpdates: [DigitUpdate] { lock.withLock { updates } }
-
-    var updateCount: Int { lock.withLock { updates.count } }
-}
-
-/// What exercise 9's checks look at (`swift run lessons check 9`).
-extension LotteryViewController: LotteryMachineExercise {
-    var shownRolls: [(rolledMs: Double, onMainQueue: Bool)] { digitUpdates.map { ($0.rolledMs, $0.onMainQueue) } }
 }

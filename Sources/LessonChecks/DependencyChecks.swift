@@ -3,11 +3,14 @@ import LessonKit
 import SlowNetwork
 
 /// The checks of exercise 8 (dependencies), parameterized by the code under
-/// test: anything that makes a `SoftwareUpdateExercise` (step 8's
-/// `SoftwareUpdate`, the exercise's starting code, the learner's workbench).
+/// test: step 8's `SoftwareUpdate`, the exercise's starting code, the
+/// learner's workbench, each made in the world the check gives it and handed
+/// over as its controls. What each run did is read from outside: the order of
+/// the lines its steps logged, and whether each found what the one before it
+/// should have left.
 public enum DependencyChecks {
-    /// Builds the update under test for one run.
-    public typealias Make = (NetworkConditions, OperationTrace) -> any SoftwareUpdateExercise
+    /// Builds the update under test for one run, in the world given.
+    public typealias Make = (UpdateWorld) -> SoftwareUpdateControls
 
     /// The seeds the chain is played with: each draws its own download and
     /// unzip times, so without dependencies some finish out of order.
@@ -46,11 +49,11 @@ public enum DependencyChecks {
             + "returns. So look before you enqueue, on both queues, and say which operations wait for each other.")
 
     static func conditions(seed: UInt64) -> NetworkConditions {
-        var conditions = NetworkConditions()
-        conditions.latency = 0.5
+        var options = LessonOptions()
+        options.seed = seed
+        options.speed = speed
+        var conditions = NetworkConditions(options)
         conditions.jitter = 0.5
-        conditions.seed = seed
-        conditions.timeScale = speed
         return conditions
     }
 
@@ -58,13 +61,14 @@ public enum DependencyChecks {
         [await checkOrder(narrate: narrate, make: make), await checkCycle(narrate: narrate, make: make)]
     }
 
-    /// One chain played alone in the process: the names in finishing order
-    /// and whether each found its input; nil if it did not finish in time.
+    /// One chain played alone in the process: the steps in the order they
+    /// finished their work; nil if it did not finish in time.
     static func playChain(
-        seed: UInt64, make: Make, start: (any SoftwareUpdateExercise) throws -> [Operation]
-    ) async throws -> [(name: String, hadInput: Bool)]? {
-        let outcome: Result<[(name: String, hadInput: Bool)]?, any Error> = await ExclusiveRun.run { _ in
-            let update = make(conditions(seed: seed), OperationTrace())
+        seed: UInt64, make: Make, start: (SoftwareUpdateControls) throws -> [Operation]
+    ) async throws -> [UpdateWorld.FinishedStep]? {
+        let outcome: Result<[UpdateWorld.FinishedStep]?, any Error> = await ExclusiveRun.run { _ in
+            let world = UpdateWorld(conditions: conditions(seed: seed), trace: OperationTrace())
+            let update = make(world)
             let operations: [Operation]
             do {
                 operations = try start(update)
@@ -75,7 +79,7 @@ public enum DependencyChecks {
                 await release(operations)
                 return .success(nil)
             }
-            return .success(update.finishedStepRecords)
+            return .success(world.finishedSteps)
         }
         return try outcome.get()
     }
@@ -85,19 +89,19 @@ public enum DependencyChecks {
         var withoutInput = 0
         for seed in seeds {
             guard
-                let steps = try? await playChain(seed: seed, make: make, start: { $0.start(withDependencies: true) })
+                let steps = try? await playChain(seed: seed, make: make, start: { $0.start(true) })
             else {
                 narrate?("seed \(seed): the chain did not finish in \(Int(chainTimeout)) s")
                 return order.result(
                     passed: false,
                     measured: "the chain with seed \(seed) did not finish in \(Int(chainTimeout)) s (a cycle?)")
             }
-            let good = steps.map(\.name) == ["download", "unzip", "install"] && steps.allSatisfy(\.hadInput)
+            let good = steps.map(\.name) == UpdateWorld.steps && !steps.contains(where: \.foundNothing)
             if good { inOrder += 1 }
-            if steps.contains(where: { !$0.hadInput }) { withoutInput += 1 }
+            if steps.contains(where: \.foundNothing) { withoutInput += 1 }
             narrate?(
                 "seed \(seed): finished "
-                    + steps.map { $0.name + ($0.hadInput ? "" : " (found nothing)") }.joined(separator: ", "))
+                    + steps.map { $0.name + ($0.foundNothing ? " (found nothing)" : "") }.joined(separator: ", "))
         }
         return order.result(
             passed: inOrder == seeds.count,
@@ -113,10 +117,10 @@ public enum DependencyChecks {
         // left on `OperationQueue.main` would keep any scenario played after it
         // from ever seeing the app idle.
         let outcome: Result<(finished: Bool, started: Int, count: Int), any Error> = await ExclusiveRun.run { _ in
-            let update = make(conditions(seed: 1), OperationTrace())
+            let update = make(UpdateWorld(conditions: conditions(seed: 1), trace: OperationTrace()))
             let operations: [Operation]
             do {
-                operations = try update.startCheckingForCycles(withCycle: true)
+                operations = try update.startCheckingForCycles(true)
             } catch {
                 return .failure(error)
             }
@@ -128,11 +132,11 @@ public enum DependencyChecks {
         switch outcome {
         case .failure(let error):
             let text = "\(error)"
-            let named = ["download", "unzip", "install"].allSatisfy { text.contains($0) }
+            let named = UpdateWorld.steps.allSatisfy { text.contains($0) }
             guard named else { return result(false, "refused, but the error does not name the cycle: \(text)") }
             // The check must not break the chain without a cycle.
-            let plain = try? await playChain(seed: 1, make: make) { try $0.startCheckingForCycles(withCycle: false) }
-            guard let plain, plain.map(\.name) == ["download", "unzip", "install"] else {
+            let plain = try? await playChain(seed: 1, make: make) { try $0.startCheckingForCycles(false) }
+            guard let plain, plain.map(\.name) == UpdateWorld.steps else {
                 return result(false, "refused the cycle (\(text)), but without it the update did not run in order")
             }
             return result(true, "refused: \(text)")

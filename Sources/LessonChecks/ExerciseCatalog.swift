@@ -9,9 +9,9 @@ public struct Exercise: Sendable {
     public enum Kind: String, Sendable {
         /// A table controller (`LessonController`), played on the step's scenarios.
         case imageList = "an image list"
-        /// Step 8's software update (`SoftwareUpdateExercise`).
+        /// Step 8's software update, handed to the checks as `SoftwareUpdateControls`.
         case softwareUpdate = "a software update"
-        /// Step 9's lottery machine (`LotteryMachineExercise`).
+        /// Step 9's lottery machine, a `ScreenController`.
         case lotteryMachine = "a lottery machine"
     }
 
@@ -65,11 +65,17 @@ public struct Exercise: Sendable {
         case .imageList:
             call = "exit(await WorkbenchMain.run(exercise: \(number), controller: AppsViewController.self))"
         case .softwareUpdate:
-            call =
-                "exit(await WorkbenchMain.run(exercise: \(number)) { SoftwareUpdate(conditions: $0, trace: $1) })"
+            call = """
+                exit(
+                    await WorkbenchMain.run(exercise: \(number)) { world in
+                        let update = SoftwareUpdate(network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+                        return SoftwareUpdateControls(
+                            start: update.start(withDependencies:),
+                            startCheckingForCycles: update.startCheckingForCycles(withCycle:), statusLabel: update.statusLabel)
+                    })
+                """
         case .lotteryMachine:
-            call =
-                "exit(await WorkbenchMain.run(exercise: \(number)) { LotteryViewController(tick: $0, seed: $1, trace: $2) })"
+            call = "exit(await WorkbenchMain.run(exercise: \(number), machine: LotteryViewController.self))"
         }
         return """
             // The workbench of exercise \(number) (\(entry.title)), written by `swift run lessons exercise \(number)`.

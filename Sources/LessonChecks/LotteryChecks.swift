@@ -1,20 +1,19 @@
 import Foundation
 import LessonKit
+import LessonSupport
 
 /// The checks of exercise 9 (the lottery machine), parameterized by the code
-/// under test: anything that makes a `LotteryMachineExercise` (step 9's
-/// `LotteryViewController`, the exercise's starting code, the workbench).
+/// under test: a machine type (step 9's `LotteryViewController` or one of its
+/// variants, the exercise's starting code, the workbench's), made and watched
+/// as a `ScreenSession`: its button pressed, the digits it draws timed on the
+/// thread that draws them, its labels' writes off the main queue counted by
+/// TableKit.
 ///
 /// One session, as a user plays it: start, let it roll, pause, watch, resume,
 /// quit. Every wait is for a condition, bounded.
 public enum LotteryChecks {
-    /// Builds the machine under test, on the main queue (it is a view controller).
-    public typealias Make =
-        @MainActor (_ tick: Double, _ seed: UInt64, _ trace: OperationTrace) ->
-        any LotteryMachineExercise
-
-    /// 10 ms between rolls (the tutorial's 50 ms at 5×): quick, and still long next to a press.
-    public static let tick = 0.01
+    /// 5 times the tutorial's pace: 10 ms between rolls, quick, and still long next to a press.
+    public static let speed = 5.0
     /// How long the queue gets to empty after a pause before the rolling counts as unstoppable.
     static let pauseWatch = 1.5
 
@@ -41,19 +40,35 @@ public enum LotteryChecks {
             + "UIKit's Main Thread Checker would flag every label set from the loop; TableKit counts them as "
             + "main-queue violations.")
 
-    /// A machine handed between the main queue and the check. Only touched on
-    /// the main queue, or read through its own locks (`shownRolls`).
-    struct Held: @unchecked Sendable {
-        let machine: any LotteryMachineExercise
-    }
-
-    public static func check(narrate: ((String) -> Void)? = nil, make: @escaping Make) async -> [CheckResult] {
+    public static func check(narrate: ((String) -> Void)? = nil, machine: any ScreenController.Type) async
+        -> [CheckResult]
+    {
         let trace = OperationTrace()
-        let (session, violations) = await ExclusiveRun.run { instruments in
-            let held = await MainActor.run { Held(machine: make(tick, 7, trace)) }
-            let session = await play(held, trace: trace)
-            await held.machine.quit()
-            return (session, instruments.mainQueueViolations.count)
+        let outcome = await ExclusiveRun.run { instruments -> Result<Session, ScreenSession.MissingOutlet> in
+            switch await MainActor.run(body: { ScreenSession.make(machine, speed: speed, seed: 7, trace: trace) }) {
+            case .failure(let missing):
+                return .failure(missing)
+            case .success(let machine):
+                var session = await play(machine)
+                await machine.end()
+                // Counted once the queue is empty, as the label writes are: a loop that ignores the pause rolls on.
+                session.rolls = machine.rolls.count
+                let labelWritesOffMain = instruments.mainQueueViolations.filter { $0.hasPrefix("Label.text") }.count
+                session.rollsShownOffMainQueue = labelWritesOffMain / max(machine.outlets.labels.count, 1)
+                session.violations = instruments.mainQueueViolations.count
+                return .success(session)
+            }
+        }
+        let session: Session
+        switch outcome {
+        case .success(let played):
+            session = played
+        case .failure(let missing):
+            narrate?("the machine cannot be played: \(missing)")
+            return [
+                suspension.result(passed: false, measured: "not played: \(missing)"),
+                mainQueue.result(passed: false, measured: "not played: \(missing)"),
+            ]
         }
         narrate?(
             "start: \(session.rolled ? "rolling" : "the digits never rolled") · pause: "
@@ -61,8 +76,6 @@ public enum LotteryChecks {
                 + "\(counted(session.operationsAfterPause, "operation")) left in the queue "
                 + "\(String(format: "%g", pauseWatch)) s later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")"
         )
-        let rolls = session.rolls
-        let offMain = rolls.filter { !$0.onMainQueue }.count
         return [
             suspension.result(
                 passed: session.rolled && session.rollsAfterPause <= 1 && session.operationsAfterPause == 0
@@ -74,9 +87,9 @@ public enum LotteryChecks {
                         + (session.rolledAgain ? "yes" : "no")
                     : "the digits never rolled after start"),
             mainQueue.result(
-                passed: !rolls.isEmpty && offMain == 0 && violations == 0,
-                measured: "\(offMain) of \(rolls.count) rolls shown off the main queue · \(violations) main-queue "
-                    + "violations"),
+                passed: session.rolls > 0 && session.rollsShownOffMainQueue == 0 && session.violations == 0,
+                measured: "\(session.rollsShownOffMainQueue) of \(session.rolls) rolls shown off the main queue · "
+                    + "\(session.violations) main-queue violations"),
         ]
     }
 
@@ -85,33 +98,27 @@ public enum LotteryChecks {
         var rollsAfterPause = 0
         var operationsAfterPause = 0
         var rolledAgain = false
-        var rolls: [(rolledMs: Double, onMainQueue: Bool)] = []
+        var rolls = 0
+        var rollsShownOffMainQueue = 0
+        var violations = 0
     }
 
-    static func play(_ held: Held, trace: OperationTrace) async -> Session {
-        let machine = held.machine
+    static func play(_ machine: ScreenSession) async -> Session {
         var session = Session()
-        func press() async -> Double {
-            await MainActor.run {
-                let ms = trace.now()
-                held.machine.buttonTapped()
-                return ms
-            }
-        }
-        func rolls(after ms: Double) -> Int { machine.shownRolls.filter { $0.rolledMs > ms }.count }
+        func press() async -> Double { await MainActor.run { machine.press() } }
+        func rolls(after ms: Double) -> Int { machine.rolls.filter { $0.ms > ms }.count }
 
         _ = await press()
-        session.rolled = await eventually(timeout: 10) { machine.shownRolls.count >= 5 }
+        session.rolled = await eventually(timeoutSeconds: 10) { machine.rolls.count >= 5 }
         if session.rolled {
             let pausedAt = await press()
-            _ = await eventually(timeout: pauseWatch) { machine.queue.operationCount == 0 }
+            _ = await eventually(timeoutSeconds: pauseWatch) { machine.queue.operationCount == 0 }
             await mainQueueCaughtUp()
             session.rollsAfterPause = rolls(after: pausedAt)
             session.operationsAfterPause = machine.queue.operationCount
             let resumedAt = await press()
-            session.rolledAgain = await eventually(timeout: 5) { rolls(after: resumedAt) >= 3 }
+            session.rolledAgain = await eventually(timeoutSeconds: 5) { rolls(after: resumedAt) >= 3 }
         }
-        session.rolls = machine.shownRolls
         return session
     }
 
@@ -119,15 +126,4 @@ public enum LotteryChecks {
     static func mainQueueCaughtUp() async {
         await withCheckedContinuation { done in OperationQueue.main.addOperation { done.resume() } }
     }
-}
-
-/// Waits, without blocking a thread, until `condition` holds; false if it
-/// still does not after `timeout` seconds. For conditions, never for time.
-func eventually(timeout: Double, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
 }

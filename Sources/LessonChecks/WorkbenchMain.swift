@@ -59,21 +59,21 @@ public enum WorkbenchMain {
 
     /// Exercise 9: the learner's `LotteryViewController`.
     public static func run(
-        exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        machine make: @escaping LotteryChecks.Make
+        exercise number: Int, machine: any ScreenController.Type,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .lotteryMachine) {
         case .exit(let status):
             return status
         case .check(let exercise):
-            let results = await LotteryChecks.check(narrate: { say("  " + $0) }, make: make)
+            let results = await LotteryChecks.check(narrate: { say("  " + $0) }, machine: machine)
             return verdict(results, exercise)
         case .watch(let exercise):
             guard arguments.isEmpty else {
                 return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
             }
             say("Your lottery machine, played as the check plays it: \(exercise.watchSays).")
-            _ = await LotteryChecks.check(narrate: { say("  " + $0) }, make: make)
+            _ = await LotteryChecks.check(narrate: { say("  " + $0) }, machine: machine)
             say("\nCheck it: swift run lessons check \(exercise.number)")
             return 0
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LessonKit
 import Synchronization
 
 /// `lessons bench`: what one trivial unit of work costs when it goes through
@@ -132,7 +133,7 @@ enum BenchCommand {
     static func report(_ results: [Result], units: Int, rounds: Int) -> String {
         let reference = results.first { $0.name == baseline }?.nanosecondsPerUnit ?? 1
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+        let load = LoadAverage.lastMinute().map { String(format: "%.2f", $0) } ?? "?"
         var lines = [
             "Cost per trivial unit of work (one atomic increment), \(units) units, median of \(rounds) rounds",
             "on \(cores) cores, load average \(load) at the end",

@@ -7,16 +7,30 @@ import Testing
 @preconcurrency @testable import Lesson08Dependencies
 
 /// Exercise 8, proven: its checks fail on the starting code (no dependencies,
-/// no cycle check) and pass on step 8's code.
+/// no cycle check) and pass on step 8's code, each handed to the checks as the
+/// workbench's `main.swift` hands the learner's: made in the check's world,
+/// given over as its controls.
 @Suite struct Lesson08ExerciseTests {
     @Test func theStartingCodeRunsOutOfOrderAndHangsOnTheCycle() async {
-        let results = await DependencyChecks.check { Exercise08Start.SoftwareUpdate(conditions: $0, trace: $1) }
+        let results = await DependencyChecks.check { world in
+            let update = Exercise08Start.SoftwareUpdate(
+                network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+            return SoftwareUpdateControls(
+                start: update.start(withDependencies:),
+                startCheckingForCycles: update.startCheckingForCycles(withCycle:), statusLabel: update.statusLabel)
+        }
         ExerciseProof.expectEveryBugPresent(results)
         #expect(results.first { $0.bug == DependencyChecks.cycle.name }?.measured.contains("hung") == true)
     }
 
     @Test func step8SolvesIt() async {
-        let results = await DependencyChecks.check { Lesson08Dependencies.SoftwareUpdate(conditions: $0, trace: $1) }
+        let results = await DependencyChecks.check { world in
+            let update = Lesson08Dependencies.SoftwareUpdate(
+                network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+            return SoftwareUpdateControls(
+                start: update.start(withDependencies:),
+                startCheckingForCycles: update.startCheckingForCycles(withCycle:), statusLabel: update.statusLabel)
+        }
         ExerciseProof.expectSolved(results)
     }
 

@@ -3,6 +3,7 @@ import LessonKit
 import SlowNetwork
 import Testing
 
+@testable import DependencyTour
 @preconcurrency @testable import Lesson08Dependencies
 
 #if canImport(Glibc)
@@ -10,7 +11,9 @@ import Testing
 #endif
 
 /// Step 8: the software update's order, the dependency cycle, and the queue
-/// features the lesson states as facts about this machine.
+/// features the lesson states as facts about this machine. The update is
+/// watched as the tour watches it: through the lines its steps log (with the
+/// thread each was written on) and its status label.
 @Suite struct Lesson08Tests {
     static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
     static let speed = 20.0
@@ -24,15 +27,24 @@ import Testing
         return conditions
     }
 
+    /// Step 8's update in a world the harness watches.
+    static func update(seed: UInt64) -> (update: SoftwareUpdate, world: UpdateWorld) {
+        let world = UpdateWorld(conditions: conditions(seed: seed), trace: OperationTrace())
+        return (SoftwareUpdate(network: world.network, log: world.log, unzipSeconds: world.unzipSeconds), world)
+    }
+
     /// Plays the chain alone in the process (its last step is on the shared
-    /// main queue) and returns the steps in the order they finished.
-    static func finishedSteps(seed: UInt64, withDependencies: Bool) async -> [SoftwareUpdate.Step] {
+    /// main queue) and returns the steps in the order they finished, and what
+    /// the status label said.
+    static func finishedSteps(
+        seed: UInt64, withDependencies: Bool
+    ) async -> (steps: [UpdateWorld.FinishedStep], status: String?) {
         await ExclusiveRun.run { _ in
-            let update = SoftwareUpdate(conditions: conditions(seed: seed), trace: OperationTrace())
+            let (update, world) = Self.update(seed: seed)
             let operations = update.start(withDependencies: withDependencies)
             let finished = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
             #expect(finished, "the chain did not finish within 30 s")
-            return update.finishedSteps
+            return (world.finishedSteps, update.statusLabel.text)
         }
     }
 
@@ -40,9 +52,10 @@ import Testing
 
     @Test(arguments: seeds)
     func withDependenciesTheUpdateFinishesDownloadUnzipInstallAcrossTwoQueues(seed: UInt64) async {
-        let steps = await Self.finishedSteps(seed: seed, withDependencies: true)
+        let (steps, status) = await Self.finishedSteps(seed: seed, withDependencies: true)
         #expect(steps.map(\.name) == ["download", "unzip", "install"])
-        #expect(steps.allSatisfy { $0.hadInput }, "each step found what the one before it left")
+        #expect(steps.allSatisfy { !$0.foundNothing }, "each step found what the one before it left")
+        #expect(status == "upgrade complete: 13 files installed")
         // The two queues: install on the main queue, the others on the background queue's threads.
         #expect(steps.last?.lane == "main queue")
         #expect(steps.dropLast().allSatisfy { $0.lane != "main queue" })
@@ -51,12 +64,13 @@ import Testing
     @Test func withoutDependenciesTheOrderDiffersForSomeSeed() async {
         var outOfOrder: [UInt64] = []
         for seed in Self.seeds {
-            let steps = await Self.finishedSteps(seed: seed, withDependencies: false)
+            let (steps, status) = await Self.finishedSteps(seed: seed, withDependencies: false)
             #expect(steps.count == 3)
             if steps.map(\.name) != ["download", "unzip", "install"] {
                 outOfOrder.append(seed)
                 // The consequence, not just the order: install found nothing to install.
-                #expect(steps.first { $0.name == "install" }?.hadInput == false)
+                #expect(steps.first { $0.name == "install" }?.foundNothing == true)
+                #expect(status == "upgrade failed: nothing to install")
             }
         }
         #expect(!outOfOrder.isEmpty, "every seed happened to finish in order without dependencies")
@@ -64,32 +78,32 @@ import Testing
 
     @Test func theUnzipTimeIsDrawnFromTheSeedSoARaceReplays() {
         let trace = OperationTrace()
-        let first = SoftwareUpdate(conditions: Self.conditions(seed: 3), trace: trace).unzipSeconds
-        let again = SoftwareUpdate(conditions: Self.conditions(seed: 3), trace: trace).unzipSeconds
-        let other = SoftwareUpdate(conditions: Self.conditions(seed: 4), trace: trace).unzipSeconds
+        let first = UpdateWorld(conditions: Self.conditions(seed: 3), trace: trace).unzipSeconds
+        let again = UpdateWorld(conditions: Self.conditions(seed: 3), trace: trace).unzipSeconds
+        let other = UpdateWorld(conditions: Self.conditions(seed: 4), trace: trace).unzipSeconds
         #expect(first == again)
         #expect(first != other)
     }
 
     @Test func aCancelledDependencyDoesNotStopTheOperationThatDependsOnIt() async {
         let steps = await ExclusiveRun.run { _ in
-            let update = SoftwareUpdate(conditions: Self.conditions(seed: 1), trace: OperationTrace())
+            let (update, world) = Self.update(seed: 1)
             let operations = update.startWithCancelledDownload()
             _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
-            return update.finishedSteps
+            return world.finishedSteps
         }
         #expect(steps.map(\.name) == ["unzip", "install"])
-        #expect(steps.first?.hadInput == false, "unzip ran with no package")
+        #expect(steps.first?.line == "unzip: nothing to unzip", "unzip ran with no package")
     }
 
     @Test func completionBlocksDoNotRunOnTheMainQueueEvenForAMainQueueOperation() async {
         let lanes = await ExclusiveRun.run { _ in
-            let update = SoftwareUpdate(conditions: Self.conditions(seed: 2), trace: OperationTrace())
+            let (update, world) = Self.update(seed: 2)
             let operations = update.start(withDependencies: true)
             _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
-            // A completion block runs after its operation is finished: wait for all three.
-            await update.completionBlocksHaveRun()
-            return update.completionBlockLanes
+            // A completion block runs after its operation is finished: wait for all three lines.
+            _ = await eventually(timeoutSeconds: 10) { world.completionBlockLanes.count == 3 }
+            return world.completionBlockLanes
         }
         #expect(lanes.count == 3)
         #expect(!lanes.values.contains("main queue"))
@@ -126,7 +140,7 @@ import Testing
     }
 
     @Test func theTutorialsCycleIsRefusedBeforeEitherQueueSeesAnOperation() throws {
-        let update = SoftwareUpdate(conditions: Self.conditions(seed: 1), trace: OperationTrace())
+        let (update, _) = Self.update(seed: 1)
         #expect {
             _ = try update.startCheckingForCycles(withCycle: true)
         } throws: { error in
@@ -137,7 +151,7 @@ import Testing
 
     @Test func aQueueHoldingACycleFinishesNothingWithinTheTimeoutUntilItIsCancelled() async {
         let (finishedInTime, finished, ready, released, ran) = await ExclusiveRun.run { _ in
-            let update = SoftwareUpdate(conditions: Self.conditions(seed: 1), trace: OperationTrace())
+            let (update, world) = Self.update(seed: 1)
             let operations = update.startWithUncheckedCycle()
             let finishedInTime = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 0.5)
             let finished = operations.filter(\.isFinished).count
@@ -152,7 +166,7 @@ import Testing
             update.backgroundQueue.isSuspended = false
             OperationQueue.main.isSuspended = false
             let released = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
-            return (finishedInTime, finished, ready, released, update.finishedSteps.count)
+            return (finishedInTime, finished, ready, released, world.finishedSteps.count)
         }
         #expect(!finishedInTime)
         #expect(finished == 0)
@@ -161,9 +175,9 @@ import Testing
         #expect(ran == 0, "cancelled before they started, none ran its work")
     }
 
-    // MARK: the queue's features
+    // MARK: the queue's features, as the tour's experiments measure them
 
-    static let features = QueueFeatures(trace: OperationTrace(), wall: { $0 / speed })
+    static let features = QueueExperiments(trace: OperationTrace(), wall: { $0 / speed })
 
     @Test func prioritiesOrderASuspendedSingleLaneQueueAsDocumented() async {
         let order = await Self.features.priorityOrder()
@@ -199,6 +213,24 @@ import Testing
         #expect(result.maxAtOnce <= limit)
     }
 
+    /// The tour reads each thread's nice value with `getpriority` for "this
+    /// process": on Linux that answers for the calling thread alone. A thread
+    /// that lowers its own priority reads its new value; this one, meanwhile,
+    /// still reads its own.
+    @Test func theNiceValueReadIsTheCallingThreadsOwn() async {
+        let mine = QueueExperiments.niceOfCurrentThread()
+        let raised = await withCheckedContinuation { done in
+            Thread.detachNewThread {
+                let before = QueueExperiments.niceOfCurrentThread() ?? 0
+                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Int32(before + 3))
+                done.resume(returning: QueueExperiments.niceOfCurrentThread().map { $0 - before })
+            }
+        }
+        #expect(raised == 3)
+        #expect(mine != nil)
+        #expect(QueueExperiments.niceOfCurrentThread() == mine)
+    }
+
     #if os(Linux)
         /// Apple's Foundation runs the blocks of one BlockOperation
         /// concurrently; swift-corelibs-foundation runs them one after
@@ -211,15 +243,4 @@ import Testing
             #expect(blocks.threads == 1)
         }
     #endif
-}
-
-/// Waits, without blocking a thread, until `condition` holds; false if it
-/// still does not after `timeout` seconds. For conditions, never for time.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
 }

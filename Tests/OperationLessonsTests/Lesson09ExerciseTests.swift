@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import LessonSupport
 import Testing
 
 @preconcurrency @testable import Exercise09Start
@@ -11,27 +12,35 @@ import Testing
 /// check fails on the step's variant that has only its bug, and both pass on
 /// step 9's fixed loop.
 @Suite struct Lesson09ExerciseTests {
-    static func check(_ variant: RollingVariant) async -> [CheckResult] {
-        await LotteryChecks.check { tick, seed, trace in
-            Lesson09LotteryMachine.LotteryViewController(variant: variant, tick: tick, seed: seed, trace: trace)
-        }
-    }
-
     @Test func theStartingCodeHasBothBugs() async {
-        let results = await LotteryChecks.check { tick, seed, trace in
-            Exercise09Start.LotteryViewController(tick: tick, seed: seed, trace: trace)
-        }
+        let results = await LotteryChecks.check(machine: Exercise09Start.LotteryViewController.self)
         ExerciseProof.expectEveryBugPresent(results)
     }
 
     @Test func step9SolvesIt() async {
-        ExerciseProof.expectSolved(await Self.check(.fixed))
+        ExerciseProof.expectSolved(
+            await LotteryChecks.check(machine: Lesson09LotteryMachine.LotteryViewController.self))
     }
 
     @Test func eachCheckCatchesTheVariantWithItsBug() async {
-        let noCheck = await Self.check(.noCheck)
+        let noCheck = await LotteryChecks.check(machine: NoCheckLotteryViewController.self)
         #expect(noCheck.map(\.passed) == [false, true], "\(noCheck)")
-        let offMain = await Self.check(.offMain)
+        let offMain = await LotteryChecks.check(machine: OffMainLotteryViewController.self)
         #expect(offMain.map(\.passed) == [true, false], "\(offMain)")
+    }
+}
+
+/// A screen the harness cannot play: it has a queue, but no button to press.
+final class MachineWithoutAButton: ScreenController {
+    let queue = OperationQueue()
+
+    init(environment: ScreenEnvironment) {}
+}
+
+@Suite struct LotteryChecksBadInputTests {
+    @Test func aMachineWithoutAButtonIsNotPlayedAndTheCheckSaysWhy() async {
+        let results = await LotteryChecks.check(machine: MachineWithoutAButton.self)
+        #expect(results.map(\.passed) == [false, false])
+        #expect(results.first?.measured == "not played: MachineWithoutAButton has 0 buttons; the harness presses one")
     }
 }

@@ -1,49 +1,60 @@
 import Foundation
 import LessonKit
+import LessonSupport
 import Synchronization
+import TableKit
 import Testing
 
 @preconcurrency @testable import Lesson09LotteryMachine
+@testable import LotteryMachineStory
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Step 9: what pausing the queue stops, what it does not, and where the
-/// digits are written. Every wait here is for a condition, bounded.
+/// digits are written. The machine is watched as the lottery run watches it:
+/// its rolls from the digits it draws (timed on the thread that draws them),
+/// its label writes and where they happened from TableKit's instruments.
+/// Every wait here is for a condition, bounded.
 @Suite struct Lesson09Tests {
-    /// 10 ms between rolls (the tutorial's 50 ms at 5×): quick, and still
+    /// 5 times the tutorial's pace: 10 ms between rolls, quick, and still
     /// long next to a press.
-    static let tick = 0.01
+    static let speed = 5.0
 
     /// A machine made on the main queue (it is a view controller), played
-    /// alone in the process, quit at the end whatever happened.
-    static func withMachine<Result>(
-        _ variant: RollingVariant, _ body: (LotteryViewController) async -> Result
-    ) async -> (result: Result, violations: Int) {
-        await ExclusiveRun.run { instruments in
-            let machine = await MainActor.run {
-                LotteryViewController(variant: variant, tick: tick, seed: 7, trace: OperationTrace())
+    /// alone in the process, emptied at the end whatever happened; nil (and
+    /// an issue) if it cannot be played.
+    static func withMachine<Result: Sendable>(
+        _ machine: any ScreenController.Type, _ body: (ScreenSession, Instruments) async -> Result
+    ) async -> (result: Result, violations: Int)? {
+        await ExclusiveRun.run { instruments -> (result: Result, violations: Int)? in
+            let made = await MainActor.run {
+                ScreenSession.make(machine, speed: speed, seed: 7, trace: OperationTrace())
             }
-            let result = await body(machine)
-            await machine.quit()
+            guard case .success(let session) = made else {
+                Issue.record("cannot play \(machine): \(made)")
+                return nil
+            }
+            let result = await body(session, instruments)
+            await session.end()
             return (result, instruments.mainQueueViolations.count)
         }
     }
 
-    /// Presses the button on the main queue; returns when it was pressed.
+    /// Presses the button on the main queue; returns when it was pressed,
+    /// and how many UI touches there had been by then (the press's own included).
     @discardableResult
-    static func press(_ machine: LotteryViewController) async -> Double {
+    static func press(_ session: ScreenSession, _ instruments: Instruments) async -> (ms: Double, touches: Int) {
         await MainActor.run {
-            let ms = machine.trace.now()
-            machine.buttonTapped()
-            return ms
+            let ms = session.press()
+            return (ms, instruments.uiTouches)
         }
     }
 
     /// Rolls made after `ms` (a roll already on its way to the main queue at `ms` is not one).
-    static func rolls(_ machine: LotteryViewController, after ms: Double) -> Int {
-        machine.digitUpdates.filter { $0.rolledMs > ms }.count
+    static func rolls(_ session: ScreenSession, after ms: Double) -> Int {
+        session.rolls.filter { $0.ms > ms }.count
     }
 
     /// Returns once the main queue has run everything queued on it before now.
@@ -51,80 +62,92 @@ import Testing
         await withCheckedContinuation { done in OperationQueue.main.addOperation { done.resume() } }
     }
 
+    @Test func theStepListsItsTwoBuggyLoopsAsVariants() {
+        let variants = LotteryViewController.variants
+        #expect(variants.map(\.flag) == ["no-check", "off-main"])
+        #expect(variants[0].controller is NoCheckLotteryViewController.Type)
+        #expect(variants[1].controller is OffMainLotteryViewController.Type)
+    }
+
     @Test func afterPauseTheDigitsStopWithinOneTickAndTheQueueEmpties() async {
-        let (outcome, _) = await Self.withMachine(.fixed) { machine in
-            await Self.press(machine)
-            let rolled = await eventually { machine.updateCount >= 5 }
-            let pausedAt = await Self.press(machine)
-            let emptied = await eventually { machine.queue.operationCount == 0 }
+        let played = await Self.withMachine(LotteryViewController.self) { session, instruments in
+            await Self.press(session, instruments)
+            let rolled = await eventually(timeoutSeconds: 10) { session.rolls.count >= 5 }
+            let pausedAt = await Self.press(session, instruments).ms
+            let emptied = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
             await Self.mainQueueCaughtUp()
-            let shownAtRest = machine.updateCount
+            let shownAtRest = instruments.uiTouches
             await Self.mainQueueCaughtUp()
-            return (rolled, emptied, Self.rolls(machine, after: pausedAt), shownAtRest, machine.updateCount)
+            return (rolled, emptied, Self.rolls(session, after: pausedAt), shownAtRest, instruments.uiTouches)
         }
-        let (rolled, emptied, rollsAfterPause, shownAtRest, shownLater) = outcome
+        guard let (rolled, emptied, rollsAfterPause, shownAtRest, shownLater) = played?.result else { return }
         #expect(rolled)
         #expect(emptied, "the rolling operation ended by itself")
         #expect(rollsAfterPause <= 1, "at most the roll that was already sleeping when the button was pressed")
-        #expect(shownLater == shownAtRest)
+        #expect(shownLater == shownAtRest, "no label was written once the queue was empty")
     }
 
     @Test func afterResumeTheDigitsChangeAgain() async {
-        let (outcome, _) = await Self.withMachine(.fixed) { machine in
-            await Self.press(machine)
-            _ = await eventually { machine.updateCount >= 3 }
-            await Self.press(machine)
-            _ = await eventually { machine.queue.operationCount == 0 }
-            let resumedAt = await Self.press(machine)
-            let title = await MainActor.run { machine.buttonTitle }
-            let rollsAgain = await eventually { Self.rolls(machine, after: resumedAt) >= 3 }
+        let played = await Self.withMachine(LotteryViewController.self) { session, instruments in
+            await Self.press(session, instruments)
+            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 3 }
+            await Self.press(session, instruments)
+            _ = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
+            let resumedAt = await Self.press(session, instruments).ms
+            let title = await MainActor.run { session.button.title }
+            let rollsAgain = await eventually(timeoutSeconds: 10) { Self.rolls(session, after: resumedAt) >= 3 }
             return (title, rollsAgain)
         }
-        #expect(outcome.0 == "pause")
-        #expect(outcome.1, "resuming started the rolling again")
+        #expect(played?.result.0 == "pause")
+        #expect(played?.result.1 == true, "resuming started the rolling again")
     }
 
     @Test func theVariantThatDoesNotCheckKeepsRollingAfterPause() async {
-        let (outcome, _) = await Self.withMachine(.noCheck) { machine in
-            await Self.press(machine)
-            _ = await eventually { machine.updateCount >= 3 }
-            let pausedAt = await Self.press(machine)
-            let keptRolling = await eventually { Self.rolls(machine, after: pausedAt) >= 5 }
-            return (keptRolling, machine.queue.isSuspended, machine.queue.operationCount)
+        let played = await Self.withMachine(NoCheckLotteryViewController.self) { session, instruments in
+            await Self.press(session, instruments)
+            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 3 }
+            let pausedAt = await Self.press(session, instruments).ms
+            let keptRolling = await eventually(timeoutSeconds: 10) { Self.rolls(session, after: pausedAt) >= 5 }
+            return (keptRolling, session.queue.isSuspended, session.queue.operationCount)
         }
-        let (keptRolling, suspended, operationCount) = outcome
+        guard let (keptRolling, suspended, operationCount) = played?.result else { return }
         #expect(keptRolling, "suspending the queue did not stop the running operation")
         #expect(suspended)
         #expect(operationCount == 1)
     }
 
+    /// Every roll is shown, three labels each, and every label write is on the
+    /// main queue. Counted from the start press, inside the same main-queue
+    /// turn, so no write can fall between the press and the count; to the
+    /// pause, once the queue is empty and the main queue has caught up, less
+    /// the pause press's own two touches (the tap and the new title).
     @Test func theFixedMachineWritesTheDigitsOnlyOnTheMainQueue() async {
-        let (updates, violations) = await Self.withMachine(.fixed) { machine in
-            await Self.press(machine)
-            _ = await eventually { machine.updateCount >= 5 }
-            await Self.press(machine)
-            _ = await eventually { machine.queue.operationCount == 0 }
-            await Self.press(machine)
-            _ = await eventually { machine.updateCount >= 10 }
-            return machine.digitUpdates
+        let played = await Self.withMachine(LotteryViewController.self) { session, instruments in
+            let started = await Self.press(session, instruments).touches
+            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 10 }
+            await Self.press(session, instruments)
+            _ = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
+            await Self.mainQueueCaughtUp()
+            return (session.rolls.count, instruments.uiTouches - started - 2)
         }
-        #expect(updates.count >= 10)
-        #expect(updates.allSatisfy { $0.onMainQueue })
+        guard let ((rolls, labelWrites), violations) = played else { return }
+        #expect(rolls >= 10)
+        #expect(labelWrites == 3 * rolls, "every roll shown on its three labels")
         #expect(violations == 0)
     }
 
     @Test func theOffMainVariantIsCaughtByTheMainQueueCheck() async {
-        let (updates, violations) = await Self.withMachine(.offMain) { machine in
-            await Self.press(machine)
-            _ = await eventually { machine.updateCount >= 5 }
-            await Self.press(machine)
-            _ = await eventually { machine.queue.operationCount == 0 }
-            return machine.digitUpdates
+        let played = await Self.withMachine(OffMainLotteryViewController.self) { session, instruments in
+            await Self.press(session, instruments)
+            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 5 }
+            await Self.press(session, instruments)
+            _ = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
+            return session.rolls.count
         }
-        #expect(updates.count >= 5)
-        #expect(updates.allSatisfy { !$0.onMainQueue })
+        guard let (rolls, violations) = played else { return }
+        #expect(rolls >= 5)
         // Three labels set off the main queue per roll.
-        #expect(violations == 3 * updates.count)
+        #expect(violations == 3 * rolls)
     }
 
     // MARK: the script
@@ -236,7 +259,7 @@ import Testing
         let deadline = DispatchWorkItem { if process.isRunning { process.interrupt() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: deadline)
         for key in keys {
-            let shown = await eventually(timeout: 20) { output.withLock { $0.contains(key.after) } }
+            let shown = await eventually(timeoutSeconds: 20) { output.withLock { $0.contains(key.after) } }
             #expect(shown, "the screen never showed '\(key.after)'")
             if let text = key.send {
                 _ = text.withCString { write(master, $0, strlen($0)) }
@@ -244,11 +267,11 @@ import Testing
                 process.terminate()
             }
         }
-        let ended = await eventually(timeout: 40) { !process.isRunning }
+        let ended = await eventually(timeoutSeconds: 40) { !process.isRunning }
         deadline.cancel()
         try #require(ended, "the step did not end")
         childEnded.store(true, ordering: .releasing)
-        let drained = await eventually { readerDone.load(ordering: .acquiring) }
+        let drained = await eventually(timeoutSeconds: 10) { readerDone.load(ordering: .acquiring) }
         #expect(drained, "the screen was still being read 10 s after the step ended")
 
         var after = termios()

@@ -2,64 +2,26 @@ import Foundation
 import LessonKit
 import SlowNetwork
 
-/// What to play, from the command line: `--variant broken|fixed|both` and
-/// `--part chain,cycle,…` (default: everything).
-struct TourPlan {
-    enum Variant: String, CaseIterable {
-        case broken, fixed, both
-    }
-
-    static let allParts = ["chain", "cancel", "cycle", "priority", "qos", "wait", "start", "blocks", "limit"]
-
-    static let flags = [
-        LessonOptions.ExtraFlag(
-            name: "variant", takesValue: true,
-            help: "broken (no dependencies, unchecked cycle), fixed, or both (default)"),
-        LessonOptions.ExtraFlag(
-            name: "part", takesValue: true,
-            help: "only these parts, comma-separated: " + allParts.joined(separator: ",")),
-    ]
-
-    let variant: Variant
-    let parts: [String]
-
-    init(options: LessonOptions) throws(UsageError) {
-        let variantName = options.extra["variant"] ?? "both"
-        guard let variant = Variant(rawValue: variantName) else {
-            throw UsageError("--variant takes broken, fixed or both, not '\(variantName)'")
-        }
-        self.variant = variant
-        let parts = (options.extra["part"] ?? Self.allParts.joined(separator: ","))
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if let unknown = parts.first(where: { !Self.allParts.contains($0) }) {
-            throw UsageError("--part: unknown part '\(unknown)' (parts: \(Self.allParts.joined(separator: ", ")))")
-        }
-        self.parts = parts
-    }
-
-    var showsBroken: Bool { variant != .fixed }
-    var showsFixed: Bool { variant != .broken }
-}
-
 /// Step 8 as a story told in the terminal: each part runs real operations,
 /// prints what this machine did, and leaves its numbers in the report.
+///
+/// The update's parts watch it from outside: what each step did, when and on
+/// which thread, from the lines it logged; the download from the network's
+/// request log; the result from its status label.
 final class Tour {
     let plan: TourPlan
     let run: CustomLessonRun
     let conditions: NetworkConditions
+    private let make: (UpdateWorld) -> UpdateControls
     private var measures: [String: Double] = [:]
     private var section = 0
 
-    init(plan: TourPlan, run: CustomLessonRun) {
+    init(plan: TourPlan, run: CustomLessonRun, make: @escaping (UpdateWorld) -> UpdateControls) {
         self.plan = plan
         self.run = run
-        var conditions = NetworkConditions()
-        conditions.latency = (run.options.latencyMs ?? 500) / 1000
+        self.make = make
+        var conditions = NetworkConditions(run.options)
         conditions.jitter = 0.5
-        conditions.seed = run.options.seed
-        conditions.timeScale = run.options.speed
-        conditions.offline = run.options.offline
-        conditions.failRate = run.options.failRate
         self.conditions = conditions
     }
 
@@ -81,13 +43,13 @@ final class Tour {
             if plan.showsBroken { await uncheckedCycle() }
             if plan.showsFixed { checkedCycle() }
         }
-        let features = QueueFeatures(trace: trace, wall: conditions.wallSeconds)
-        if parts.contains("priority") { await priorities(features) }
-        if parts.contains("qos") { await qualityOfService(features) }
-        if parts.contains("wait") { await waiting(features) }
-        if parts.contains("start") { await MainActor.run { directStart(features) } }
-        if parts.contains("blocks") { await severalBlocks(features) }
-        if parts.contains("limit") { await limits(features) }
+        let experiments = QueueExperiments(trace: trace, wall: conditions.wallSeconds)
+        if parts.contains("priority") { await priorities(experiments) }
+        if parts.contains("qos") { await qualityOfService(experiments) }
+        if parts.contains("wait") { await waiting(experiments) }
+        if parts.contains("start") { await directStart(experiments) }
+        if parts.contains("blocks") { await severalBlocks(experiments) }
+        if parts.contains("limit") { await limits(experiments) }
         return CustomLessonOutcome(story: "software update, variant \(plan.variant.rawValue)", measures: measures)
     }
 
@@ -104,8 +66,24 @@ final class Tour {
                 .joined(separator: "\n"))
     }
 
-    private func describe(_ steps: [SoftwareUpdate.Step], since start: Double) -> String {
-        steps.map { "\($0.name) at \(Int($0.endMs - start)) ms (\($0.lane))" }.joined(separator: ", ")
+    private func describe(_ steps: [UpdateWorld.FinishedStep], since start: Double) -> String {
+        steps.map { "\($0.name) at \(Int($0.ms - start)) ms (\($0.lane))" }.joined(separator: ", ")
+    }
+
+    /// Draws what the update did on the trace, from what was seen of it: the
+    /// download as the network timed it, on the lane that logged it; the unzip
+    /// back from its log line by the time it was given (its start is not seen
+    /// from outside); the install at its log line.
+    private func recordSpans(of world: UpdateWorld) {
+        for step in world.finishedSteps {
+            let startMs: Double
+            switch step.name {
+            case "download": startMs = world.downloads.first?.startMs ?? step.ms
+            case "unzip": startMs = step.ms - world.unzipSeconds * 1000
+            default: startMs = step.ms
+            }
+            trace.record(.init(name: step.name, lane: step.lane, startMs: min(startMs, step.ms), endMs: step.ms))
+        }
     }
 
     // MARK: the chain
@@ -114,19 +92,21 @@ final class Tour {
         heading(
             withDependencies ? "With dependencies (the fix)" : "The update without dependencies (the bug)",
             timeline: withDependencies ? "dependencies" : "no dependencies")
-        let update = SoftwareUpdate(conditions: conditions, trace: trace)
+        let world = UpdateWorld(conditions: conditions, trace: trace)
+        let update = make(world)
         console.say(
             withDependencies
                 ? "  unzip.addDependency(download); install.addDependency(unzip) — install waits on the main queue"
                     + "\n  for an operation on the background queue"
                 : "  install on OperationQueue.main; download and unzip on a background queue; no addDependency")
-        console.say("  unzip takes \(Int(update.unzipSeconds * 1000)) ms (drawn from seed \(conditions.seed))")
+        console.say("  unzip takes \(Int(world.unzipSeconds * 1000)) ms (drawn from seed \(conditions.seed))")
         let start = trace.now()
-        let operations = update.start(withDependencies: withDependencies)
+        let operations = update.start(withDependencies)
         _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 120)
-        let steps = update.finishedSteps
-        let inOrder = steps.map(\.name) == ["download", "unzip", "install"]
-        let unzipHadPackage = steps.first { $0.name == "unzip" }?.hadInput ?? false
+        let steps = world.finishedSteps
+        recordSpans(of: world)
+        let inOrder = steps.map(\.name) == UpdateWorld.steps
+        let unzipHadPackage = steps.first { $0.name == "unzip" }.map { !$0.foundNothing } ?? false
         console.say(
             "  finished: \(describe(steps, since: start))  \(console.mark(inOrder)) \(inOrder ? "in order" : "out of order")"
         )
@@ -134,21 +114,22 @@ final class Tour {
             "  unzip \(unzipHadPackage ? "found the package" : "found no package: it started before the download finished")"
         )
         console.say("  install said: \"\(update.statusLabel.text ?? "")\"")
-        await update.completionBlocksHaveRun()
-        let completions = update.completionBlockLanes
+        // A completion block runs after its operation has finished, on another thread: "all finished" is not yet
+        // "all completion blocks done", so wait for their lines.
+        _ = await eventually(timeoutSeconds: 10) { world.completionBlockLanes.count == operations.count }
+        let completions = world.completionBlockLanes
         let onMain = completions.values.filter { $0 == "main queue" }.count
         if withDependencies {
             console.say(
                 "  completionBlock ran on: "
-                    + ["download", "unzip", "install"].map { "\($0) → \(completions[$0] ?? "?")" }.joined(
-                        separator: ", ")
+                    + UpdateWorld.steps.map { "\($0) → \(completions[$0] ?? "?")" }.joined(separator: ", ")
                     + (onMain == 0 ? " (never the main queue, not even for install)" : ""))
         }
         chart(since: start)
         let prefix = withDependencies ? "chain" : "chainNoDependencies"
         measures[prefix + "InOrder"] = inOrder ? 1 : 0
         measures[prefix + "UnzipHadPackage"] = unzipHadPackage ? 1 : 0
-        measures[prefix + "Installed"] = steps.last?.name == "install" && steps.last?.hadInput == true ? 1 : 0
+        measures[prefix + "Installed"] = steps.last.map { $0.name == "install" && !$0.foundNothing } == true ? 1 : 0
         if withDependencies {
             measures["chainInstallOnMainQueue"] = steps.first { $0.name == "install" }?.lane == "main queue" ? 1 : 0
             measures["completionBlocksOnMainQueue"] = Double(onMain)
@@ -157,10 +138,12 @@ final class Tour {
 
     private func cancelledDependency() async {
         heading("A cancelled dependency does not hold back what depends on it", timeline: "cancelled")
-        let update = SoftwareUpdate(conditions: conditions, trace: trace)
+        let world = UpdateWorld(conditions: conditions, trace: trace)
+        let update = make(world)
         let operations = update.startWithCancelledDownload()
         _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 120)
-        let steps = update.finishedSteps
+        let steps = world.finishedSteps
+        recordSpans(of: world)
         let unzipRan = steps.contains { $0.name == "unzip" }
         console.say("  download.cancel() before it started; unzip depends on download, install on unzip")
         console.say(
@@ -174,7 +157,8 @@ final class Tour {
 
     private func uncheckedCycle() async {
         heading("A dependency cycle, unchecked (the bug)", timeline: "cycle")
-        let update = SoftwareUpdate(conditions: conditions, trace: trace)
+        let world = UpdateWorld(conditions: conditions, trace: trace)
+        let update = make(world)
         console.say("  the tutorial's commented-out line switched on: download.addDependency(install)")
         let operations = update.startWithUncheckedCycle()
         let finishedInTime = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: cycleTimeout)
@@ -184,13 +168,18 @@ final class Tour {
         console.say(
             "  after \(Int(cycleTimeout * 1000)) ms: \(finished) of 3 finished, \(ready) ready, the update queue still"
                 + " holds \(waiting) — and no error, no log, nothing  \(console.mark(finishedInTime))")
-        // Let it go, or it would wait for ever: a cancelled operation ignores its dependencies.
+        // Let it go, or it would wait for ever: a cancelled operation ignores its dependencies. Both queues are
+        // held while cancelling: the first one cancelled finishes at once, and the next one in the cycle, its
+        // dependency gone, would otherwise start its work before the loop reaches it.
         trace.event("cycle cancelled")
         let releaseStart = trace.now()
-        update.backgroundQueue.cancelAllOperations()
+        OperationQueue.main.isSuspended = true
+        update.backgroundQueue.isSuspended = true
         for operation in operations { operation.cancel() }
+        update.backgroundQueue.isSuspended = false
+        OperationQueue.main.isSuspended = false
         let released = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
-        let ran = update.finishedSteps.count
+        let ran = world.finishedSteps.count
         console.say(
             "  released by cancelling all three: \(released ? "all finished" : "still stuck") after"
                 + " \(Int(trace.now() - releaseStart)) ms, \(ran) of them ran their work")
@@ -203,43 +192,44 @@ final class Tour {
 
     private func checkedCycle() {
         heading("The cycle check (the fix)", timeline: "check")
-        let update = SoftwareUpdate(conditions: conditions, trace: trace)
+        let world = UpdateWorld(conditions: conditions, trace: trace)
+        let update = make(world)
         do {
-            _ = try update.startCheckingForCycles(withCycle: true)
+            _ = try update.startCheckingForCycles(true)
             console.say("  enqueued: no cycle found \(console.mark(false))")
             measures["cycleDetected"] = 0
-        } catch let error as DependencyCycleError {
+        } catch {
             console.say("  refused before anything was enqueued \(console.mark(true))\n  \(error)")
             console.say("  the update queue holds \(update.backgroundQueue.operationCount) operations")
             measures["cycleDetected"] = 1
-            measures["cycleLength"] = Double(error.names.count - 1)
-        } catch {
-            console.say("  unexpected error: \(error)")
+            // The error names the cycle in "must finish before" order, an arrow before each operation after the first.
+            measures["cycleLength"] = Double("\(error)".components(separatedBy: " → ").count - 1)
         }
     }
 
     // MARK: the queue's other features
 
-    private func priorities(_ features: QueueFeatures) async {
+    private func priorities(_ experiments: QueueExperiments) async {
         heading("queuePriority on a suspended queue that runs one at a time", timeline: "priority")
-        let order = await features.priorityOrder()
+        let order = await experiments.priorityOrder()
         let documented = ["veryHigh", "high", "normal", "low", "veryLow"]
-        console.say("  added: \(QueueFeatures.priorities.map(\.0).joined(separator: ", ")); then isSuspended = false")
+        console.say(
+            "  added: \(QueueExperiments.priorities.map(\.0).joined(separator: ", ")); then isSuspended = false")
         console.say(
             "  ran:   \(order.joined(separator: ", "))  \(console.mark(order == documented))"
                 + (order == documented ? " highest first, as documented" : " not the documented order"))
         measures["priorityOrderAsDocumented"] = order == documented ? 1 : 0
     }
 
-    private func qualityOfService(_ features: QueueFeatures) async {
+    private func qualityOfService(_ experiments: QueueExperiments) async {
         heading("qualityOfService", timeline: "QoS")
         let cores = ProcessInfo.processInfo.activeProcessorCount
         console.say("  a .userInteractive and a .background queue, equal CPU-bound operations, added in turns")
         // More busy threads than cores, then one each: the difference shows when they compete for the CPU.
-        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+        let load = LoadAverage.lastMinute().map { String(format: "%.2f", $0) } ?? "?"
         console.say("  (other work on this machine now: load average \(load) on \(cores) cores)")
         for (perQueue, label) in [(cores * 2, "contended"), (1, "one each")] {
-            let race = await features.qualityOfServiceRace(operationsPerQueue: perQueue)
+            let race = await experiments.qualityOfServiceRace(operationsPerQueue: perQueue)
             let ratio = race.backgroundMeanMs / max(race.userInteractiveMeanMs, 1)
             func nice(_ values: Set<Int>) -> String { values.sorted().map(String.init).joined(separator: "/") }
             console.say(
@@ -263,9 +253,9 @@ final class Tour {
                 + "\n  iOS also maps QoS to CPU priority, and to more (I/O, timer coalescing, which cores).")
     }
 
-    private func waiting(_ features: QueueFeatures) async {
+    private func waiting(_ experiments: QueueExperiments) async {
         heading("addOperations(_:waitUntilFinished: true)", timeline: "wait")
-        let waiting = await features.addOperationsAndWait()
+        let waiting = await experiments.addOperationsAndWait()
         console.say(
             "  called on \(waiting.waiterLane) with 3 operations of \(Int(conditions.wallSeconds(0.3) * 1000)) ms:"
                 + " it blocked \(Int(waiting.blockedMs)) ms (they ran at most \(waiting.maxAtOnce) at once);"
@@ -274,9 +264,10 @@ final class Tour {
         measures["waitUntilFinishedBlockedMs"] = waiting.blockedMs.rounded()
     }
 
-    private func directStart(_ features: QueueFeatures) {
+    private func directStart(_ experiments: QueueExperiments) async {
         heading("start() called directly, without a queue", timeline: "start()")
-        let start = features.startDirectly()
+        // Called on the main queue, where an app's own code runs.
+        let start = await MainActor.run { experiments.startDirectly() }
         console.say(
             "  called on: \(start.callerLane); ran on: \(start.operationLane)"
                 + " \(console.mark(start.ranOnCallingThread)); finished when start() returned:"
@@ -284,10 +275,10 @@ final class Tour {
         measures["startRanOnCallingThread"] = start.ranOnCallingThread ? 1 : 0
     }
 
-    private func severalBlocks(_ features: QueueFeatures) async {
+    private func severalBlocks(_ experiments: QueueExperiments) async {
         heading("One BlockOperation with several execution blocks", timeline: "blocks")
         let start = trace.now()
-        let blocks = await features.severalBlocks()
+        let blocks = await experiments.severalBlocks()
         console.say(
             "  \(blocks.blocks) blocks of \(Int(blocks.blockMs)) ms ran on \(blocks.threads) thread\(blocks.threads == 1 ? "" : "s"), at most"
                 + " \(blocks.maxAtOnce) at once, \(Int(blocks.totalMs)) ms in all")
@@ -302,11 +293,11 @@ final class Tour {
         measures["blockOperationMs"] = blocks.totalMs.rounded()
     }
 
-    private func limits(_ features: QueueFeatures) async {
+    private func limits(_ experiments: QueueExperiments) async {
         heading("maxConcurrentOperationCount", timeline: "limits")
         console.say("  6 operations of \(Int(conditions.wallSeconds(0.3) * 1000)) ms each")
         for limit in [1, 2, nil] as [Int?] {
-            let result = await features.concurrencyLimit(limit)
+            let result = await experiments.concurrencyLimit(limit)
             console.say(
                 "  limit \(limit.map(String.init) ?? "default (none)"): at most \(result.maxAtOnce) at once,"
                     + " \(Int(result.totalMs)) ms")

@@ -7,11 +7,13 @@ import LessonKit
 
 /// The other things the tutorials do with operations, each run and measured
 /// on this machine: priorities, quality of service, waiting, `start()`,
-/// several blocks in one `BlockOperation`, and the concurrency limit.
-struct QueueFeatures {
+/// several blocks in one `BlockOperation`, and the concurrency limit. These are
+/// experiments about `Operation` itself, not app code: what each shows is a
+/// measurement (an order, a thread, how many at once), so they are the tour's.
+struct QueueExperiments: Sendable {
     let trace: OperationTrace
     /// Story seconds to wall seconds (`--speed`).
-    let wall: (Double) -> Double
+    let wall: @Sendable (Double) -> Double
 
     // MARK: queuePriority
 
@@ -51,7 +53,7 @@ struct QueueFeatures {
         let userInteractiveMeanMs: Double
         let backgroundMeanMs: Double
         /// The `nice` value of the threads each queue's work ran on (Linux's
-        /// CPU share knob: lower gets more), as read from /proc.
+        /// CPU share knob: lower gets more).
         let userInteractiveNice: Set<Int>
         let backgroundNice: Set<Int>
     }
@@ -96,14 +98,14 @@ struct QueueFeatures {
             userInteractiveNice: nice[.userInteractive] ?? [], backgroundNice: nice[.background] ?? [])
     }
 
-    /// The calling thread's nice value: field 19 of /proc/thread-self/stat (Linux only).
+    /// The calling thread's nice value. POSIX makes it a process's, but on
+    /// Linux each thread has its own, and `getpriority` for "this process"
+    /// (who = 0) answers for the calling thread.
     static func niceOfCurrentThread() -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
-            let afterName = stat.split(separator: ")").last
-        else { return nil }
-        // After the name come the fields from number 3 (state) on: nice, number 19, is the 17th.
-        let fields = afterName.split(separator: " ")
-        return fields.count > 16 ? Int(fields[16]) : nil
+        errno = 0
+        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        // -1 is a nice value too: only errno tells it from a failure.
+        return nice == -1 && errno != 0 ? nil : Int(nice)
     }
 
     /// A fixed amount of arithmetic: the same work whoever gets the CPU.

@@ -3,8 +3,8 @@ import LessonKit
 
 /// What the "user" does when nobody is at the keyboard:
 /// `--script "start,wait 1,pause,wait 0.5,resume,wait 1,quit"`.
-struct LotteryScript: Equatable {
-    enum Step: Equatable, CustomStringConvertible {
+struct LotteryScript: Equatable, Sendable {
+    enum Step: Equatable, Sendable, CustomStringConvertible {
         /// Press the button; `start`, `pause` and `resume` also say what it should read.
         case press(expecting: String?)
         /// Story seconds (divided by `--speed`).

@@ -2,22 +2,23 @@ import Foundation
 import LessonKit
 import TableKit
 
-/// The machine on a terminal: three big digits, the button, and what the
-/// queue is doing. Redrawn from the main queue by a frame clock, like a
-/// screen refresh; with `--plain` (or not a terminal) one status line per
-/// script step instead.
+/// The machine on a terminal: its big digits, the button, and what the
+/// queue is doing, read from the machine's labels, button and queue. Redrawn
+/// from the main queue by a frame clock, like a screen refresh; with
+/// `--plain` (or not a terminal) one status line per script step instead.
+@MainActor
 final class LotteryScreen {
-    let controller: LotteryViewController
+    let session: ScreenSession
     let console: LessonConsole
     let header: String
     /// What the keyboard does, or what the script is doing.
     var hint = ""
     private var clock: FrameClock?
     private var lastDrawn = ""
-    private var updatesAtLastPress = 0
+    private var rollsAtLastPress = 0
 
-    init(controller: LotteryViewController, console: LessonConsole, header: String) {
-        self.controller = controller
+    init(session: ScreenSession, console: LessonConsole, header: String) {
+        self.session = session
         self.console = console
         self.header = header
     }
@@ -26,7 +27,8 @@ final class LotteryScreen {
     func start() {
         guard console.isLive else { return }
         console.write("\u{1B}[2J\u{1B}[?25l")
-        let clock = FrameClock { [weak self] in self?.draw() }
+        // The frame clock fires on the main queue.
+        let clock = FrameClock { [weak self] in MainActor.assumeIsolated { self?.draw() } }
         self.clock = clock
         clock.start()
     }
@@ -43,25 +45,26 @@ final class LotteryScreen {
 
     /// The button was pressed: "since the last press" counts from here.
     func pressed() {
-        updatesAtLastPress = controller.updateCount
+        rollsAtLastPress = session.rolls.count
     }
 
     /// One line for plain output.
     func statusLine() -> String {
-        let digits = controller.digitLabels.map { $0.text ?? "?" }.joined(separator: " ")
-        return "digits \(digits) · button \"\(controller.buttonTitle)\" · " + queueStatus()
+        let digits = session.outlets.labels.map { $0.text ?? "?" }.joined(separator: " ")
+        return "digits \(digits) · button \"\(session.button.title)\" · " + queueStatus()
     }
 
     private func queueStatus() -> String {
-        let count = controller.queue.operationCount
+        let queue = session.queue
+        let rolls = session.rolls.count
         return
-            "operationCount \(count) · isSuspended \(controller.queue.isSuspended) · updates \(controller.updateCount)"
-            + " (\(controller.updateCount - updatesAtLastPress) since the last press)"
+            "operationCount \(queue.operationCount) · isSuspended \(queue.isSuspended) · rolls \(rolls)"
+            + " (\(rolls - rollsAtLastPress) since the last press)"
             + " · main-queue violations \(Instruments.current?.mainQueueViolations.count ?? 0)"
     }
 
     private func draw() {
-        let digits = controller.digitLabels.map { Int($0.text ?? "") ?? 0 }
+        let digits = session.outlets.labels.map { min(max(Int($0.text ?? "") ?? 0, 0), 9) }
         var lines = [header, ""]
         for row in 0..<5 {
             lines.append(
@@ -72,7 +75,7 @@ final class LotteryScreen {
                     }.joined(separator: "  "))
         }
         lines += [
-            "", "   [ \(controller.buttonTitle) ]    \(hint)", "",
+            "", "   [ \(session.button.title) ]    \(hint)", "",
             "   " + queueStatus(),
         ]
         let screen = "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J"

@@ -1,32 +1,36 @@
 import Foundation
 import LessonKit
+import LessonSupport
 import Synchronization
+import TableKit
 
 /// What to play, from the command line.
-struct LotteryPlan {
-    static let flags = [
-        LessonOptions.ExtraFlag(
-            name: "script", takesValue: true,
-            help: "play these steps instead of the keyboard, e.g. \"\(LotteryScript.standard)\""),
-        LessonOptions.ExtraFlag(
-            name: "variant", takesValue: true,
-            help:
-                "the rolling loop: fixed (default), no-check (ignores isSuspended), off-main (labels off the main queue)"
-        ),
-    ]
+struct LotteryPlan: Sendable {
+    static func flags(variants: [ScreenVariant]) -> [LessonOptions.ExtraFlag] {
+        [
+            LessonOptions.ExtraFlag(
+                name: "script", takesValue: true,
+                help: "play these steps instead of the keyboard, e.g. \"\(LotteryScript.standard)\"")
+        ] + variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
+    }
 
-    let variant: RollingVariant
+    /// The step's machine, or the variant its flag chose.
+    let machine: any ScreenController.Type
+    /// The variant's flag, if one was chosen.
+    let variant: String?
     /// Nil: the keyboard plays (only on a terminal, without --script).
     let script: LotteryScript?
 
-    init(options: LessonOptions, keyboardAvailable: Bool = RawTerminal.inputIsTerminal) throws(UsageError) {
-        let variantName = options.extra["variant"] ?? "fixed"
-        guard let variant = RollingVariant(rawValue: variantName) else {
-            throw UsageError(
-                "--variant takes \(RollingVariant.allCases.map(\.rawValue).joined(separator: ", ")), not '\(variantName)'"
-            )
+    init(
+        options: LessonOptions, machine: any ScreenController.Type,
+        keyboardAvailable: Bool = RawTerminal.inputIsTerminal
+    ) throws(UsageError) {
+        let chosen = machine.variants.filter { options.extra[$0.flag] != nil }
+        guard chosen.count <= 1 else {
+            throw UsageError("choose one of \(chosen.map { "--" + $0.flag }.joined(separator: ", "))")
         }
-        self.variant = variant
+        self.machine = chosen.first?.controller ?? machine
+        variant = chosen.first?.flag
         if let text = options.extra["script"] {
             script = try LotteryScript(text)
         } else if keyboardAvailable && !options.json && LessonConsole(options: options).isLive {
@@ -35,6 +39,9 @@ struct LotteryPlan {
             script = try LotteryScript(LotteryScript.standard)
         }
     }
+
+    /// "the step's machine" or "--no-check", for the header.
+    var machineName: String { variant.map { "--" + $0 } ?? "the step's machine" }
 }
 
 /// One press of the button, as the run saw it.
@@ -46,7 +53,7 @@ struct Press {
 }
 
 /// Step 9 played: by hand on a terminal, or by script.
-final class LotteryRun {
+final class LotteryRun: Sendable {
     let plan: LotteryPlan
     let run: CustomLessonRun
     private let quitRequested = Mutex(false)
@@ -58,12 +65,21 @@ final class LotteryRun {
 
     func play() async -> CustomLessonOutcome {
         let options = run.options
-        let header = "Lesson 09 · the lottery machine · variant \(plan.variant.rawValue)"
+        let header = "Lesson 09 · the lottery machine · \(plan.machineName)"
         // A view controller and its labels belong to the main queue from the start.
-        let (controller, screen) = await MainActor.run { [run, plan] in
-            let controller = LotteryViewController(
-                variant: plan.variant, tick: 0.05 / options.speed, seed: options.seed, trace: run.trace)
-            return (controller, LotteryScreen(controller: controller, console: run.console, header: header))
+        let made = await MainActor.run { [run, plan] in
+            ScreenSession.make(plan.machine, speed: options.speed, seed: options.seed, trace: run.trace).map {
+                ($0, LotteryScreen(session: $0, console: run.console, header: header))
+            }
+        }
+        let session: ScreenSession
+        let screen: LotteryScreen
+        switch made {
+        case .success(let made):
+            (session, screen) = made
+        case .failure(let missing):
+            FileHandle.standardError.write(Data("Lesson09LotteryMachine: \(missing)\n".utf8))
+            return CustomLessonOutcome(story: "no machine to play", measures: [:], exitStatus: 1)
         }
         if !run.console.isLive { run.console.say(header) }
 
@@ -81,12 +97,10 @@ final class LotteryRun {
         var presses: [Press] = []
         func press() async {
             let press = await MainActor.run { () -> Press in
-                let press = Press(
-                    title: controller.buttonTitle, operationCountBefore: controller.queue.operationCount,
-                    ms: run.trace.now())
-                controller.buttonTapped()
+                let (title, operationCount) = (session.button.title, session.queue.operationCount)
+                let ms = session.press()
                 screen.pressed()
-                return press
+                return Press(title: title, operationCountBefore: operationCount, ms: ms)
             }
             presses.append(press)
         }
@@ -120,18 +134,19 @@ final class LotteryRun {
         }
 
         // What a press would have found now: was the queue empty at the end of the last pause?
-        presses.append(Press(title: "quit", operationCountBefore: controller.queue.operationCount, ms: run.trace.now()))
-        await controller.quit()
+        presses.append(Press(title: "quit", operationCountBefore: session.queue.operationCount, ms: run.trace.now()))
+        await session.end()
         await MainActor.run { screen.stop() }
         terminal?.restore()
         if !run.console.isLive {
             let line = await MainActor.run { screen.statusLine() }
             run.console.say("after quit: \(line)")
         }
+        recordRolls(of: session)
 
         return CustomLessonOutcome(
             story: plan.script.map { "script " + $0.steps.map(\.description).joined(separator: ",") } ?? "keyboard",
-            measures: measures(controller, presses: presses, restored: terminal.map { _ in RawTerminal.isRestored }))
+            measures: measures(session, presses: presses, restored: terminal.map { _ in RawTerminal.isRestored }))
     }
 
     /// Waits the script's time, in slices, so a q can end it early.
@@ -142,21 +157,30 @@ final class LotteryRun {
         }
     }
 
-    /// The numbers the lesson is about, from the updates the screen really got.
-    private func measures(
-        _ controller: LotteryViewController, presses: [Press], restored: Bool?
-    ) -> [String: Double] {
-        let updates = controller.digitUpdates
+    /// Each roll on the timeline, on the lane that drew it.
+    private func recordRolls(of session: ScreenSession) {
+        for roll in session.rolls {
+            run.trace.record(.init(name: "roll", lane: roll.lane, startMs: roll.ms, endMs: roll.ms))
+        }
+    }
+
+    /// The numbers the lesson is about: the rolls from the digits the machine
+    /// drew (timed on the thread that drew them), the rolls shown off the main
+    /// queue from the label writes TableKit recorded there.
+    private func measures(_ session: ScreenSession, presses: [Press], restored: Bool?) -> [String: Double] {
+        let rolls = session.rolls
+        let labelWritesOffMain =
+            Instruments.current?.mainQueueViolations.filter { $0.hasPrefix("Label.text") }.count ?? 0
         var measures: [String: Double] = [
             "presses": Double(presses.count - 1),
-            "digitUpdates": Double(updates.count),
-            "digitUpdatesOffMainQueue": Double(updates.filter { !$0.onMainQueue }.count),
+            "digitUpdates": Double(rolls.count),
+            "digitUpdatesOffMainQueue": Double(labelWritesOffMain / max(session.outlets.labels.count, 1)),
         ]
         // Rolls between each press and the next (or the end). A roll already on
         // its way to the main queue when the button was pressed is not counted.
         for (index, press) in presses.enumerated() {
             let until = index + 1 < presses.count ? presses[index + 1].ms : .infinity
-            let during = updates.filter { $0.rolledMs > press.ms && $0.rolledMs <= until }.count
+            let during = rolls.filter { $0.ms > press.ms && $0.ms <= until }.count
             switch press.title {
             case "pause":
                 measures["rollsAfterPause"] = max(measures["rollsAfterPause"] ?? 0, Double(during))
@@ -167,8 +191,8 @@ final class LotteryRun {
             default: break
             }
         }
-        // The rhythm while rolling: the median gap between two updates.
-        let gaps = zip(updates.dropFirst(), updates).map { $0.shownMs - $1.shownMs }.sorted()
+        // The rhythm while rolling: the median gap between two rolls.
+        let gaps = zip(rolls.dropFirst(), rolls).map { $0.ms - $1.ms }.sorted()
         if !gaps.isEmpty { measures["medianTickMs"] = (gaps[gaps.count / 2] * 10).rounded() / 10 }
         if let restored { measures["terminalRestored"] = restored ? 1 : 0 }
         return measures

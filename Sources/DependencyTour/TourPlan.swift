@@ -1,0 +1,41 @@
+import Foundation
+import LessonKit
+
+/// What to play, from the command line: `--variant broken|fixed|both` and
+/// `--part chain,cycle,…` (default: everything).
+struct TourPlan {
+    enum Variant: String, CaseIterable {
+        case broken, fixed, both
+    }
+
+    static let allParts = ["chain", "cancel", "cycle", "priority", "qos", "wait", "start", "blocks", "limit"]
+
+    static let flags = [
+        LessonOptions.ExtraFlag(
+            name: "variant", takesValue: true,
+            help: "broken (no dependencies, unchecked cycle), fixed, or both (default)"),
+        LessonOptions.ExtraFlag(
+            name: "part", takesValue: true,
+            help: "only these parts, comma-separated: " + allParts.joined(separator: ",")),
+    ]
+
+    let variant: Variant
+    let parts: [String]
+
+    init(options: LessonOptions) throws(UsageError) {
+        let variantName = options.extra["variant"] ?? "both"
+        guard let variant = Variant(rawValue: variantName) else {
+            throw UsageError("--variant takes broken, fixed or both, not '\(variantName)'")
+        }
+        self.variant = variant
+        let parts = (options.extra["part"] ?? Self.allParts.joined(separator: ","))
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let unknown = parts.first(where: { !Self.allParts.contains($0) }) {
+            throw UsageError("--part: unknown part '\(unknown)' (parts: \(Self.allParts.joined(separator: ", ")))")
+        }
+        self.parts = parts
+    }
+
+    var showsBroken: Bool { variant != .fixed }
+    var showsFixed: Bool { variant != .broken }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import LessonSupport
+import TableKit
+
+/// A screen controller (step 9's lottery machine) as the harness plays it:
+/// made on the main queue with seeded random numbers whose draws are noted,
+/// its labels, button and queue found as outlets, its button tapped as a user
+/// taps it, and its queue emptied when the session ends.
+///
+/// `@unchecked Sendable`: the controller and its views are touched on the main
+/// queue only; the queue and the recorder are thread-safe.
+public final class ScreenSession: @unchecked Sendable {
+    public let controller: any ScreenController
+    public let outlets: Outlets
+    /// Every random number the controller drew: when, and on which lane.
+    public let draws: CallRecorder<Void>
+    public let trace: OperationTrace
+
+    /// What a screen needs for a session: one button to press and one queue to watch.
+    public struct MissingOutlet: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    @MainActor
+    public init(_ type: any ScreenController.Type, speed: Double, seed: UInt64, trace: OperationTrace)
+        throws(MissingOutlet)
+    {
+        let draws = CallRecorder<Void>(trace: trace)
+        let controller = type.init(environment: ScreenEnvironment(speed: speed, random: draws.random(seed: seed)))
+        let outlets = Outlets(of: controller)
+        let name = String(describing: type)
+        guard outlets.buttons.count == 1 else {
+            throw MissingOutlet(description: "\(name) has \(outlets.buttons.count) buttons; the harness presses one")
+        }
+        guard outlets.queues.count == 1 else {
+            throw MissingOutlet(
+                description: "\(name) has \(outlets.queues.count) operation queues; the harness watches one")
+        }
+        self.controller = controller
+        self.outlets = outlets
+        self.draws = draws
+        self.trace = trace
+    }
+
+    /// The same, as a result to hand back from the main queue.
+    @MainActor
+    public static func make(
+        _ type: any ScreenController.Type, speed: Double, seed: UInt64, trace: OperationTrace
+    ) -> Result<ScreenSession, MissingOutlet> {
+        Result { () throws(MissingOutlet) in try ScreenSession(type, speed: speed, seed: seed, trace: trace) }
+    }
+
+    public var button: Button { outlets.buttons[0] }
+    public var queue: OperationQueue { outlets.queues[0] }
+
+    /// Taps the button; returns when, on the trace.
+    @MainActor
+    @discardableResult
+    public func press() -> Double {
+        let ms = trace.now()
+        trace.event(button.title)
+        button.sendActions()
+        return ms
+    }
+
+    /// Stops whatever the queue runs, whatever the code does, and waits until
+    /// it is empty: cancels everything, then resumes the queue, because a
+    /// suspended queue finishes nothing, not even a cancelled operation.
+    public func end() async {
+        queue.cancelAllOperations()
+        queue.isSuspended = false
+        _ = await OperationWaiter.waitUntilFinished(queue.operations, timeoutSeconds: 10)
+    }
+}
+
+extension ScreenSession {
+    /// The draws grouped one per label: a machine that draws a digit for each
+    /// label it shows (the lottery machine) rolls once per group. Each roll is
+    /// timed, and laned, by its last draw.
+    public var rolls: [CallRecorder<Void>.Call] {
+        let digits = max(outlets.labels.count, 1)
+        let draws = self.draws.all
+        return stride(from: digits - 1, to: draws.count, by: digits).map { draws[$0] }
+    }
+}

@@ -1,0 +1,49 @@
+/// What the harness hands a screen controller: the pace of the story and its luck.
+public struct ScreenEnvironment: Sendable {
+    /// Story seconds per wall second (`--speed`).
+    public let speed: Double
+    /// Where the app's random numbers come from.
+    public let random: RandomSource
+
+    public init(speed: Double, random: RandomSource) {
+        self.speed = speed
+        self.random = random
+    }
+
+    /// Wall seconds for a span of the tutorial's time: `wallSeconds(0.05)` is its 50 ms tick.
+    public func wallSeconds(_ storySeconds: Double) -> Double {
+        storySeconds / speed
+    }
+}
+
+/// A step's view controller that shows a screen of its own instead of a table
+/// (step 9's lottery machine). The harness makes it from its type, as UIKit
+/// makes a view controller from a storyboard, and finds its labels, button and
+/// queue among its stored properties, as Interface Builder connects outlets; it
+/// taps the button as a user would.
+public protocol ScreenController: AnyObject, SendableMetatype {
+    init(environment: ScreenEnvironment)
+
+    /// Controllers the step's executable plays instead of this one when asked
+    /// (`--no-check`): the step's bugs kept on purpose, to compare against.
+    static var variants: [ScreenVariant] { get }
+}
+
+extension ScreenController {
+    public static var variants: [ScreenVariant] { [] }
+}
+
+/// Another screen controller a step can play, chosen by a flag of its own.
+public struct ScreenVariant: Sendable {
+    /// The flag, without its dashes: `no-check`.
+    public let flag: String
+    /// What the flag plays, for `--help`.
+    public let help: String
+    public let controller: any ScreenController.Type
+
+    public init(flag: String, help: String, controller: any ScreenController.Type) {
+        self.flag = flag
+        self.help = help
+        self.controller = controller
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import LessonKit
+import LessonSupport
+
+/// Step 9 played: the whole of the step's `main.swift`. The machine is made
+/// from its type (or a variant's, chosen by its flag), its button is pressed
+/// by the keyboard or a script, and what it does is watched from outside: the
+/// digits it draws, its labels, its button's title, its queue, and the
+/// main-queue violations TableKit records.
+public enum LotteryMachineStory {
+    public static func run(
+        _ machine: any ScreenController.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) async -> Int32 {
+        let variants = machine.variants
+        let example = variants.first.map { "--\($0.flag) " } ?? ""
+        return await CustomLessonMain.run(
+            9, extraFlags: LotteryPlan.flags(variants: variants),
+            example: "swift run Lesson09LotteryMachine \(example)--script \"\(LotteryScript.standard)\"",
+            arguments: arguments,
+            plan: { options throws(UsageError) in try LotteryPlan(options: options, machine: machine) },
+            play: { plan, run in await LotteryRun(plan: plan, run: run).play() })
+    }
+}

@@ -1,0 +1,24 @@
+/// `UIButton`, reduced to its title and what a tap does. The title is UI, so
+/// setting it off the main queue is recorded as a violation; a tap is
+/// delivered on the main queue, as UIKit delivers it.
+public final class Button {
+    public var title: String {
+        didSet { MainQueue.check("Button.title set off the main queue") }
+    }
+    private var actions: [() -> Void] = []
+
+    public init(title: String) {
+        self.title = title
+    }
+
+    /// What a tap does: `addTarget(_:action:for: .touchUpInside)`.
+    public func addAction(_ action: @escaping () -> Void) {
+        actions.append(action)
+    }
+
+    /// A tap: `sendActions(for: .touchUpInside)`. Call it on the main queue.
+    public func sendActions() {
+        MainQueue.check("Button tapped off the main queue")
+        for action in actions { action() }
+    }
+}
