@@ -46,8 +46,8 @@ class AppsViewController: TableViewController, LessonController {
         cell.imageView.image = Image.placeholder
         queue.addOperation {
             let data = URL(string: app.icon).flatMap { try? self.network.data(contentsOf: $0) }
-            // Not thread safe (the tutorial says so): the dictionary is written
-            // here, on a download thread, while the main queue reads it.
+            // Not thread safe: the dictionary is written here, on a download
+            // thread, while the main queue reads it.
             self.imageCache[app.icon] = data.flatMap { Image(data: $0) }
             OperationQueue.main.addOperation {
                 // Still broken: offline, the image is nil, the reload asks for

@@ -134,12 +134,16 @@ public struct Measure: Sendable {
         return value == 1 || unit == "ms" || unit == "B" ? "\(number) \(unit)" : "\(number) \(Self.plural(unit))"
     }
 
-    /// "duplicate in flight" → "duplicates in flight": the first word takes the s.
-    private static func plural(_ unit: String) -> String {
-        let words = unit.split(separator: " ", maxSplits: 1)
-        guard let first = words.first else { return unit }
-        let rest = words.count > 1 ? " " + words[1] : ""
-        return (first.hasSuffix("s") ? String(first) : first + "s") + rest
+    /// "duplicate in flight" → "duplicates in flight", "blank frame" → "blank
+    /// frames": the noun before the words that describe it takes the s.
+    static func plural(_ unit: String) -> String {
+        var words = unit.split(separator: " ").map(String.init)
+        guard !words.isEmpty else { return unit }
+        let describing: Set<String> = ["in", "with", "without", "after", "at", "on", "started", "delivered", "kept"]
+        let noun = (words.firstIndex { describing.contains($0) } ?? words.count) - 1
+        guard noun >= 0, !words[noun].hasSuffix("s") else { return unit }
+        words[noun] += "s"
+        return words.joined(separator: " ")
     }
 
     /// What one report measured, in words ("not measured" when it lacks the number).

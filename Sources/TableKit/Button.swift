@@ -3,9 +3,11 @@
 /// delivered on the main queue, as UIKit delivers it.
 public final class Button {
     public var title: String {
-        didSet { MainQueue.check("Button.title set off the main queue") }
+        didSet { MainQueue.check("Button.title set off the main queue", in: instruments) }
     }
     private var actions: [() -> Void] = []
+    /// The scenario's, when it was made (see `MainQueue.check`).
+    private let instruments = Instruments.current
 
     public init(title: String) {
         self.title = title
@@ -18,7 +20,7 @@ public final class Button {
 
     /// A tap: `sendActions(for: .touchUpInside)`. Call it on the main queue.
     public func sendActions() {
-        MainQueue.check("Button tapped off the main queue")
+        MainQueue.check("Button tapped off the main queue", in: instruments)
         for action in actions { action() }
     }
 }

@@ -6,7 +6,9 @@ import Foundation
 /// The harness installs a fresh instance as `current` for each scenario and
 /// runs one scenario at a time per process, so nothing one run does is counted
 /// in another. An image remembers the instruments it was created under and
-/// signs out of those when it is freed, even after its scenario is over.
+/// signs out of those when it is freed, even after its scenario is over; a UI
+/// object records its touches in the instruments it was made under, so a late
+/// download of one run that touches its cell is not counted in the next.
 ///
 /// Guarded by `NSLock`, not Synchronization's `Mutex`: Thread Sanitizer on Linux
 /// does not see `Mutex` and would report false races here (see `SlowNetwork`).

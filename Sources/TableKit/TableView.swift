@@ -30,6 +30,8 @@ public final class TableView {
     public weak var observer: (any TableViewObserver)?
     /// The row whose cell the data source is making now, if any.
     private var rowBeingProvided: Int?
+    /// The scenario's, when it was made (see `MainQueue.check`).
+    private let instruments = Instruments.current
 
     public init(visibleRowCount: Int) {
         precondition(visibleRowCount > 0, "a table shows at least one row")
@@ -51,7 +53,7 @@ public final class TableView {
 
     /// A pooled cell if there is one, otherwise a new one.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) -> TableViewCell {
-        MainQueue.check("TableView.dequeueReusableCell called off the main queue")
+        MainQueue.check("TableView.dequeueReusableCell called off the main queue", in: instruments)
         if let cell = reusePool[identifier]?.popLast() {
             cell.prepareForReuse()
             return cell
@@ -64,13 +66,13 @@ public final class TableView {
 
     /// The cell showing `indexPath`, or nil if the row is off screen.
     public func cellForRow(at indexPath: IndexPath) -> TableViewCell? {
-        MainQueue.check("TableView.cellForRow called off the main queue")
+        MainQueue.check("TableView.cellForRow called off the main queue", in: instruments)
         return visibleCells[indexPath.row]
     }
 
     /// Forgets every visible cell and asks the data source again.
     public func reloadData() {
-        MainQueue.check("TableView.reloadData called off the main queue")
+        MainQueue.check("TableView.reloadData called off the main queue", in: instruments)
         for row in visibleCells.keys.sorted() { recycleCell(at: row) }
         numberOfRows = dataSource?.tableView(self, numberOfRowsInSection: 0) ?? 0
         contentOffset = min(contentOffset, maximumOffset)
@@ -80,7 +82,7 @@ public final class TableView {
     /// Asks the data source again for these rows, if they are on screen; rows
     /// off screen are ignored, as in UIKit.
     public func reloadRows(at indexPaths: [IndexPath]) {
-        MainQueue.check("TableView.reloadRows called off the main queue")
+        MainQueue.check("TableView.reloadRows called off the main queue", in: instruments)
         if MainQueue.isCurrent { observer?.tableView(self, willReloadRows: indexPaths.map(\.row)) }
         for indexPath in indexPaths where visibleCells[indexPath.row] != nil {
             recycleCell(at: indexPath.row)
@@ -91,7 +93,7 @@ public final class TableView {
     /// Moves the content; rows that leave the screen give their cells back to
     /// the pool, rows that enter ask the data source for one.
     public func setContentOffset(_ offset: Double) {
-        MainQueue.check("TableView.setContentOffset called off the main queue")
+        MainQueue.check("TableView.setContentOffset called off the main queue", in: instruments)
         contentOffset = min(max(0, offset), maximumOffset)
         layoutRows()
     }

@@ -3,12 +3,14 @@
 public final class ImageView {
     public var image: Image? {
         didSet {
-            MainQueue.check("ImageView.image set off the main queue")
+            MainQueue.check("ImageView.image set off the main queue", in: instruments)
             didChange?(image)
         }
     }
     /// Tells the table that owns the cell (see `TableViewObserver`).
     var didChange: ((Image?) -> Void)?
+    /// The scenario's, when it was made (see `MainQueue.check`).
+    private let instruments = Instruments.current
 
     public init() {}
 }
@@ -16,8 +18,10 @@ public final class ImageView {
 /// `UILabel`, reduced to its text.
 public final class Label {
     public var text: String? {
-        didSet { MainQueue.check("Label.text set off the main queue") }
+        didSet { MainQueue.check("Label.text set off the main queue", in: instruments) }
     }
+    /// The scenario's, when it was made (see `MainQueue.check`).
+    private let instruments = Instruments.current
 
     public init() {}
 }

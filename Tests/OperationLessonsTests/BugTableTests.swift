@@ -1,11 +1,11 @@
 import Foundation
-import LessonChecks
 import LessonKit
 import LessonSupport
 import SlowNetwork
 import TableKit
 import Testing
 
+@testable import LessonChecks
 @testable import Lesson02AsyncPlaceholder
 @testable import Lesson05OperationPool
 @testable import Lesson06SandboxCache
@@ -90,6 +90,10 @@ import Testing
         let duplicates = try #require(KnownBug.named("a slow icon scrolled away and back is downloaded twice at once"))
         #expect(duplicates.measure.text(1) == "1 duplicate in flight")
         #expect(duplicates.measure.text(3) == "3 duplicates in flight")
+        #expect(Measure.plural("blank frame") == "blank frames")
+        #expect(Measure.plural("row without its icon at the end") == "rows without its icon at the end")
+        #expect(Measure.plural("download started while scrolling") == "downloads started while scrolling")
+        #expect(Measure.plural("main-queue violation") == "main-queue violations")
     }
 }
 

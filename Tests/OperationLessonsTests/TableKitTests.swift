@@ -182,4 +182,23 @@ private final class RowsController: TableViewController {
         }
         #expect(later.liveImageBytes == 0)
     }
+
+    /// A label made in one scenario and touched off the main queue after it
+    /// ended (a late download of that run) is counted in that run, not in the
+    /// one running when the touch happens.
+    @Test func aLateTouchCountsInTheRunThatMadeTheObject() async throws {
+        let (earlier, made) = try await ExclusiveRun.run { instruments in (instruments, Label()) }
+        nonisolated(unsafe) let label = made
+        let later = try await ExclusiveRun.run { instruments in
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    label.text = "late"
+                    done.resume()
+                }
+            }
+            return instruments
+        }
+        #expect(earlier.mainQueueViolations == ["Label.text set off the main queue"])
+        #expect(later.mainQueueViolations.isEmpty)
+    }
 }
