@@ -26,8 +26,14 @@ public protocol LessonController: TableViewController {
     /// Numbers only this step can know (stale deliveries, operations started
     /// while dragging…), added to the report's `measures`.
     var measures: [String: Double] { get }
+
+    /// Operation queues the controller's work runs on that are not its own
+    /// stored properties: a library's (step 10's image loader). The harness
+    /// watches them as it watches the queues it finds among the properties.
+    var operationQueues: [OperationQueue] { get }
 }
 
 extension LessonController {
     public var measures: [String: Double] { [:] }
+    public var operationQueues: [OperationQueue] { [] }
 }

@@ -17,6 +17,9 @@ public struct Report: Codable, Equatable, Sendable {
     public var duplicateRequests = 0
     public var failedRequests = 0
     public var bytes = 0
+    /// The body of each distinct URL once: what `bytes` would be if no icon
+    /// were fetched twice (`bytes` ÷ `uniqueBytes` = 1.00 when none was).
+    public var uniqueBytes = 0
     public var maxInFlight = 0
     /// The most threads waiting in the network at once: a blocking fetch holds
     /// its thread until its answer comes; a fetch that blocks none holds none.

@@ -110,6 +110,10 @@ private final class ActiveRun: @unchecked Sendable {
     private let instruments = Instruments()
     private let environment: LessonEnvironment
     private let recorder: FrameRecorder
+    /// The catalog the run plays on (`Scenario.playedCatalog`), and the file
+    /// written for it, if one was, to remove at the end.
+    private let catalog: AppCatalog
+    private let catalogFile: URL?
     private var controller: (any LessonController)?
     private var retiredControllers: [() -> Bool] = []
 
@@ -150,19 +154,21 @@ private final class ActiveRun: @unchecked Sendable {
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
         self.done = done
+        (catalog, catalogFile) = setup.scenario.playedCatalog(
+            setup.catalog, folder: FileManager.default.temporaryDirectory)
         var conditions = NetworkConditions()
         conditions.latency = (setup.options.latencyMs ?? 500) / 1000
         conditions.seed = setup.options.seed
         conditions.failRate = setup.options.failRate
         conditions.offline = setup.options.offline || setup.scenario.startsOffline
         conditions.jitter = setup.scenario.jitter
-        conditions.rules = setup.scenario.rules(for: setup.catalog)
+        conditions.rules = setup.scenario.rules(for: catalog)
         clock = StoryClock(watcher: watcher)
         activity = AppActivity(clock: clock)
         network = SlowNetwork(conditions: conditions, clock: clock, isMainQueue: { [clock] in clock.isOnMainQueueThread })
         environment = LessonEnvironment(
-            network: network, catalogURL: setup.catalog.source, cachesDirectory: setup.cachesDirectory)
-        recorder = FrameRecorder(iconURLs: setup.catalog.entries.map(\.icon))
+            network: network, catalogURL: catalog.source, cachesDirectory: setup.cachesDirectory)
+        recorder = FrameRecorder(iconURLs: catalog.entries.map(\.icon))
     }
 
     func start() {
@@ -172,7 +178,7 @@ private final class ActiveRun: @unchecked Sendable {
         event("launch")
         launchController()
         firstScreenIcons = tableSnapshot().rows.compactMap {
-            setup.catalog.entries.indices.contains($0.row) ? setup.catalog.entries[$0.row].icon : nil
+            catalog.entries.indices.contains($0.row) ? catalog.entries[$0.row].icon : nil
         }
         firstQueueLimit = controller.flatMap { PhysicalLimit.queueLimit(of: $0) }
         turn()
@@ -181,7 +187,7 @@ private final class ActiveRun: @unchecked Sendable {
     private func launchController() {
         let controller = setup.controller.init(environment: environment)
         self.controller = controller
-        let catalog = setup.catalog
+        let catalog = catalog
         controller.tableView.didProvideCell = { [watcher, weak controller] row in
             if let controller { watcher.watchQueues(of: controller) }
             let icon = catalog.entries.indices.contains(row) ? catalog.entries[row].icon : nil
@@ -242,9 +248,13 @@ private final class ActiveRun: @unchecked Sendable {
             frame()
             // A frame that started no work (a pause, a settle that waits, a drag
             // over rows whose icons are there) left the app as idle as it found
-            // it: the next one can follow at once.
+            // it: the next one can follow at once. Equal counts are not enough
+            // on their own: a frame can end one operation and start another
+            // (a reused cell cancels a download, the next row reads the disk).
             let after = (operations: watcher.operationCount, changes: clock.changes)
-            guard !isFinished, !setup.paced, after == before, OperationQueue.main.operationCount == 0 else { break }
+            guard !isFinished, !setup.paced, after == before, OperationQueue.main.operationCount == 0,
+                activity.look(mainThreadWaits: false) == .idle
+            else { break }
         }
         if !isFinished { DispatchQueue.main.async { self.turn() } }
     }
@@ -495,6 +505,7 @@ private final class ActiveRun: @unchecked Sendable {
             report.controllerFreed = retiredControllers.last?() ?? false
             network.shutdown()
             if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
+            if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
             Instruments.current = nil
             var timeline = Timeline()
             timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
@@ -536,6 +547,8 @@ private final class ActiveRun: @unchecked Sendable {
         report.duplicateRequests = log.duplicateRequests
         report.failedRequests = log.failed
         report.bytes = log.bytes
+        report.uniqueBytes =
+            Dictionary(log.requests.map { ($0.url, $0.bytes) }, uniquingKeysWith: max).values.reduce(0, +)
         report.maxInFlight = log.maxInFlight
         report.peakBlockedThreads = RequestLog(requests: log.requests.filter { $0.thread != Request.noThread }).maxInFlight
         report.requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
@@ -553,7 +566,8 @@ private final class ActiveRun: @unchecked Sendable {
         report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
         report.downloadQueueLimit = firstQueueLimit
         if !firstScreenIcons.isEmpty {
-            let durations = firstScreenIcons.map { network.plannedStorySeconds(for: $0) * 1000 }
+            // Rows that share an icon share its download.
+            let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
             report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(
                 durations, lanes: report.downloadQueueLimit ?? StoryClock.unlimitedQueueWorkers)
         }
