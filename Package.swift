@@ -32,6 +32,8 @@ let package = Package(
             resources: [.copy("Resources/apps.plist")]
         ),
         .target(name: "TableKit"),
+        // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
+        .target(name: "WebImage", dependencies: ["SlowNetwork", "TableKit"]),
         .target(name: "LessonKit", dependencies: ["SlowNetwork", "TableKit"]),
         .executableTarget(
             name: "lessons",
@@ -44,7 +46,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "OperationLessonsTests",
-            dependencies: ["SlowNetwork", "TableKit", "LessonKit", "LessonChecks"]
+            dependencies: ["SlowNetwork", "TableKit", "LessonKit", "LessonChecks", "WebImage"]
                 + (lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
     ] + exerciseStartTargets.map {
