@@ -14,10 +14,14 @@ let lessonTargets = [
     "Lesson07CustomOperation",
     "Lesson08Dependencies",
     "Lesson09LotteryMachine",
+    "Lesson10WebImage",
 ]
 
 /// The exercises: the learner's workbench (`swift run lessons exercise N` fills it), the checks it is held to,
 /// and the starting code of the exercises whose step is not an image list.
+/// Steps built on the WebImage library rather than on their own download code.
+let usesWebImage: Set<String> = ["Lesson10WebImage"]
+
 let exerciseStartTargets = ["Exercise08Start", "Exercise09Start"]
 
 let package = Package(
@@ -56,7 +60,8 @@ let package = Package(
         // The tutorials' code predates Swift 6 and is kept in their style (the
         // lesson texts show what Swift 6 would have said about it).
         .executableTarget(
-            name: $0, dependencies: ["LessonKit", "SlowNetwork", "TableKit"],
+            name: $0,
+            dependencies: ["LessonKit", "SlowNetwork", "TableKit"] + (usesWebImage.contains($0) ? ["WebImage"] : []),
             swiftSettings: [.swiftLanguageMode(.v5)])
     }
 )

@@ -124,6 +124,9 @@ extension Measure {
     public static let rowsWithoutIconAtEnd = Measure(name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "rows") {
         Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
     }
+    public static let peakBlockedThreads = Measure(name: "peakBlockedThreads", unit: "threads") {
+        Double($0.peakBlockedThreads)
+    }
 }
 
 extension KnownBug {
@@ -167,6 +170,13 @@ extension KnownBug {
         KnownBug(
             name: "downloads compete with scrolling", scenario: "standard", measure: .requestsStartedWhileScrolling,
             presence: .above(0), fixedIn: 7),
+        // Step 10's library: a fetch that waits on no thread, and one download shared by every row that shows it.
+        KnownBug(
+            name: "a thread blocked per download in flight", scenario: "standard", measure: .peakBlockedThreads,
+            presence: .above(0), fixedIn: 10),
+        KnownBug(
+            name: "a second row on a shared icon stays empty", scenario: "shared-icon",
+            measure: .rowsWithoutIconAtEnd, presence: .above(0), fixedIn: 10),
     ]
 }
 

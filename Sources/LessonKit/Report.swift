@@ -59,6 +59,8 @@ public struct Report: Codable, Equatable, Sendable {
     public var controllerFreed = false
     public var cellsCreated = 0
     public var diskCacheFiles = 0
+    /// The bytes of the files in the step's caches folder at the end.
+    public var diskCacheBytes = 0
     /// How long the story lasted.
     public var durationMs = 0.0
 

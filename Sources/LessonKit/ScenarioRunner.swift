@@ -580,8 +580,12 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameWorkMeanWallMs = frameWork.meanMs
         report.frameWorkMaxWallMs = frameWork.maxMs
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
-        report.diskCacheFiles =
-            (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path)) ?? []
+        report.diskCacheFiles = files.count
+        report.diskCacheBytes = files.reduce(0) { total, name in
+            let path = setup.cachesDirectory.appendingPathComponent(name).path
+            return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
         report.measures = measuresOfRetired.merging(controller?.measures ?? [:], uniquingKeysWith: +)
         report.durationMs = clock.now.milliseconds
         report.runWallMs = (ContinuousClock.now - wallStart).milliseconds
