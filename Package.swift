@@ -22,7 +22,7 @@ let lessonTargets = [
 /// Steps built on the WebImage library rather than on their own download code.
 let usesWebImage: Set<String> = ["Lesson10WebImage"]
 
-let exerciseStartTargets = ["Exercise08Start", "Exercise09Start"]
+let exerciseStartTargets = ["Exercise08Start", "Exercise09Start", "Exercise10Start"]
 
 let package = Package(
     name: "OperationLessons",

@@ -3,24 +3,8 @@ import SlowNetwork
 
 /// One download as an *asynchronous* operation: it starts a fetch that blocks
 /// no thread and returns at once; the operation is finished when the fetch
-/// ends, from the network's delivery queue. Step 7's `DownloadOperation`
-/// held a worker thread for the whole download; this one holds none.
-///
-/// An asynchronous operation keeps its own state, and must say when it
-/// changes, because the queue cannot tell by itself:
-/// - `isAsynchronous` is true, and `start()` is overridden (not `main()`):
-///   the queue calls `start()`, and the default `start()` would call `main()`
-///   and mark the operation finished as soon as it returns;
-/// - `isExecuting` and `isFinished` are its own, read under a lock, and every
-///   change is announced with `willChangeValue`/`didChangeValue(forKey:)` for
-///   "isExecuting" and "isFinished". On Apple's platforms that is KVO, which
-///   the queue observes; in swift-corelibs-foundation `willChangeValue` does
-///   nothing and `didChangeValue(forKey: "isFinished")` is the queue's only
-///   way to hear it (and only once `isFinished` already reads true). Without
-///   it the queue keeps the operation, and its slot, for ever;
-/// - it finishes whether or not it started: cancelled while waiting, the
-///   queue still calls `start()`, which must end it at once; cancelled while
-///   running, `cancel()` stops the fetch and ends it there and then.
+/// ends, on the network's delivery queue. Step 7's `DownloadOperation` held a
+/// worker thread for the whole download; this one holds none.
 ///
 /// `completion` gets the body or the error exactly once (`.cancelled` for a
 /// cancelled operation), just before the operation is finished. Progress and
@@ -29,22 +13,17 @@ import SlowNetwork
 public final class ImageDownloadOperation: Operation, @unchecked Sendable {
     public let url: URL
     private let network: SlowNetwork
-    private let progress: ImageProgress
+    private let progress: @Sendable (_ received: Int, _ expected: Int) -> Void
     private let completion: @Sendable (Result<Data, NetworkError>) -> Void
 
-    private enum State {
-        case ready, executing, finished
-    }
-
-    /// Guards the state: `start()`, `cancel()` and the fetch's callbacks run
-    /// on different threads.
+    /// Guards what follows: `start()`, `cancel()` and the fetch's callbacks
+    /// run on different threads.
     private let lock = NSLock()
-    private var state = State.ready
     private var task: NetworkTask?
     private var hasCompleted = false
 
     public init(
-        url: URL, network: SlowNetwork, progress: @escaping ImageProgress,
+        url: URL, network: SlowNetwork, progress: @escaping @Sendable (_ received: Int, _ expected: Int) -> Void,
         completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
     ) {
         self.url = url
@@ -53,9 +32,45 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
         self.completion = completion
     }
 
+    // MARK: the state of an asynchronous operation
+
+    // The queue cannot tell by itself when an asynchronous operation is over,
+    // so the operation keeps its own state and says when it changes:
+    // - `isAsynchronous` is true and `start()` is overridden, not `main()`
+    //   (the default `start()` calls `main()` and marks the operation
+    //   finished as soon as it returns);
+    // - `isExecuting` and `isFinished` are its own, read under the lock, and
+    //   every change is announced with `willChangeValue`/`didChangeValue(forKey:)`
+    //   for "isExecuting" and "isFinished". On Apple's platforms that is KVO,
+    //   which the queue observes. In swift-corelibs-foundation
+    //   `willChangeValue` does nothing, and `didChangeValue(forKey:
+    //   "isFinished")` is the queue's only way to hear it, once `isFinished`
+    //   already reads true; without it the queue keeps the operation, and its
+    //   slot, for ever;
+    // - it finishes whether or not it started: cancelled while waiting, it is
+    //   still started by the queue, and must end there and then.
+
+    private enum State {
+        case ready, executing, finished
+    }
+
+    private var state = State.ready
+
     public override var isAsynchronous: Bool { true }
     public override var isExecuting: Bool { lock.withLock { state == .executing } }
     public override var isFinished: Bool { lock.withLock { state == .finished } }
+
+    /// Changes the state and says so. The announcement is made outside the
+    /// lock: the queue reacts by reading `isFinished`, which takes it.
+    private func move(to new: State) {
+        willChangeValue(forKey: "isExecuting")
+        willChangeValue(forKey: "isFinished")
+        lock.withLock { state = new }
+        didChangeValue(forKey: "isExecuting")
+        didChangeValue(forKey: "isFinished")
+    }
+
+    // MARK: the download
 
     public override func start() {
         // Cancelled before it started: it never fetches, and it must still
@@ -63,7 +78,7 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
         guard !isCancelled else { return complete(with: .failure(.cancelled)) }
         move(to: .executing)
         let task = network.fetch(url) { [self] received, expected in
-            if !isFinished { progress(received, expected) }
+            if !isCancelled { progress(received, expected) }
         } completion: { [self] result in
             complete(with: result)
         }
@@ -83,6 +98,7 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
         let (task, wasExecuting) = lock.withLock { (self.task, state == .executing) }
         // The task reports its own `.cancelled` later; `complete` ignores it.
         task?.cancel()
+        // Running: it ends now.
         if wasExecuting { complete(with: .failure(.cancelled)) }
     }
 
@@ -96,15 +112,5 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
         guard isFirst else { return }
         completion(result)
         move(to: .finished)
-    }
-
-    /// Changes the state and says so. The announcement is made outside the
-    /// lock: the queue reacts by reading `isFinished`, which takes it.
-    private func move(to new: State) {
-        willChangeValue(forKey: "isExecuting")
-        willChangeValue(forKey: "isFinished")
-        lock.withLock { state = new }
-        didChangeValue(forKey: "isExecuting")
-        didChangeValue(forKey: "isFinished")
     }
 }

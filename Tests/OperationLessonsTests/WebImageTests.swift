@@ -520,11 +520,13 @@ final class HandClock: @unchecked Sendable {
             let view = Unchecked(ImageView())
             let completed = Calls<String>()
             await MainActor.run {
-                view.value.setImage(with: WebRig.url(0), manager: manager, completed: { _, _, _, _ in completed.add("first") })
+                view.value.setImage(
+                    with: WebRig.url(0), manager: manager, completed: { _, _, _, _ in completed.add("first") })
             }
             try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
             await MainActor.run {
-                view.value.setImage(with: WebRig.url(0), manager: manager, completed: { _, _, _, _ in completed.add("second") })
+                view.value.setImage(
+                    with: WebRig.url(0), manager: manager, completed: { _, _, _, _ in completed.add("second") })
             }
             try await completed.wait(for: 1)
             #expect(completed.all == ["second"])
