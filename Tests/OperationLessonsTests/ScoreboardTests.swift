@@ -282,6 +282,20 @@ import Testing
         #expect(!svg.contains(">operations<"))
     }
 
+    /// Downloads that hold no thread (`SlowNetwork.fetch`) are drawn on fetch lanes, not worker lanes.
+    @Test func fetchesThatHoldNoThreadAreNotDrawnAsWorkers() {
+        var timeline = Timeline()
+        timeline.durationMs = 1000
+        timeline.requests = [0, 1].map {
+            Request(
+                id: $0, url: "u\($0)", startMs: 0, endMs: 500, thread: Request.noThread, outcome: .ok, error: nil,
+                bytes: 0, isDuplicate: false)
+        }
+        let svg = TimelineSVG.render(timeline)
+        #expect(svg.contains(">fetch 1<") && svg.contains(">fetch 2<"))
+        #expect(!svg.contains(">worker 1<"))
+    }
+
     @Test func operationRunShowsItsSpansAndNoScreen() {
         var timeline = Timeline()
         timeline.durationMs = 100
