@@ -31,6 +31,7 @@ import Testing
     @Test(arguments: [
         (FaultyDownloadOperation.Fault.neverFinishes, [AsyncOperationChecks.finishes, AsyncOperationChecks.announces]),
         (.silent, [AsyncOperationChecks.announces, AsyncOperationChecks.cancelledBeforeStart]),
+        (.announcesBeforeTheChange, [AsyncOperationChecks.announces, AsyncOperationChecks.cancelledBeforeStart]),
         (.returnsWhenCancelled, [AsyncOperationChecks.cancelledBeforeStart]),
     ])
     func eachMistakeIsCaughtByItsCheck(_ fault: FaultyDownloadOperation.Fault, failing: [BugText]) async {
