@@ -65,6 +65,8 @@ open class ImageDownloader: @unchecked Sendable {
     /// One URL's download and everyone waiting for it.
     final class Download: @unchecked Sendable {
         let url: URL
+        /// Set once, let go of when it has ended (its handlers hold the download
+        /// until then, so that its callers hear even once it is off the list).
         var operation: ImageDownloadOperation!
         /// By token id, in the order they came.
         var callers: [(id: Int, progress: ImageProgress?, completion: Completion)] = []
@@ -128,7 +130,9 @@ open class ImageDownloader: @unchecked Sendable {
             lastTokenID += 1
             let id = lastTokenID
             let download: Download
-            if let existing = downloads[url] {
+            // A download cancelled or over but not yet taken off the list is
+            // not joined (as SDWebImage checks): its callers hear "cancelled".
+            if let existing = downloads[url], !existing.operation.isCancelled, !existing.operation.isFinished {
                 download = existing
             } else {
                 download = Download(url: url, isLowPriority: options.contains(.lowPriority))
@@ -195,12 +199,12 @@ open class ImageDownloader: @unchecked Sendable {
 
     /// The operation for a download, reporting to whoever waits for it when it reports.
     func makeOperation(for download: Download) -> ImageDownloadOperation {
-        ImageDownloadOperation(url: download.url, network: network) { [weak self, weak download] received, expected in
-            guard let self, let download else { return }
+        ImageDownloadOperation(url: download.url, network: network) { [weak self] received, expected in
+            guard let self else { return }
             let handlers = lock.withLock { download.callers.compactMap { $0.progress } }
             for handler in handlers { handler(received, expected) }
-        } completion: { [weak self, weak download] result in
-            guard let self, let download else { return }
+        } completion: { [weak self] result in
+            guard let self else { return }
             finished(download, with: result)
         }
     }
@@ -212,6 +216,7 @@ open class ImageDownloader: @unchecked Sendable {
             if downloads[download.url] === download { downloads[download.url] = nil }
             let callers = download.callers.map(\.completion)
             download.callers.removeAll()
+            download.operation = nil
             return callers
         }
         guard !callers.isEmpty else { return }

@@ -312,6 +312,30 @@ final class HandClock: @unchecked Sendable {
         }
     }
 
+    /// A download whose operation was cancelled (here by hand, as the naive
+    /// cancel does) is not joined by a new caller before it leaves the list:
+    /// the newcomer gets a download of its own, and its image, not "cancelled".
+    @Test func aCancelledDownloadIsNotJoined() async throws {
+        try await Rig.withInstruments { _ in
+            let network = WebRig.network(latency: 0.2)
+            defer { network.shutdown() }
+            let downloader = ImageDownloader(network: network)
+            // Held, so the cancelled operation stays on the list until the queue starts it.
+            downloader.isSuspended = true
+            let first = Calls<Outcome>()
+            let token = downloader.downloadImage(with: WebRig.url(0), completion: first.add)
+            token.operation?.cancel()
+            let second = Calls<Outcome>()
+            _ = downloader.downloadImage(with: WebRig.url(0), completion: second.add)
+            downloader.isSuspended = false
+            let outcome = try await second.wait(for: 1)
+            #expect(try outcome[0].get().image.fingerprint == WebRig.fingerprint(0))
+            let cancelled = try await first.wait(for: 1)
+            #expect(cancelled.first.map { if case .failure(.network(.cancelled)) = $0 { true } else { false } } == true)
+            #expect(network.log.count == 1, "the cancelled one never asked")
+        }
+    }
+
     @Test(arguments: [ImageDownloader.ExecutionOrder.firstInFirstOut, .lastInFirstOut])
     func theOrderDownloadsStartIn(_ order: ImageDownloader.ExecutionOrder) async throws {
         try await Rig.withInstruments { _ in
