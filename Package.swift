@@ -20,6 +20,7 @@ let lessonTargets = [
     "Lesson07CustomOperation",
     "Lesson08Dependencies",
     "Lesson09LotteryMachine",
+    "Lesson10WebImage",
 ]
 
 /// The support libraries that tell steps 8 and 9, by the step that imports them.
@@ -27,7 +28,10 @@ let stepStories = ["Lesson08Dependencies": "DependencyTour", "Lesson09LotteryMac
 
 /// The exercises: the learner's workbench (`swift run lessons exercise N` fills it), the checks it is held to,
 /// and the starting code of the exercises whose step is not an image list.
-let exerciseStartTargets = ["Exercise08Start", "Exercise09Start"]
+/// Steps built on the WebImage library rather than on their own download code.
+let usesWebImage: Set<String> = ["Lesson10WebImage"]
+
+let exerciseStartTargets = ["Exercise08Start", "Exercise09Start", "Exercise10Start"]
 
 let package = Package(
     name: "OperationLessons",
@@ -43,6 +47,8 @@ let package = Package(
         .target(name: "TableKit"),
         // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
         .target(name: "LessonSupport", dependencies: ["SlowNetwork", "TableKit"]),
+        // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
+        .target(name: "WebImage", dependencies: ["SlowNetwork", "TableKit"]),
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
         .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit"]),
         .executableTarget(
@@ -60,7 +66,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "OperationLessonsTests",
-            dependencies: ["SlowNetwork", "TableKit", "LessonSupport", "LessonKit", "LessonChecks"]
+            dependencies: ["SlowNetwork", "TableKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage"]
                 + (stepStories.values.sorted() + lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
     ] + exerciseStartTargets.map {
@@ -72,7 +78,8 @@ let package = Package(
         // lesson texts show what Swift 6 would have said about it).
         .executableTarget(
             name: $0,
-            dependencies: [.target(name: stepStories[$0] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"],
+            dependencies: [.target(name: stepStories[$0] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"]
+                + (usesWebImage.contains($0) ? ["WebImage"] : []),
             swiftSettings: [.swiftLanguageMode(.v5)])
     }
 )

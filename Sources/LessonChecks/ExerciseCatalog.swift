@@ -13,6 +13,8 @@ public struct Exercise: Sendable {
         case softwareUpdate = "a software update"
         /// Step 9's lottery machine, a `ScreenController`.
         case lotteryMachine = "a lottery machine"
+        /// Step 10's asynchronous download operation (`AsyncOperationChecks.Make`).
+        case asyncOperation = "an asynchronous operation"
     }
 
     public let number: Int
@@ -76,6 +78,10 @@ public struct Exercise: Sendable {
                 """
         case .lotteryMachine:
             call = "exit(await WorkbenchMain.run(exercise: \(number), machine: LotteryViewController.self))"
+        case .asyncOperation:
+            call =
+                "exit(await WorkbenchMain.run(exercise: \(number)) { "
+                + "ImageDownloadOperation(url: $0, network: $1, progress: $2, completion: $3) })"
         }
         return """
             // The workbench of exercise \(number) (\(entry.title)), written by `swift run lessons exercise \(number)`.
@@ -106,7 +112,7 @@ public struct Exercise: Sendable {
     }
 }
 
-/// Every exercise there is: steps 2–9 (step 1 has no bug to fix, it shows the problem).
+/// Every exercise there is: steps 2–10 (step 1 has no bug to fix, it shows the problem).
 public enum ExerciseCatalog {
     public static let all: [Exercise] =
         imageListExercises + [
@@ -119,6 +125,17 @@ public enum ExerciseCatalog {
                 solutionFolder: "Sources/Lesson09LotteryMachine",
                 bugs: [LotteryChecks.suspension, LotteryChecks.mainQueue], watchFlags: "",
                 watchSays: "start, let it roll, pause, resume: what the digits do"),
+            Exercise(
+                number: 10, kind: .asyncOperation, startFolder: "Sources/Exercise10Start",
+                solutionFolder: "Sources/WebImage",
+                bugs: [
+                    AsyncOperationChecks.finishes, AsyncOperationChecks.announces,
+                    AsyncOperationChecks.cancelledBeforeStart,
+                ],
+                watchFlags: "",
+                watchSays:
+                    "4 downloads started by hand, 4 on a queue of 2 at once, one cancelled before it starts: what "
+                    + "each said, and what was heard"),
         ]
 
     static let imageListExercises: [Exercise] = ImageListChecks.exercises.compactMap { number in

@@ -50,6 +50,12 @@ public struct KnownBug: Sendable {
 
     public var name: String { text.name }
 
+    /// The image step before the one that fixes it (step 10's is step 7:
+    /// steps 8 and 9 are not image lists), where an `.stepBefore` bug shows.
+    public var stepBefore: Int? {
+        LessonCatalog.imageListSteps.map(\.number).filter { $0 < fixedIn }.max()
+    }
+
     /// Present or gone, by the headline number of one report.
     public func verdict(_ report: Report) -> Verdict {
         guard let value = measure.value(report) else { return .notMeasured }

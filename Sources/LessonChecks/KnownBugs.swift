@@ -285,6 +285,36 @@ extension KnownBug {
             }),
         KnownBug(
             BugText(
+                name: "a thread is blocked for every download in flight",
+                expected: "no thread waits in the network: a fetch that blocks none",
+                hint:
+                    "Make the download an asynchronous operation over `network.fetch(_:)`: `start()` begins the "
+                    + "fetch and returns; the operation finishes, announcing `isExecuting` and `isFinished`, when "
+                    + "the fetch calls back.",
+                why:
+                    "`Data(contentsOf:)` holds its thread until the answer comes: three downloads at once hold three "
+                    + "threads doing nothing. An asynchronous operation holds none while it waits, as "
+                    + "SDWebImage's downloader does over URLSession."),
+            fixedIn: 10, scenario: .standard,
+            measure: Measure(name: "peakBlockedThreads", unit: "thread blocked at once") {
+                Double($0.peakBlockedThreads)
+            }),
+        KnownBug(
+            BugText(
+                name: "a second row on a shared icon stays empty",
+                expected: "every row shows its icon, one request per URL",
+                hint:
+                    "Let every caller of a URL wait on the one download under way (a token per caller), and cancel "
+                    + "the download only when its last caller has gone.",
+                why:
+                    "A pool keyed by URL gives the second row nothing to wait on: it finds the download under way, "
+                    + "starts none, and is never told when the first one ends, so it keeps its placeholder."),
+            fixedIn: 10, scenario: .sharedIcon,
+            measure: Measure(name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end") {
+                Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
+            }),
+        KnownBug(
+            BugText(
                 name: "the UI is touched off the main queue",
                 expected: "no main-queue violation in any run",
                 hint:

@@ -79,6 +79,28 @@ public enum WorkbenchMain {
         }
     }
 
+    /// Exercise 10: the learner's `ImageDownloadOperation`.
+    public static func run(
+        exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        operation make: AsyncOperationChecks.Make
+    ) async -> Int32 {
+        switch command(arguments, workbench: number, kind: .asyncOperation) {
+        case .exit(let status):
+            return status
+        case .check(let exercise):
+            let results = await AsyncOperationChecks.check(narrate: { say("  " + $0) }, make: make)
+            return verdict(results, exercise)
+        case .watch(let exercise):
+            guard arguments.isEmpty else {
+                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
+            }
+            say("Your asynchronous operation, played as the check plays it: \(exercise.watchSays).")
+            _ = await AsyncOperationChecks.check(narrate: { say("  " + $0) }, make: make)
+            say("\nCheck it: swift run lessons check \(exercise.number)")
+            return 0
+        }
+    }
+
     enum Command {
         case watch(Exercise)
         case check(Exercise)

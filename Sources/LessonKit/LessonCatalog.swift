@@ -17,7 +17,7 @@ public struct LessonEntry: Sendable {
 
     public var id: String { number < 10 ? "0\(number)" : "\(number)" }
 
-    /// Whether the step is the image list (steps 1–7): its default scenario is
+    /// Whether the step is the image list (steps 1–7 and 10): its default scenario is
     /// one of the table scripts. The scoreboard, the bug matrix and the timeline
     /// pictures run every such step on the same script; steps that are not a
     /// table of icons (dependencies, the lottery machine) have scripts of their own.
@@ -94,6 +94,13 @@ public enum LessonCatalog {
             lesson:
                 "isSuspended stops a queue from starting operations, not the one running: it must check for itself.",
             defaultScenario: "start, pause, resume (not a table scenario)", text: "Lessons/09-lottery-machine.md"),
+        LessonEntry(
+            number: 10, target: "Lesson10WebImage", title: "a WebImage of our own",
+            fixes: "a thread blocked per download; a second row on a shared icon left empty (and, in a library, "
+                + "a shared download cancelled by one reused cell)",
+            lesson: "A loader is steps 4–7 in a library: two caches, one download per URL with a token per caller, "
+                + "and an operation that waits on no thread.",
+            defaultScenario: "shared-icon-reuse", text: "Lessons/10-web-image.md"),
     ]
 
     /// The steps that show the image list, in order: what the scoreboard compares.

@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 
 /// The app's operation queues, watched from outside: found by reflection on
 /// the controller's stored properties (a `lazy var queue` included) or when
@@ -105,7 +106,8 @@ final class QueueWatcher: @unchecked Sendable {
     }
 
     /// The operation queues among `object`'s stored properties (its class's
-    /// and its superclasses'), a `lazy var` included, but the main queue.
+    /// and its superclasses'), a `lazy var` included, but the main queue; then
+    /// those a controller names as its library's (`LessonController.operationQueues`).
     static func operationQueues(in object: AnyObject) -> [OperationQueue] {
         var queues: [OperationQueue] = []
         var mirror: Mirror? = Mirror(reflecting: object)
@@ -118,6 +120,9 @@ final class QueueWatcher: @unchecked Sendable {
                 queues.append(queue)
             }
             mirror = current.superclassMirror
+        }
+        if let controller = object as? any LessonController {
+            queues += controller.operationQueues.filter { queue in !queues.contains { $0 === queue } }
         }
         return queues
     }

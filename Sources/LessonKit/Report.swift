@@ -17,6 +17,9 @@ public struct Report: Codable, Equatable, Sendable {
     public var duplicateRequests = 0
     public var failedRequests = 0
     public var bytes = 0
+    /// The body of each distinct URL once: what `bytes` would be if no icon
+    /// were fetched twice (`bytes` ÷ `uniqueBytes` = 1.00 when none was).
+    public var uniqueBytes = 0
     public var maxInFlight = 0
     /// The most threads waiting in the network at once: a blocking fetch holds
     /// its thread until its answer comes; a fetch that blocks none holds none.
@@ -63,7 +66,14 @@ public struct Report: Codable, Equatable, Sendable {
     public var cellsCreated = 0
     /// How many times the table asked the app for a cell (`cellForRowAt`).
     public var cellRequests = 0
+    /// The load progress image views showed (an image library's bar): values
+    /// shown, values that did not rise, images that came while the bar stood short.
+    public var progressReports = 0
+    public var progressOutOfOrder = 0
+    public var progressEndedShort = 0
     public var diskCacheFiles = 0
+    /// The bytes of the files in the step's caches folder at the end.
+    public var diskCacheBytes = 0
     /// How long the story lasted.
     public var durationMs = 0.0
 

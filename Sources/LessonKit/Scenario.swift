@@ -1,3 +1,4 @@
+import Foundation
 import SlowNetwork
 
 /// A script of gestures and events on a clock: what the "user" and the
@@ -39,11 +40,35 @@ public struct Scenario: Sendable {
     /// seed. 0 makes downloads started together end together, as no real
     /// network does.
     public var jitter: Double = 0
+    /// Rows that show another row's icon, by row: row → the row whose icon URL
+    /// it uses (two apps with one picture, as a CDN serves the same avatar to
+    /// every post of one user). Empty: every row has its own icon.
+    public var sharedIcons: [Int: Int] = [:]
 
     public init(name: String, summary: String, steps: [Step]) {
         self.name = name
         self.summary = summary
         self.steps = steps
+    }
+
+    /// The catalog as this scenario plays it: `catalog` itself, or, when rows
+    /// share icons, a copy with those rows' icon URLs replaced, written as a
+    /// plist (the app reads its model from a file) to `folder`.
+    /// Returns the file written, for the caller to remove; nil when none was.
+    public func playedCatalog(_ catalog: AppCatalog, folder: URL) -> (catalog: AppCatalog, file: URL?) {
+        guard !sharedIcons.isEmpty else { return (catalog, nil) }
+        var entries = catalog.entries
+        for (row, source) in sharedIcons where entries.indices.contains(row) && entries.indices.contains(source) {
+            entries[row].icon = entries[source].icon
+        }
+        let file = folder.appendingPathComponent("catalog-\(name)-\(UUID().uuidString).plist")
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .xml
+        guard let data = try? encoder.encode(entries), (try? data.write(to: file, options: .atomic)) != nil else {
+            // Nowhere to write it: the scenario plays on the catalog as it is.
+            return (catalog, nil)
+        }
+        return (AppCatalog(source: file, entries: entries), file)
     }
 
     /// The network rules this scenario needs for a catalog.

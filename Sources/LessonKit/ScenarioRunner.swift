@@ -96,6 +96,10 @@ private final class ActiveRun: @unchecked Sendable {
     private let instruments = Instruments()
     private let environment: LessonEnvironment
     private let recorder: FrameRecorder
+    /// The catalog the run plays on (`Scenario.playedCatalog`), and the file
+    /// written for it, if one was, to remove at the end.
+    private let catalog: AppCatalog
+    private let catalogFile: URL?
     private var controller: (any LessonController)?
     private var retiredControllers: [() -> Bool] = []
 
@@ -122,7 +126,7 @@ private final class ActiveRun: @unchecked Sendable {
     private var scrolls: [(startMs: Double, endMs: Double)] = []
     /// After each cell the app provides, the queue watcher looks for the work it started.
     private lazy var tableWatcher: TableWatcher = {
-        let catalog = setup.catalog
+        let catalog = catalog
         return TableWatcher(
             icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds },
             cellProvided: { [watcher, unowned self] row in
@@ -148,16 +152,18 @@ private final class ActiveRun: @unchecked Sendable {
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
         self.done = done
+        (catalog, catalogFile) = setup.scenario.playedCatalog(
+            setup.catalog, folder: FileManager.default.temporaryDirectory)
         var conditions = NetworkConditions(setup.options)
         conditions.offline = setup.options.offline || setup.scenario.startsOffline
         conditions.jitter = setup.scenario.jitter
-        conditions.rules = setup.scenario.rules(for: setup.catalog)
+        conditions.rules = setup.scenario.rules(for: catalog)
         clock = StoryClock(watcher: watcher)
         activity = AppActivity(clock: clock)
         network = SlowNetwork(conditions: conditions, clock: clock, isMainQueue: { [clock] in clock.isOnMainQueueThread })
         environment = LessonEnvironment(
-            network: network, catalogURL: setup.catalog.source, cachesDirectory: setup.cachesDirectory)
-        recorder = FrameRecorder(iconURLs: setup.catalog.entries.map(\.icon))
+            network: network, catalogURL: catalog.source, cachesDirectory: setup.cachesDirectory)
+        recorder = FrameRecorder(iconURLs: catalog.entries.map(\.icon))
     }
 
     func start() {
@@ -167,7 +173,7 @@ private final class ActiveRun: @unchecked Sendable {
         event("launch")
         launchController()
         firstScreenIcons = tableSnapshot().rows.compactMap {
-            setup.catalog.entries.indices.contains($0.row) ? setup.catalog.entries[$0.row].icon : nil
+            catalog.entries.indices.contains($0.row) ? catalog.entries[$0.row].icon : nil
         }
         firstQueueLimit = controller.flatMap { PhysicalLimit.queueLimit(of: $0) }
         turn()
@@ -232,9 +238,13 @@ private final class ActiveRun: @unchecked Sendable {
             frame()
             // A frame that started no work (a pause, a settle that waits, a drag
             // over rows whose icons are there) left the app as idle as it found
-            // it: the next one can follow at once.
+            // it: the next one can follow at once. Equal counts are not enough
+            // on their own: a frame can end one operation and start another
+            // (a reused cell cancels a download, the next row reads the disk).
             let after = (queues: watcher.state, changes: clock.changes)
-            guard !isFinished, !setup.paced, after == before, OperationQueue.main.operationCount == 0 else { break }
+            guard !isFinished, !setup.paced, after == before, OperationQueue.main.operationCount == 0,
+                activity.look(mainThreadWaits: false) == .idle
+            else { break }
         }
         if !isFinished { DispatchQueue.main.async { self.turn() } }
     }
@@ -487,6 +497,7 @@ private final class ActiveRun: @unchecked Sendable {
             report.controllerFreed = retiredControllers.last?() ?? false
             network.shutdown()
             if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
+            if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
             Instruments.current = nil
             var timeline = Timeline()
             timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
@@ -528,6 +539,8 @@ private final class ActiveRun: @unchecked Sendable {
         report.duplicateRequests = log.duplicateRequests
         report.failedRequests = log.failed
         report.bytes = log.bytes
+        report.uniqueBytes =
+            Dictionary(log.requests.map { ($0.url, $0.bytes) }, uniquingKeysWith: max).values.reduce(0, +)
         report.maxInFlight = log.maxInFlight
         report.peakBlockedThreads = RequestLog(requests: log.requests.filter { $0.thread != Request.noThread }).maxInFlight
         report.requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
@@ -546,7 +559,8 @@ private final class ActiveRun: @unchecked Sendable {
         report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
         report.downloadQueueLimit = firstQueueLimit
         if !firstScreenIcons.isEmpty {
-            let durations = firstScreenIcons.map { network.plannedStorySeconds(for: $0) * 1000 }
+            // Rows that share an icon share its download.
+            let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
             report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(
                 durations, lanes: report.downloadQueueLimit ?? StoryClock.unlimitedQueueWorkers)
         }
@@ -559,11 +573,18 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameWorkMeanWallMs = frameWork.meanMs
         report.frameWorkMaxWallMs = frameWork.maxMs
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
-        report.diskCacheFiles =
-            (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path)) ?? []
+        report.diskCacheFiles = files.count
+        report.diskCacheBytes = files.reduce(0) { total, name in
+            let path = setup.cachesDirectory.appendingPathComponent(name).path
+            return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
         report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
         report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
         report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
+        report.progressReports = tableWatcher.progressReports
+        report.progressOutOfOrder = tableWatcher.progressOutOfOrder
+        report.progressEndedShort = tableWatcher.progressEndedShort
         report.durationMs = clock.now.milliseconds
         report.runWallMs = (ContinuousClock.now - wallStart).milliseconds
         report.clockNotes = Self.clockNotes(watcher.unseen)

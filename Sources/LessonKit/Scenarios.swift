@@ -4,7 +4,7 @@ extension Scenario {
     public static let all: [Scenario] = [
         .standard, .fastScrollSlowRows, .offlineBrowse, .leaveWhileLoading, .failOnce, .relaunch, .offlineRelaunch,
         .memoryWarningMidDownload, .memoryWarningThenScroll, .scrollBackOverSlowRow, .scrollBackWhileLoading,
-        .scrollEndToEnd,
+        .scrollEndToEnd, .sharedIcon, .sharedIconReuse, .brokenIcon, .relaunchLater,
     ]
 
     public static func named(_ name: String) -> Scenario? {
@@ -144,4 +144,51 @@ extension Scenario {
         name: "scroll-end-to-end",
         summary: "load the first screen, drag steadily to the last row of the catalog, settle",
         steps: [.settle(timeout: 5), .drag(toRow: .infinity, seconds: 60), .settle(timeout: 5)])
+
+    /// Two rows show one icon (the same URL, as a CDN serves one avatar to
+    /// every post of a user): one download, and do both rows get it?
+    public static let sharedIcon: Scenario = {
+        var scenario = Scenario(
+            name: "shared-icon",
+            summary: "rows 2 and 5 show the same icon URL: is it downloaded once, and do both rows show it?",
+            steps: [.settle(timeout: 5)])
+        scenario.sharedIcons = [5: 2]
+        return scenario
+    }()
+
+    /// Two rows wait for one slow download; one of them scrolls away and its
+    /// cell is reused for another row: does the other still get the icon?
+    public static let sharedIconReuse: Scenario = {
+        var scenario = Scenario(
+            name: "shared-icon-reuse",
+            summary:
+                "rows 0 and 6 show one icon that takes 3 s; scroll 2 rows down while it loads, row 0's cell is reused: "
+                + "does row 6 still get it?",
+            steps: [.settle(timeout: 1), .drag(toRow: 2, seconds: 0.5), .settle(timeout: 5)])
+        scenario.sharedIcons = [6: 0]
+        scenario.rowRules = [(rows: [0], behavior: .slow(3...3))]
+        return scenario
+    }()
+
+    /// One icon is broken for good: how often does the app ask for it?
+    public static let brokenIcon: Scenario = {
+        var scenario = Scenario(
+            name: "broken-icon",
+            summary:
+                "row 2's icon never decodes (a corrupt body); scroll away and back twice: how often is it fetched?",
+            steps: [
+                .settle(timeout: 3), .drag(toRow: 12, seconds: 1), .settle(timeout: 3), .drag(toRow: 0, seconds: 1),
+                .settle(timeout: 3), .drag(toRow: 12, seconds: 1), .settle(timeout: 3), .drag(toRow: 0, seconds: 1),
+                .settle(timeout: 3),
+            ])
+        scenario.rowRules = [(rows: [2], behavior: .corrupt)]
+        return scenario
+    }()
+
+    /// The app is left alone for a while before it is opened again: are the
+    /// files on disk still good, or too old to use?
+    public static let relaunchLater = Scenario(
+        name: "relaunch-later",
+        summary: "load the first screen, leave the app for 10 s, relaunch it: are the icons on disk still used?",
+        steps: [.settle(timeout: 10), .pause(seconds: 10), .relaunch, .settle(timeout: 10)])
 }

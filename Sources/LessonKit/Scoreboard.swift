@@ -57,6 +57,11 @@ public enum Scoreboard {
             header: "bytes", keys: ["bytes"], cell: { "\($0.bytes)" },
             measuredBy: "RequestLog.bytes: body bytes the network delivered"),
         Column(
+            header: "blocked", keys: ["peakBlockedThreads"], cell: { "\($0.peakBlockedThreads)" },
+            measuredBy:
+                "RequestLog: the most threads waiting in the network at once (a blocking fetch holds its thread "
+                + "until the answer comes; SlowNetwork.fetch holds none)"),
+        Column(
             header: "stall ms", keys: ["maxMainStallMs"], cell: { whole($0.maxMainStallMs) },
             measuredBy: "FrameRecorder: the longest gap between two frames on the main queue, minus one frame"),
         Column(
@@ -96,11 +101,11 @@ public enum Scoreboard {
 
     /// What the short headers mean, printed under the table.
     public static let legend = """
-        requests: requests / unique URLs · dups: requests started while the same URL was in flight · stall: longest
-        main-queue stall · dropped, placeholder, wrong: 60 Hz refreshes frozen, showing a placeholder, showing another
-        row's icon · all icons: launch to every visible row showing its own icon · × ideal: that time ÷ the physical
-        limit (PhysicalLimit) · kept: image bytes alive after the memory warning · freed: the controller died when the
-        screen went away
+        requests: requests / unique URLs · dups: requests started while the same URL was in flight · blocked: most
+        threads waiting in the network at once · stall: longest main-queue stall · dropped, placeholder, wrong: 60 Hz
+        refreshes frozen, showing a placeholder, showing another row's icon · all icons: launch to every visible row
+        showing its own icon · × ideal: that time ÷ the physical limit (PhysicalLimit) · kept: image bytes alive after
+        the memory warning · freed: the controller died when the screen went away
         """
 
     /// The table for a terminal: aligned columns, one line per step.

@@ -3,8 +3,9 @@ import SlowNetwork
 import TableKit
 
 /// Watches the app's table from outside: what `cellForRowAt` costs the main
-/// queue (a disk read in it included), and which icons the app delivers after
-/// a memory warning, by reloading a row or by setting an image on a cell.
+/// queue (a disk read in it included), which icons the app delivers after a
+/// memory warning, by reloading a row or by setting an image on a cell, and
+/// the progress an image library shows while a load runs.
 ///
 /// A delivery is stale when its icon's last request started before the
 /// warning: a download the warning should have stopped brought it. That is
@@ -31,6 +32,13 @@ final class TableWatcher: TableViewObserver {
     private(set) var warningsMs: [Double] = []
     /// Icons delivered after the first warning: when, and which.
     private var deliveries: [(ms: Double, icon: String)] = []
+    /// The progress each cell's image view shows now, by cell.
+    private var progressShown: [ObjectIdentifier: Double] = [:]
+    /// Progress values shown (above 0), ones that did not rise, and images
+    /// that arrived while the bar still stood short of full.
+    private(set) var progressReports = 0
+    private(set) var progressOutOfOrder = 0
+    private(set) var progressEndedShort = 0
 
     init(icons: [String], now: @escaping () -> Double, cellProvided: @escaping (Int) -> Void) {
         self.icons = icons
@@ -62,6 +70,19 @@ final class TableWatcher: TableViewObserver {
             let icon = iconOfFingerprint[image.fingerprint]
         else { return }
         deliveries.append((now(), icon))
+    }
+
+    func tableView(_ tableView: TableView, cell: TableViewCell, showsImage image: Image?) {
+        guard let image, !image.isPlaceholder, let shown = progressShown[ObjectIdentifier(cell)] else { return }
+        if shown < 1 { progressEndedShort += 1 }
+    }
+
+    func tableView(_ tableView: TableView, cell: TableViewCell, showsProgress progress: Double?) {
+        let key = ObjectIdentifier(cell)
+        defer { progressShown[key] = progress }
+        guard let progress, progress > 0 else { return }
+        progressReports += 1
+        if let shown = progressShown[key], shown > 0, progress <= shown { progressOutOfOrder += 1 }
     }
 
     /// How many icons were delivered after a memory warning by a download

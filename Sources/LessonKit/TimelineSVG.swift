@@ -360,7 +360,8 @@ public enum TimelineSVG {
     /// Puts each download not made on the main queue on the first worker lane
     /// free when it starts, in story order: lane N holds the Nth download under
     /// way at once. (Threads that start downloads together log them in any
-    /// order; the picture must not depend on it.)
+    /// order; the picture must not depend on it.) A fetch that blocks no thread
+    /// (`SlowNetwork.fetch`) is drawn on a "fetch" lane: no thread waits there.
     static func lanes(of requests: [Request]) -> [Int: String] {
         var laneEnds: [Double] = []
         var lanes: [Int: String] = [:]
@@ -369,12 +370,13 @@ public enum TimelineSVG {
         }
         for request in inStoryOrder {
             let end = request.endMs ?? .infinity
+            let kind = request.thread == Request.noThread ? "fetch" : "worker"
             if let free = laneEnds.firstIndex(where: { $0 <= request.startMs }) {
                 laneEnds[free] = end
-                lanes[request.id] = "worker \(free + 1)"
+                lanes[request.id] = "\(kind) \(free + 1)"
             } else {
                 laneEnds.append(end)
-                lanes[request.id] = "worker \(laneEnds.count)"
+                lanes[request.id] = "\(kind) \(laneEnds.count)"
             }
         }
         return lanes

@@ -30,8 +30,8 @@ public final class SlowNetwork: @unchecked Sendable {
         /// from the first count, so requests that start together draw alike
         /// whichever thread got here first.
         var startsByURL: [String: (instant: StoryTime, before: Int, atInstant: Int)] = [:]
-        /// When each request for a URL now in flight is due to end.
-        var dueByURL: [String: [StoryTime]] = [:]
+        /// When each request for a URL now in flight is due to end, by request id.
+        var dueByURL: [String: [(id: Int, due: StoryTime)]] = [:]
     }
 
     /// - Parameters:
@@ -125,9 +125,9 @@ public final class SlowNetwork: @unchecked Sendable {
             // Another request for this URL is still in flight: a duplicate.
             // Judged by when each is due, so a request that ends at the instant
             // this one starts is not counted, whichever thread logs first.
-            let inFlight = (state.dueByURL[key] ?? []).filter { $0 > start }
-            state.dueByURL[key] = inFlight + [due]
+            let inFlight = (state.dueByURL[key] ?? []).filter { $0.due > start }
             let id = state.log.begin(url: key, at: start.milliseconds, thread: thread, isDuplicate: !inFlight.isEmpty)
+            state.dueByURL[key] = inFlight + [(id, due)]
             return (id, plan)
         }
         var body = IconArt.ppm(for: key)
@@ -213,8 +213,9 @@ public final class SlowNetwork: @unchecked Sendable {
             // starts and ends in the log is the order the live counts saw.
             let end = clock.now
             let url = state.log.requests[id].url
+            // A request cancelled before its time is no longer in flight either.
             if var dues = state.dueByURL[url] {
-                dues.removeAll { $0 <= end }
+                dues.removeAll { $0.id == id || $0.due <= end }
                 state.dueByURL[url] = dues.isEmpty ? nil : dues
             }
             state.log.end(id, at: end.milliseconds, outcome: outcome, bytes: bytes, error: error)

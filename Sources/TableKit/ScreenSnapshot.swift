@@ -4,12 +4,15 @@ public struct VisibleRow: Sendable {
     public let title: String?
     public let detail: String?
     public let image: Image?
+    /// The image view's load progress (`ImageView.progress`), while an image loads.
+    public let progress: Double?
 
-    public init(row: Int, title: String?, detail: String?, image: Image?) {
+    public init(row: Int, title: String?, detail: String?, image: Image?, progress: Double? = nil) {
         self.row = row
         self.title = title
         self.detail = detail
         self.image = image
+        self.progress = progress
     }
 }
 
@@ -30,7 +33,8 @@ extension TableView {
         let rows = visibleRows.map { row in
             let cell = visibleCells[row]
             return VisibleRow(
-                row: row, title: cell?.textLabel.text, detail: cell?.detailTextLabel.text, image: cell?.imageView.image)
+                row: row, title: cell?.textLabel.text, detail: cell?.detailTextLabel.text, image: cell?.imageView.image,
+                progress: cell?.imageView.progress)
         }
         return ScreenSnapshot(contentOffset: contentOffset, rows: rows)
     }

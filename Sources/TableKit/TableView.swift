@@ -61,6 +61,10 @@ public final class TableView {
         cellsCreated += 1
         let cell = TableViewCell(reuseIdentifier: identifier)
         cell.imageView.didChange = { [weak self, unowned cell] image in self?.cell(cell, wasGiven: image) }
+        cell.imageView.didChangeProgress = { [weak self, unowned cell] progress in
+            guard let self, MainQueue.isCurrent else { return }
+            self.observer?.tableView(self, cell: cell, showsProgress: progress)
+        }
         return cell
     }
 
@@ -100,9 +104,11 @@ public final class TableView {
 
     /// The finger touches down and starts to move.
     public func beginDragging() {
+        let wasTracking = isTracking
         isDragging = true
         isDecelerating = false
         delegate?.scrollViewWillBeginDragging(self)
+        if !wasTracking { post(Self.didBeginTrackingNotification) }
     }
 
     /// The finger lifts; with `willDecelerate` the content keeps gliding.
@@ -110,6 +116,7 @@ public final class TableView {
         isDragging = false
         isDecelerating = willDecelerate
         delegate?.scrollViewDidEndDragging(self, willDecelerate: willDecelerate)
+        if !isTracking { post(Self.didEndTrackingNotification) }
     }
 
     /// The glide after a flick comes to rest.
@@ -117,6 +124,24 @@ public final class TableView {
         guard isDecelerating else { return }
         isDecelerating = false
         delegate?.scrollViewDidEndDecelerating(self)
+        if !isTracking { post(Self.didEndTrackingNotification) }
+    }
+
+    /// Whether the table is moving under the user's hand: dragged, or still
+    /// gliding after a flick.
+    public var isTracking: Bool { isDragging || isDecelerating }
+
+    /// Posted on the main queue, object the table, when it starts to move
+    /// under the user's hand and when it comes to rest. UIKit has no such
+    /// notifications: it runs the main run loop in `UITrackingRunLoopMode`
+    /// meanwhile, and work scheduled for the default mode waits (which is how
+    /// SDWebImage's `LowPriority` first held its downloads back during a
+    /// scroll). These tell the same to code that cannot see our run loop.
+    public static let didBeginTrackingNotification = Notification.Name("TableKit.TableView.didBeginTracking")
+    public static let didEndTrackingNotification = Notification.Name("TableKit.TableView.didEndTracking")
+
+    private func post(_ name: Notification.Name) {
+        NotificationCenter.default.post(name: name, object: self)
     }
 
     /// Every cell object the table holds, on screen or waiting in the pool.
@@ -144,7 +169,9 @@ public final class TableView {
     /// app's own code (a download's completion); one set inside it is the table
     /// asking. Off the main queue it is a violation already, and not looked at.
     private func cell(_ cell: TableViewCell, wasGiven image: Image?) {
-        guard rowBeingProvided == nil, MainQueue.isCurrent, let observer else { return }
+        guard MainQueue.isCurrent, let observer else { return }
+        observer.tableView(self, cell: cell, showsImage: image)
+        guard rowBeingProvided == nil else { return }
         let row = visibleCells.first { $0.value === cell }?.key
         observer.tableView(self, cellAt: row, wasGiven: image)
     }

@@ -11,4 +11,9 @@ public protocol TableViewObserver: AnyObject {
     /// The app set a cell's image outside `cellForRowAt`; `row` is the row the
     /// cell shows now, nil when it is off screen.
     func tableView(_ tableView: TableView, cellAt row: Int?, wasGiven image: Image?)
+    /// A cell's image view shows `image` now, whoever set it and wherever.
+    func tableView(_ tableView: TableView, cell: TableViewCell, showsImage image: Image?)
+    /// A cell's image view shows a load's progress (nil: none), as an image
+    /// library sets it (`ImageView.progress`).
+    func tableView(_ tableView: TableView, cell: TableViewCell, showsProgress progress: Double?)
 }

@@ -49,7 +49,8 @@ public struct TerminalScreen: Sendable {
         let number = String(visible.row).leftPadded(to: 3)
         let title = (visible.title ?? "").padded(to: 16)
         let detail = (visible.detail ?? "").padded(to: 8)
-        let text = "\(number) \(title) \(detail) \(mark)"
+        let bar = visible.progress.map { " " + progressBar($0) } ?? ""
+        let text = "\(number) \(title) \(detail) \(mark)\(bar)"
         guard style == .colour else {
             let icon =
                 switch visible.image {
@@ -63,6 +64,23 @@ public struct TerminalScreen: Sendable {
         return iconLines.enumerated().map { index, icon in
             index == iconLines.count / 2 - (iconLines.count + 1) % 2 ? "\(icon) \(text)" : icon
         }
+    }
+
+    /// A row's download progress: eight cells filled in eighths, and the
+    /// percentage (in plain text, eight `#` at most).
+    func progressBar(_ fraction: Double) -> String {
+        let clamped = min(1, max(0, fraction.isFinite ? fraction : 0))
+        let percent = "\(Int((clamped * 100).rounded(.down)))%".leftPadded(to: 4)
+        let width = 8
+        guard style == .colour else {
+            let filled = Int((clamped * Double(width)).rounded(.down))
+            return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
+                + percent
+        }
+        let eighths = Int((clamped * Double(width * 8)).rounded(.down))
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+        let cells = String(repeating: "█", count: eighths / 8) + partial
+        return "▕" + cells.padded(to: width) + "▏" + percent
     }
 
     /// The icon scaled to `iconPixels`, two pixel rows per text line.

@@ -14,7 +14,7 @@ import Testing
 /// the Caches folder. CommandLineTests holds step 1's cases; these extend them
 /// to every step.
 @Suite struct BadInputTests {
-    static let imageSteps = LessonCatalog.all.filter { $0.number <= 7 }.map(\.target)
+    static let imageSteps = LessonCatalog.imageListSteps.map(\.target)
 
     static func writeCatalog(_ entries: [AppEntry], to file: URL, format: PropertyListSerialization.PropertyListFormat)
         throws

@@ -9,6 +9,7 @@ import Testing
 @testable import Lesson05OperationPool
 @testable import Lesson06SandboxCache
 @testable import Lesson07CustomOperation
+@testable import Lesson10WebImage
 
 /// The runs the scoreboard and bug-matrix tests read, each made once per test
 /// process and shared: the standard scenario of step 3 serves four tests, and
@@ -35,6 +36,7 @@ actor ScoreboardRuns {
         5: Lesson05OperationPool.AppsViewController.self,
         6: Lesson06SandboxCache.AppsViewController.self,
         7: Lesson07CustomOperation.AppsViewController.self,
+        10: Lesson10WebImage.AppsViewController.self,
     ]
     static let inChildProcess: Set<Int> = ThreadSanitizer.isOn ? [3, 4] : [4]
 

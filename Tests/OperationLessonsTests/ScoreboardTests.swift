@@ -12,12 +12,15 @@ import Testing
     struct Expected: CustomTestStringConvertible, Sendable {
         let step: Int
         let requests: Int
+        var uniqueURLs = 28
         let bytes: Int
         /// Image bytes the app kept after the memory warning.
         let keptAfterWarning: Int
         let wrongImageFrames: Int
         /// From the launch to the first frame with every visible row's own icon.
         let firstScreenMs: Double
+        /// The most threads waiting in the network at once.
+        var blockedThreads = 3
 
         var testDescription: String { "step \(step)" }
     }
@@ -26,21 +29,33 @@ import Testing
     /// Rows 0–27 are shown once on the way down, 0–19 again on the way back:
     /// 28 icons, and 20 downloads more for a step that keeps nothing. The first
     /// screen's eight icons take four rounds of two (steps 2–4, a queue with no
-    /// limit) or three rounds of three (steps 5–7).
+    /// limit) or three rounds of three (steps 5–7), each download holding a
+    /// thread; step 10 fetches six at a time, two rounds, on no thread, and
+    /// downloads no row the user only scrolled past (18 icons).
     static let expected: [Expected] = [
-        Expected(step: 2, requests: 48, bytes: 37488, keptAfterWarning: 0, wrongImageFrames: 488, firstScreenMs: 2000),
-        Expected(step: 3, requests: 28, bytes: 21868, keptAfterWarning: 14592, wrongImageFrames: 0, firstScreenMs: 2000),
-        Expected(step: 4, requests: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: 0, firstScreenMs: 2000),
+        Expected(
+            step: 2, requests: 48, bytes: 37488, keptAfterWarning: 0, wrongImageFrames: 488, firstScreenMs: 2000,
+            blockedThreads: 2),
+        Expected(
+            step: 3, requests: 28, bytes: 21868, keptAfterWarning: 14592, wrongImageFrames: 0, firstScreenMs: 2000,
+            blockedThreads: 2),
+        Expected(
+            step: 4, requests: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: 0, firstScreenMs: 2000,
+            blockedThreads: 2),
         Expected(step: 5, requests: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: 0, firstScreenMs: 1500),
         Expected(step: 6, requests: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: 0, firstScreenMs: 1500),
         Expected(step: 7, requests: 28, bytes: 21868, keptAfterWarning: 0, wrongImageFrames: 0, firstScreenMs: 1500),
+        Expected(
+            step: 10, requests: 18, uniqueURLs: 18, bytes: 13277, keptAfterWarning: 0, wrongImageFrames: 0,
+            firstScreenMs: 1000, blockedThreads: 0),
     ]
 
     @Test(arguments: expected)
     func standardScenarioCounts(_ expected: Expected) async throws {
         let report = try #require(await ScoreboardRuns.shared.report(step: expected.step, scenario: "standard"))
         #expect(report.requests == expected.requests)
-        #expect(report.uniqueURLs == 28)
+        #expect(report.uniqueURLs == expected.uniqueURLs)
+        #expect(report.peakBlockedThreads == expected.blockedThreads)
         #expect(report.duplicateRequests == 0)
         #expect(report.bytes == expected.bytes)
         #expect(report.liveImageBytes == expected.keptAfterWarning)
@@ -61,6 +76,7 @@ import Testing
         #expect(report.uniqueURLs == 28)
         // The first screen waits for eight fetches in a row: 8 × 500 ms.
         #expect(report.maxMainStallMs == 4000)
+        #expect(report.peakBlockedThreads == 1, "the main thread")
         #expect(report.droppedFrames == 1200)
         #expect(report.liveImageBytes == 0)
         #expect(report.controllerFreed)
@@ -81,7 +97,7 @@ import Testing
     }
 
     /// The last image step against the physical limit (docs/performance.md):
-    /// the first screen in ceil(8 rows / 3 at once) × latency, every icon
+    /// the first screen in ceil(8 rows / 6 at once) × latency, every icon
     /// fetched once and every byte once, fault-free.
     @Test func lastImageStepReachesThePhysicalLimit() async throws {
         let last = try #require(LessonCatalog.imageListSteps.last)
@@ -90,12 +106,12 @@ import Testing
             name: "first-screen", summary: "the first screen, until every icon shows", steps: [.settle(timeout: 10)])
         let result = await SharedRuns.shared.result(controller, firstScreen)
         let report = result.report
-        #expect(report.downloadQueueLimit == 3)
-        #expect(report.idealTimeToAllVisibleMs == 1500, "ceil(8 / 3) rounds of 500 ms")
-        #expect(report.timeToAllVisibleMs == 1500)
+        #expect(report.downloadQueueLimit == 6)
+        #expect(report.idealTimeToAllVisibleMs == 1000, "ceil(8 / 6) rounds of 500 ms")
+        #expect(report.timeToAllVisibleMs == 1000)
         #expect(report.requests == 8 && report.uniqueURLs == 8)
         let uniqueBytes = Set(result.timeline.requests.map(\.url)).reduce(0) { $0 + IconArt.ppm(for: $1).count }
-        #expect(report.bytes == uniqueBytes)
+        #expect(report.bytes == uniqueBytes && report.uniqueBytes == uniqueBytes)
         #expect(report.failedRequests == 0)
     }
 
@@ -117,7 +133,7 @@ import Testing
         #expect(text.contains("step 99 crashed in 2 runs"))
 
         let markdown = Scoreboard.markdown(rows).split(separator: "\n")
-        #expect(markdown.filter { $0.hasPrefix("| 0") }.count == ScoreboardRuns.steps.count)
+        #expect(markdown.filter { $0.hasPrefix("| 0") || $0.hasPrefix("| 1") }.count == ScoreboardRuns.steps.count)
         #expect(
             markdown.allSatisfy {
                 $0.isEmpty || !$0.hasPrefix("|") || $0.filter { $0 == "|" }.count == Scoreboard.columns.count + 2
@@ -199,6 +215,20 @@ import Testing
         #expect(svg.contains("main queue blocked 183 ms"), "the stall, minus the frame it should have been")
         #expect(svg.components(separatedBy: "<svg").count == 2 && svg.hasSuffix("</svg>\n"))
         #expect(!svg.contains(">operations<"))
+    }
+
+    /// Downloads that hold no thread (`SlowNetwork.fetch`) are drawn on fetch lanes, not worker lanes.
+    @Test func fetchesThatHoldNoThreadAreNotDrawnAsWorkers() {
+        var timeline = Timeline()
+        timeline.durationMs = 1000
+        timeline.requests = [0, 1].map {
+            Request(
+                id: $0, url: "u\($0)", startMs: 0, endMs: 500, thread: Request.noThread, outcome: .ok, error: nil,
+                bytes: 0, isDuplicate: false)
+        }
+        let svg = TimelineSVG.render(timeline)
+        #expect(svg.contains(">fetch 1<") && svg.contains(">fetch 2<"))
+        #expect(!svg.contains(">worker 1<"))
     }
 
     @Test func operationRunShowsItsSpansAndNoScreen() {

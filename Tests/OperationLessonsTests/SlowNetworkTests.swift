@@ -223,6 +223,30 @@ import Testing
         #expect(await Rig.onThread { Self.fetch(network, url) } == .error(.shutDown))
     }
 
+    /// A fetch that blocks no thread, cancelled long before its answer is
+    /// due, is over: it ends as cancelled, and the next fetch of its URL is
+    /// not a duplicate (the log once kept the cancelled one in flight until
+    /// its planned end, and counted a reused cell's new request as one).
+    @Test func aCancelledFetchIsNoLongerInFlight() async throws {
+        let url = Self.icons[6]
+        var conditions = NetworkConditions()
+        conditions.rules = [URLRule(urls: [url], behavior: .slow(1000...1000))]
+        let network = SlowNetwork(conditions: conditions)
+        defer { network.shutdown() }
+        let first: Result<Data, NetworkError> = await withCheckedContinuation { done in
+            let task = network.fetch(URL(string: url)!, progress: { _, _ in }) { done.resume(returning: $0) }
+            task.cancel()
+        }
+        #expect(first == .failure(.cancelled))
+        #expect(network.counts.inFlight == 0)
+        let second = network.fetch(URL(string: url)!, progress: { _, _ in }) { _ in }
+        let log = network.log
+        #expect(log.count == 2)
+        #expect(log.requests.first?.error == NetworkError.cancelled.description)
+        #expect(log.duplicateRequests == 0)
+        second.cancel()
+    }
+
     @Test func aFetchAfterTheFirstFinishedIsNotADuplicate() async {
         let (outcomes, log) = await Self.sequentialRun(Self.fast(), urls: [Self.icons[0], Self.icons[1]], rounds: 3)
         #expect(outcomes.allSatisfy { if case .data(_, image: true) = $0 { true } else { false } })

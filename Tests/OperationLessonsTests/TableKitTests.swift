@@ -1,8 +1,9 @@
 import Foundation
 import LessonKit
 import SlowNetwork
-import TableKit
 import Testing
+
+@testable import TableKit
 
 /// A data source like the tutorials': it sets each row's title, and its icon
 /// only where it was told to. Everything it does runs on the main queue.
@@ -200,5 +201,66 @@ private final class RowsController: TableViewController {
         }
         #expect(earlier.mainQueueViolations == ["Label.text set off the main queue"])
         #expect(later.mainQueueViolations.isEmpty)
+    }
+
+    /// What an image library hears instead of UIKit's tracking run-loop mode:
+    /// once when the table starts moving under the hand, once when it is at
+    /// rest again, whether the finger lifts still or the content glides on.
+    @Test func aTableSaysWhenItStartsAndStopsMovingUnderTheHand() async throws {
+        let heard = try await ExclusiveRun.run { _ in
+            await MainActor.run { () -> [String] in
+                let controller = RowsController(rowCount: 40)
+                let table = controller.tableView
+                let names = [
+                    TableView.didBeginTrackingNotification: "begin", TableView.didEndTrackingNotification: "end",
+                ]
+                let heard = Words()
+                let observers = names.map { name, word in
+                    NotificationCenter.default.addObserver(forName: name, object: table, queue: nil) { _ in
+                        heard.words.append(word)
+                    }
+                }
+                defer { observers.forEach(NotificationCenter.default.removeObserver) }
+                table.reloadData()
+                table.beginDragging()
+                table.endDragging(willDecelerate: false)
+                heard.words.append("|")
+                // A flick: the finger lifts, the content glides, comes to rest.
+                table.beginDragging()
+                table.endDragging(willDecelerate: true)
+                heard.words.append("gliding")
+                table.endDecelerating()
+                heard.words.append("|")
+                // Caught while gliding: one movement, from the flick to the rest.
+                table.beginDragging()
+                table.endDragging(willDecelerate: true)
+                table.beginDragging()
+                table.endDragging(willDecelerate: false)
+                return heard.words
+            }
+        }
+        #expect(heard == ["begin", "end", "|", "begin", "gliding", "end", "|", "begin", "end"])
+    }
+
+    final class Words: @unchecked Sendable {
+        var words: [String] = []
+    }
+
+    /// An image view's load progress, drawn in its row: eight cells filled in
+    /// eighths on a terminal, `#`s in plain text.
+    @Test func aLoadingRowShowsItsProgressAsABar() {
+        let row = VisibleRow(row: 3, title: "QQ", detail: "1万", image: Image.placeholder, progress: 0.5)
+        func screen(_ style: TerminalScreen.Style, _ row: VisibleRow) -> String {
+            TerminalScreen(style: style).render(
+                header: "", snapshot: ScreenSnapshot(contentOffset: 0, rows: [row]), marks: [:], status: [])
+        }
+        let plain = screen(.plain, row)
+        #expect(plain.contains("[####    ]  50%"), "\(plain)")
+        let colour = screen(.colour, row)
+        #expect(colour.contains("▕████    ▏ 50%"))
+        let almost = TerminalScreen(style: .colour).progressBar(0.99)
+        #expect(almost == "▕███████▉▏ 99%")
+        let none = VisibleRow(row: 3, title: "QQ", detail: "1万", image: Image.placeholder)
+        #expect(!screen(.plain, none).contains("%"))
     }
 }

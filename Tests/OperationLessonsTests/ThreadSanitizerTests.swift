@@ -3,7 +3,8 @@ import LessonChecks
 import Testing
 
 /// The race step 5 fixes, seen by Thread Sanitizer: step 4 writes its cache
-/// dictionary from download threads; steps 5–7 write it on the main queue only.
+/// dictionary from download threads; steps 5–7 write it on the main queue only,
+/// and step 10's library guards everything it shares with a lock.
 ///
 /// Each step runs as a child process (the TSan-built lesson executable beside
 /// this TSan-built test bundle), so step 4's report is its own and cannot fail
@@ -52,7 +53,7 @@ struct ThreadSanitizerTests {
         return reported || crashedThere
     }
 
-    @Test(arguments: ["Lesson05OperationPool", "Lesson06SandboxCache", "Lesson07CustomOperation"])
+    @Test(arguments: ["Lesson05OperationPool", "Lesson06SandboxCache", "Lesson07CustomOperation", "Lesson10WebImage"])
     func fixedStepsReportNoRace(target: String) async throws {
         for scenario in ["fast-scroll-slow-rows", "memory-warning-mid-download"] {
             let run = try await LessonProcess.run(target, ["--scenario", scenario, "--json"])

@@ -1,0 +1,285 @@
+import Foundation
+import LessonKit
+import SlowNetwork
+
+/// The checks of exercise 10 (an asynchronous operation's state),
+/// parameterized by the code under test: anything that makes an asynchronous
+/// download operation from a URL, a network, a progress and a completion
+/// handler (step 10's `ImageDownloadOperation`, the exercise's starting code,
+/// the learner's workbench).
+///
+/// Each check watches what the operation says (`isExecuting`, `isFinished`)
+/// and what the others hear: the queue (does it let the operation go, and
+/// start the next?) and the operation's `completionBlock`, which
+/// swift-corelibs-foundation runs only when it is told the operation finished.
+public enum AsyncOperationChecks {
+    public typealias Make = (
+        _ url: URL, _ network: SlowNetwork, _ progress: @escaping @Sendable (_ received: Int, _ expected: Int) -> Void,
+        _ completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
+    ) -> Operation
+
+    /// Story seconds per wall second: a 500 ms download takes 25 ms.
+    static let speed = 20.0
+    /// How long operations get to finish, in wall seconds: twenty times what
+    /// they need (two rounds of 25 ms).
+    static let timeout = 1.0
+    /// How long after an operation says it finished its completion block gets to run.
+    static let announcementWindow = 0.3
+    static let downloads = 4
+    static let atOnce = 2
+
+    public static let finishes = BugText(
+        name: "an operation that never finishes: the queue stalls",
+        expected:
+            "each of 4 downloads says isExecuting while it downloads, and isFinished (no longer isExecuting) once it "
+            + "has delivered",
+        hint:
+            "Give the operation a state of its own under `lock` (ready, executing, finished); override "
+            + "`isAsynchronous` (true), `isExecuting` and `isFinished` to read it; set executing in `start()` and "
+            + "finished at the end of `complete(with:)`.",
+        why:
+            "An asynchronous operation's `start()` returns while its work goes on, and the queue then believes only "
+            + "`isFinished`. The base class's flags know nothing of a `start()` you wrote: `isFinished` stays false, "
+            + "the operation keeps its slot for ever, and once `maxConcurrentOperationCount` of them have started "
+            + "nothing else ever starts.")
+    public static let announces = BugText(
+        name: "state changed without a word: nobody hears it finish",
+        expected:
+            "once `isFinished` reads true, the operation's `completionBlock` runs (also when it was started by hand, "
+            + "with no queue to look) and the queue lets it go",
+        hint:
+            "Wrap every change of the state in `willChangeValue(forKey: \"isExecuting\")` and "
+            + "`willChangeValue(forKey: \"isFinished\")` … `didChangeValue(forKey:)` for both, the did after the new "
+            + "value is set, and outside the lock (the queue reads `isFinished` as it hears it).",
+        why:
+            "Nobody polls `isFinished`: they are told. On Apple's platforms the queue observes it with KVO. "
+            + "swift-corelibs-foundation has no KVO: `Operation.didChangeValue(forKey: \"isFinished\")` is the "
+            + "only signal (its `willChangeValue` does nothing, and a `didChangeValue` made while `isFinished` still "
+            + "reads false is ignored). Unannounced, `isFinished` reads true, but the completion block never runs and "
+            + "the operation is never let go (a queue on Linux looks once more only as `start()` returns).")
+    public static let cancelledBeforeStart = BugText(
+        name: "cancelled before it starts, it never finishes",
+        expected:
+            "cancelled while waiting, then started (by a queue, or by hand): finished at once, its completion block "
+            + "run, and not one request made",
+        hint:
+            "At the top of `start()`: if `isCancelled`, finish now (`complete(with: .failure(.cancelled))`) and "
+            + "return, before anything is fetched or the state says executing.",
+        why:
+            "A queue starts a cancelled operation too: `cancel()` only sets a flag (and makes it ready). The default "
+            + "`start()` sees the flag and finishes the operation; yours replaces it, so it must look at "
+            + "`isCancelled` itself and finish, or the cancelled operation waits in the queue for ever, after "
+            + "downloading what nobody wants.")
+
+    static func conditions() -> NetworkConditions {
+        var conditions = NetworkConditions()
+        conditions.latency = 0.5
+        conditions.timeScale = speed
+        return conditions
+    }
+
+    static let icons = AppCatalog.bundled().entries.prefix(downloads).compactMap { URL(string: $0.icon) }
+
+    public static func check(narrate: ((String) -> Void)? = nil, make: Make) async -> [CheckResult] {
+        // The four plays at once, each on a network of its own: a check waits
+        // for the slowest, not for all of them in turn.
+        let plays = await ExclusiveRun.run { _ in
+            let started = [
+                startByHand(make, count: downloads, cancelFirst: false), startQueue(make),
+                startByHand(make, count: 1, cancelFirst: true), startCancelledInQueue(make),
+            ]
+            return await withTaskGroup(of: (Int, Play).self) { group in
+                for (index, play) in started.enumerated() { group.addTask { (index, await settle(play)) } }
+                var plays: [(Int, Play)] = []
+                for await play in group { plays.append(play) }
+                return plays.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+        }
+        let (byHand, queued, cancelled, cancelledInQueue) = (plays[0], plays[1], plays[2], plays[3])
+        narrate?("\(downloads) started by hand: \(byHand.summary)")
+        narrate?("\(downloads) on a queue of \(atOnce) at once: \(queued.summary)")
+        narrate?("cancelled, then started by hand: \(cancelled.summary)")
+        narrate?("cancelled while waiting in a queue: \(cancelledInQueue.summary)")
+        return [
+            judgeFinishing(byHand, queued),
+            judgeAnnouncing(byHand, queued),
+            judgeCancelledBeforeStart(cancelled, cancelledInQueue),
+        ]
+    }
+
+    // MARK: what the checks saw
+
+    /// One play: what the operations said and what was heard of them.
+    struct Play {
+        var operations = 0
+        /// Delivered: the completion handler was called.
+        var delivered = 0
+        var finished = 0
+        /// Said `isExecuting` after it finished.
+        var executingAfter = 0
+        /// Progress reports during which it said `isExecuting`, and all of them.
+        var executingWhileDownloading = 0
+        var progressReports = 0
+        /// Its `completionBlock` ran.
+        var announced = 0
+        /// Operations the queue still held at the end (nil: no queue).
+        var heldByQueue: Int?
+        var requests = 0
+        var cancelledDeliveries = 0
+
+        var summary: String {
+            var parts = [
+                "\(finished) of \(operations) finished", "\(announced) announced it",
+                "\(delivered) delivered", "\(requests) \(requests == 1 ? "request" : "requests")",
+            ]
+            if let heldByQueue { parts.append("the queue still holds \(heldByQueue)") }
+            return parts.joined(separator: " · ")
+        }
+    }
+
+    /// Records, from any thread.
+    final class Record: @unchecked Sendable {
+        private let lock = NSLock()
+        private var play = Play()
+
+        func update(_ change: (inout Play) -> Void) { lock.withLock { change(&play) } }
+        var now: Play { lock.withLock { play } }
+    }
+
+    /// Lets a handler ask about the operation it belongs to.
+    final class Holder: @unchecked Sendable {
+        weak var operation: Operation?
+    }
+
+    static func makeRecorded(_ make: Make, url: URL, network: SlowNetwork, record: Record) -> Operation {
+        let holder = Holder()
+        let progress: @Sendable (Int, Int) -> Void = { _, _ in
+            let executing = holder.operation?.isExecuting == true && holder.operation?.isFinished == false
+            record.update {
+                $0.progressReports += 1
+                if executing { $0.executingWhileDownloading += 1 }
+            }
+        }
+        let completion: @Sendable (Result<Data, NetworkError>) -> Void = { result in
+            record.update {
+                $0.delivered += 1
+                if case .failure(.cancelled) = result { $0.cancelledDeliveries += 1 }
+            }
+        }
+        let operation = make(url, network, progress, completion)
+        holder.operation = operation
+        operation.completionBlock = { record.update { $0.announced += 1 } }
+        return operation
+    }
+
+    /// Operations on their way: what `settle` waits for.
+    struct Started: Sendable {
+        let operations: [Operation]
+        let record: Record
+        let network: SlowNetwork
+        let queue: OperationQueue?
+    }
+
+    /// Waits for the operations to say they finished, then for their
+    /// completion blocks; returns what was seen, and ends the network.
+    static func settle(_ started: Started) async -> Play {
+        let (operations, record, queue) = (started.operations, started.record, started.queue)
+        defer { started.network.shutdown() }
+        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: timeout)
+        let deadline = ContinuousClock.now + .seconds(announcementWindow)
+        while record.now.announced < operations.filter(\.isFinished).count || (queue?.operationCount ?? 0) > 0,
+            ContinuousClock.now < deadline
+        {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        var play = record.now
+        play.operations = operations.count
+        play.finished = operations.filter(\.isFinished).count
+        play.executingAfter = operations.filter { $0.isFinished && $0.isExecuting }.count
+        play.heldByQueue = queue?.operationCount
+        play.requests = started.network.log.count
+        return play
+    }
+
+    /// Four downloads on a queue that runs two at once.
+    static func startQueue(_ make: Make) -> Started {
+        let network = SlowNetwork(conditions: conditions())
+        let record = Record()
+        let operations = icons.map { makeRecorded(make, url: $0, network: network, record: record) }
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = atOnce
+        for operation in operations { queue.addOperation(operation) }
+        return Started(operations: operations, record: record, network: network, queue: queue)
+    }
+
+    /// Downloads started by hand, each on a thread of its own (after a cancel
+    /// when `cancelFirst`): no queue looks at them, only their own word counts.
+    static func startByHand(_ make: Make, count: Int, cancelFirst: Bool) -> Started {
+        let network = SlowNetwork(conditions: conditions())
+        let record = Record()
+        let operations = icons.prefix(count).map { makeRecorded(make, url: $0, network: network, record: record) }
+        for operation in operations {
+            if cancelFirst { operation.cancel() }
+            Thread.detachNewThread { operation.start() }
+        }
+        return Started(operations: operations, record: record, network: network, queue: nil)
+    }
+
+    /// One download cancelled while it waits in a suspended queue, which then resumes.
+    static func startCancelledInQueue(_ make: Make) -> Started {
+        let network = SlowNetwork(conditions: conditions())
+        let record = Record()
+        let operation = makeRecorded(make, url: icons[0], network: network, record: record)
+        let queue = OperationQueue()
+        queue.isSuspended = true
+        queue.addOperation(operation)
+        operation.cancel()
+        queue.isSuspended = false
+        return Started(operations: [operation], record: record, network: network, queue: queue)
+    }
+
+    // MARK: the verdicts
+
+    static func judgeFinishing(_ byHand: Play, _ queued: Play) -> CheckResult {
+        let executing = byHand.progressReports > 0 && byHand.executingWhileDownloading == byHand.progressReports
+        let passed = byHand.finished == byHand.operations && byHand.executingAfter == 0 && executing
+        var measured = "started by hand: \(byHand.finished) of \(byHand.operations) finished"
+        if byHand.finished < byHand.operations { measured += " (isFinished stayed false)" }
+        if byHand.executingAfter > 0 { measured += ", \(byHand.executingAfter) still said isExecuting after it" }
+        if !executing {
+            measured +=
+                ", isExecuting during \(byHand.executingWhileDownloading) of \(byHand.progressReports) progress reports"
+        }
+        if queued.finished < queued.operations {
+            measured +=
+                " · on a queue of \(atOnce) at once: \(queued.requests) started, "
+                + (queued.requests < queued.operations ? "never the rest: stalled" : "\(queued.finished) finished")
+        }
+        return finishes.result(passed: passed, measured: measured)
+    }
+
+    static func judgeAnnouncing(_ byHand: Play, _ queued: Play) -> CheckResult {
+        guard byHand.finished > 0 || queued.finished > 0 else {
+            return announces.result(passed: false, measured: "isFinished never turned true: nothing to announce")
+        }
+        let passed =
+            byHand.finished == byHand.operations && byHand.announced == byHand.finished
+            && queued.finished == queued.operations && queued.announced == queued.finished && queued.heldByQueue == 0
+        let measured =
+            "started by hand: \(byHand.finished) said finished, \(byHand.announced) heard (completion blocks run) · "
+            + "on a queue: \(queued.finished) of \(queued.operations) said finished, \(queued.announced) heard, "
+            + "the queue still holds \(queued.heldByQueue ?? 0)"
+        return announces.result(passed: passed, measured: measured)
+    }
+
+    static func judgeCancelledBeforeStart(_ byHand: Play, _ inQueue: Play) -> CheckResult {
+        func said(_ play: Play) -> String {
+            let finished =
+                play.finished == 1 ? (play.announced == 1 ? "finished" : "finished unheard") : "never finished"
+            return finished + (play.requests > 0 ? ", after asking the network (\(play.requests) request)" : "")
+        }
+        let passed = [byHand, inQueue].allSatisfy { $0.finished == 1 && $0.announced == 1 && $0.requests == 0 }
+        return cancelledBeforeStart.result(
+            passed: passed, measured: "started by hand: \(said(byHand)) · in a queue: \(said(inQueue))")
+    }
+}

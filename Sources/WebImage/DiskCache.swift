@@ -1,0 +1,193 @@
+import Foundation
+import SlowNetwork
+
+/// Files in a folder of their own, one per key: step 6's sandbox cache, with
+/// what a cache that lives for months needs besides.
+///
+/// - Names are step 6's: a 64-bit FNV-1a hash of the whole key, in hex (two
+///   URLs ending in `icon.png` do not collide, and no name can contain `/` or
+///   `..`), plus the extension the cache is given.
+/// - Writes are atomic (a file is whole or absent), and make the folder again
+///   if it has gone.
+/// - **A maximum age**: a file not read or written for `maxAge` is removed
+///   when it is next asked for, and by `removeExpired()`. Default 7 days, as
+///   SDWebImage's `maxDiskAge`.
+/// - **A maximum size**: after each write the least recently used files go
+///   until the folder is within `maxSize` bytes. SDWebImage trims when the
+///   app goes to the background, down to half its limit; there is no
+///   background here, so the limit holds at every moment instead.
+///
+/// The last use of a file is its modification date (set on every read and
+/// write), so the order survives a relaunch. Time is `now()`: the wall clock
+/// by default, the story clock in the lessons, any clock a test likes.
+///
+/// Thread-safe (an `NSLock`); each call does its file work while it holds the
+/// lock, so call it off the main queue (`ImageCache` does, on its own queue).
+public final class DiskCache: @unchecked Sendable {
+    public static let defaultMaxAge: TimeInterval = 7 * 24 * 60 * 60
+
+    public let directory: URL
+    /// Seconds since a file's last use after which it is dropped.
+    public var maxAge: TimeInterval {
+        get { lock.withLock { ageLimit } }
+        set { lock.withLock { ageLimit = newValue } }
+    }
+    /// Bytes the files may take together; nil: no limit (SDWebImage's default).
+    public var maxSize: Int? {
+        get { lock.withLock { sizeLimit } }
+        set {
+            lock.withLock {
+                sizeLimit = newValue
+                trimToSize()
+            }
+        }
+    }
+
+    private let fileExtension: String
+    private let now: @Sendable () -> Date
+    private let lock = NSLock()
+    private var ageLimit: TimeInterval
+    private var sizeLimit: Int?
+    /// What is on disk, by file name: size and last use. Read from the folder
+    /// the first time it is needed, then kept up to date.
+    private var index: [String: (size: Int, used: Date)]?
+
+    public init(
+        directory: URL, fileExtension: String = "", maxAge: TimeInterval = DiskCache.defaultMaxAge, maxSize: Int? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.directory = directory
+        self.fileExtension = fileExtension
+        self.ageLimit = maxAge
+        self.sizeLimit = maxSize
+        self.now = now
+    }
+
+    /// The file name for a key: FNV-1a of the key's UTF-8 bytes, 16 hex digits.
+    public func fileName(forKey key: String) -> String {
+        let hex = String(StableHash.fnv1a(key), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + (fileExtension.isEmpty ? "" : "." + fileExtension)
+    }
+
+    /// The bytes stored for `key`, unless they are missing or expired (an
+    /// expired file is removed). A hit counts as a use.
+    public func data(forKey key: String) -> Data? {
+        lock.withLock {
+            let name = fileName(forKey: key)
+            let time = now()
+            guard let entry = loadedIndex()[name] else { return nil }
+            if isExpired(entry.used, at: time) {
+                remove(name)
+                return nil
+            }
+            guard let data = try? Data(contentsOf: url(of: name)) else {
+                index?[name] = nil
+                return nil
+            }
+            touch(name, at: time, size: data.count)
+            return data
+        }
+    }
+
+    /// Writes `data` for `key`, atomically, then trims the folder to its size.
+    /// Returns whether the file was written.
+    @discardableResult
+    public func store(_ data: Data, forKey key: String) -> Bool {
+        lock.withLock {
+            let name = fileName(forKey: key)
+            _ = loadedIndex()
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            guard (try? data.write(to: url(of: name), options: .atomic)) != nil else { return false }
+            touch(name, at: now(), size: data.count)
+            trimToSize()
+            return index?[name] != nil
+        }
+    }
+
+    public func contains(key: String) -> Bool {
+        lock.withLock { loadedIndex()[fileName(forKey: key)] != nil }
+    }
+
+    public func removeData(forKey key: String) {
+        lock.withLock {
+            _ = loadedIndex()
+            remove(fileName(forKey: key))
+        }
+    }
+
+    /// Removes every file this cache wrote (and anything else in its folder).
+    public func removeAll() {
+        lock.withLock {
+            try? FileManager.default.removeItem(at: directory)
+            index = [:]
+        }
+    }
+
+    /// Removes the files past their age, then the least recently used until
+    /// the folder is within its size. Returns how many files went.
+    @discardableResult
+    public func removeExpired() -> Int {
+        lock.withLock {
+            let time = now()
+            let before = loadedIndex().count
+            for (name, entry) in loadedIndex() where isExpired(entry.used, at: time) { remove(name) }
+            trimToSize()
+            return before - (index?.count ?? 0)
+        }
+    }
+
+    /// The bytes of every file, together.
+    public var totalSize: Int { lock.withLock { loadedIndex().values.reduce(0) { $0 + $1.size } } }
+    public var fileCount: Int { lock.withLock { loadedIndex().count } }
+
+    // MARK: under the lock
+
+    private func url(of name: String) -> URL { directory.appendingPathComponent(name) }
+
+    private func isExpired(_ used: Date, at time: Date) -> Bool {
+        time.timeIntervalSince(used) > ageLimit
+    }
+
+    /// The index, read from the folder the first time.
+    private func loadedIndex() -> [String: (size: Int, used: Date)] {
+        if let index { return index }
+        var loaded: [String: (size: Int, used: Date)] = [:]
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        let files =
+            (try? FileManager.default.contentsOfDirectory(
+                at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])) ?? []
+        for file in files {
+            guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else {
+                continue
+            }
+            loaded[file.lastPathComponent] = (values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        }
+        index = loaded
+        return loaded
+    }
+
+    /// Records a use: in the index, and as the file's modification date.
+    private func touch(_ name: String, at time: Date, size: Int) {
+        try? FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: url(of: name).path)
+        index?[name] = (size, time)
+    }
+
+    private func remove(_ name: String) {
+        try? FileManager.default.removeItem(at: url(of: name))
+        index?[name] = nil
+    }
+
+    /// Least recently used first; equal dates by name, so the order is the
+    /// same in every run.
+    private func trimToSize() {
+        guard let limit = sizeLimit, var entries = index else { return }
+        var total = entries.values.reduce(0) { $0 + $1.size }
+        guard total > limit else { return }
+        let order = entries.sorted { ($0.value.used, $0.key) < ($1.value.used, $1.key) }
+        for (name, entry) in order where total > limit {
+            remove(name)
+            entries[name] = nil
+            total -= entry.size
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TableKit
+
+/// Memory, then disk: SDWebImage's `SDImageCache`. Steps 4 and 6 side by
+/// side, with the disk's work moved off the main queue.
+///
+/// Disk reads and writes run one at a time on `ioQueue`. SDWebImage uses a
+/// serial dispatch queue there; this is an `OperationQueue` limited to one
+/// operation because the lessons' story clock can see what an operation
+/// queue holds, and so waits for a disk read before it moves time on.
+public final class ImageCache: @unchecked Sendable {
+    public let memory: MemoryCache<String, Image>
+    public let disk: DiskCache
+    public let ioQueue: OperationQueue
+
+    /// 100 MB of decoded pixels, AlamofireImage's default (SDWebImage sets
+    /// no limit; Kingfisher a quarter of the RAM).
+    public static let defaultMemoryCostLimit = 100 * 1024 * 1024
+
+    public init(memory: MemoryCache<String, Image>, disk: DiskCache) {
+        self.memory = memory
+        self.disk = disk
+        ioQueue = OperationQueue()
+        ioQueue.name = "WebImage disk"
+        ioQueue.maxConcurrentOperationCount = 1
+    }
+
+    /// The usual cache: `directory` for the files (PPM, what the icons are),
+    /// time read from `now`.
+    public convenience init(directory: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(
+            memory: MemoryCache(totalCostLimit: Self.defaultMemoryCostLimit),
+            disk: DiskCache(directory: directory, fileExtension: "ppm", now: now))
+    }
+
+    /// SDWebImage's `maxCacheAge` (the tutorial sets it to 100 days).
+    public var maxCacheAge: TimeInterval {
+        get { disk.maxAge }
+        set { disk.maxAge = newValue }
+    }
+
+    /// SDWebImage's `maxCacheSize`, in bytes; nil: no limit.
+    public var maxCacheSize: Int? {
+        get { disk.maxSize }
+        set { disk.maxSize = newValue }
+    }
+
+    public func imageFromMemory(forKey key: String) -> Image? {
+        memory.value(forKey: key)
+    }
+
+    /// What a memory warning calls for: SDWebImage's `clearMemory`.
+    public func clearMemory() {
+        memory.removeAll()
+    }
+
+    /// Looks on disk, on `ioQueue`; a hit is decoded there and kept in memory
+    /// too. `completion` runs on `ioQueue` with the image and its bytes, or
+    /// nils; not at all if the returned operation is cancelled before it runs.
+    @discardableResult
+    public func queryDisk(
+        forKey key: String, completion: @escaping @Sendable (Image?, Data?) -> Void
+    ) -> Operation {
+        let operation = BlockOperation()
+        operation.addExecutionBlock { [weak operation, disk, memory] in
+            guard operation?.isCancelled == false else { return }
+            // Bytes that no longer decode (a damaged file) count as a miss.
+            guard let data = disk.data(forKey: key), let image = Image(data: data) else {
+                return completion(nil, nil)
+            }
+            memory.setValue(image, forKey: key, cost: image.byteCount)
+            completion(image, data)
+        }
+        ioQueue.addOperation(operation)
+        return operation
+    }
+
+    /// Keeps `image` in memory at once and, unless `toDisk` is false, its
+    /// bytes on disk, on `ioQueue`.
+    public func store(_ image: Image, data: Data?, forKey key: String, toDisk: Bool = true) {
+        memory.setValue(image, forKey: key, cost: image.byteCount)
+        guard toDisk, let data else { return }
+        ioQueue.addOperation { [disk] in disk.store(data, forKey: key) }
+    }
+
+    /// Drops expired files and trims the folder to its size, on `ioQueue`.
+    public func removeExpiredFiles() {
+        ioQueue.addOperation { [disk] in disk.removeExpired() }
+    }
+}

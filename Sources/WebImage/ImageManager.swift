@@ -1,0 +1,215 @@
+import Foundation
+import SlowNetwork
+import TableKit
+
+/// Memory, disk, network, in that order, for one URL: SDWebImage's
+/// `SDWebImageManager`, tying `ImageCache` and `ImageDownloader` together,
+/// with the failed-URL list and the options.
+///
+/// `completed` runs on the main queue: at once when the image is in memory
+/// and the call was made on the main queue, otherwise on a later turn. A load
+/// whose token is cancelled calls nothing after that.
+public final class ImageManager: @unchecked Sendable {
+    public typealias Completed =
+        @Sendable (
+            _ image: Image?, _ error: WebImageError?, _ cacheType: ImageCacheType, _ imageURL: URL?
+        ) -> Void
+
+    public let imageCache: ImageCache
+    public let imageDownloader: ImageDownloader
+
+    private let lock = NSLock()
+    /// URLs whose download failed for good (`WebImageError.isPermanent`):
+    /// not asked for again without `.retryFailed`. In memory only, as
+    /// SDWebImage's: a relaunch forgets it.
+    private var failedURLs: Set<URL> = []
+    /// Loads not finished yet, for `cancelAll`.
+    private var running: [ObjectIdentifier: LoadToken] = [:]
+
+    public init(imageCache: ImageCache, imageDownloader: ImageDownloader) {
+        self.imageCache = imageCache
+        self.imageDownloader = imageDownloader
+    }
+
+    /// The usual manager: files in `cachesDirectory`, downloads from `network`,
+    /// time (for the files' age) from `now`.
+    public convenience init(
+        network: SlowNetwork, cachesDirectory: URL, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            imageCache: ImageCache(directory: cachesDirectory, now: now),
+            imageDownloader: ImageDownloader(network: network))
+    }
+
+    /// The queues the manager's work runs on: downloads, then disk. For
+    /// instruments that watch an app's queues (the lessons' story clock).
+    public var operationQueues: [OperationQueue] { [imageDownloader.queue, imageCache.ioQueue] }
+
+    /// Loads `url`: from memory, else from disk, else from the network
+    /// (kept in both caches then). `progress` runs on a background queue
+    /// while it downloads; `completed` on the main queue, once (twice with
+    /// `.refreshCached` when the server's image differs from the cached one).
+    @discardableResult
+    public func loadImage(
+        with url: URL?, options: WebImageOptions = [], progress: ImageProgress? = nil,
+        completed: @escaping Completed
+    ) -> LoadToken {
+        let token = LoadToken(url: url, completed: completed)
+        guard let url else {
+            deliver(token, nil, .invalidURL, .none, isLast: true)
+            return token
+        }
+        if !options.contains(.retryFailed) && lock.withLock({ failedURLs.contains(url) }) {
+            deliver(token, nil, .failedBefore, .none, isLast: true)
+            return token
+        }
+        lock.withLock { running[ObjectIdentifier(token)] = token }
+        let key = url.absoluteString
+        if let image = imageCache.imageFromMemory(forKey: key) {
+            let refresh = options.contains(.refreshCached)
+            deliver(token, image, nil, .memory, isLast: !refresh)
+            if refresh { download(url, options: options, progress: progress, for: token, cached: image) }
+            return token
+        }
+        let query = imageCache.queryDisk(forKey: key) { [self] image, _ in
+            guard !token.isCancelled else { return }
+            if let image {
+                let refresh = options.contains(.refreshCached)
+                deliver(token, image, nil, .disk, isLast: !refresh)
+                if !refresh { return }
+            }
+            download(url, options: options, progress: progress, for: token, cached: image)
+        }
+        token.attach(query)
+        return token
+    }
+
+    /// Cancels every load under way: none calls its `completed` any more,
+    /// and downloads nobody else waits for stop. SDWebImage's `cancelAll`,
+    /// the first half of the tutorial's memory-warning clean-up.
+    public func cancelAll() {
+        let tokens = lock.withLock { () -> [LoadToken] in
+            defer { running.removeAll() }
+            return Array(running.values)
+        }
+        imageDownloader.withoutNewStarts { for token in tokens { token.cancel() } }
+    }
+
+    public func isFailedURL(_ url: URL) -> Bool { lock.withLock { failedURLs.contains(url) } }
+
+    public func removeFailedURL(_ url: URL) { _ = lock.withLock { failedURLs.remove(url) } }
+
+    public func removeAllFailedURLs() { lock.withLock { failedURLs.removeAll() } }
+
+    /// Loads under way.
+    public var runningLoadCount: Int { lock.withLock { running.count } }
+
+    // MARK: inside
+
+    private func download(
+        _ url: URL, options: WebImageOptions, progress: ImageProgress?, for token: LoadToken, cached: Image?
+    ) {
+        let key = url.absoluteString
+        let download = imageDownloader.downloadImage(with: url, options: options, progress: progress) {
+            [self] result in
+            switch result {
+            case .success(let downloaded):
+                lock.withLock { _ = failedURLs.remove(url) }
+                // Callers of one download share its image: it is stored once.
+                if imageCache.imageFromMemory(forKey: key) !== downloaded.image {
+                    imageCache.store(
+                        downloaded.image, data: downloaded.data, forKey: key,
+                        toDisk: !options.contains(.cacheMemoryOnly))
+                }
+                // A refresh that brought the image already shown says nothing more.
+                if let cached, cached.fingerprint == downloaded.image.fingerprint {
+                    finish(token)
+                } else {
+                    deliver(token, downloaded.image, nil, .none, isLast: true)
+                }
+            case .failure(let error):
+                if error.isPermanent { lock.withLock { _ = failedURLs.insert(url) } }
+                // A refresh that failed leaves the cached image shown.
+                if cached != nil {
+                    finish(token)
+                } else {
+                    deliver(token, nil, error, .none, isLast: true)
+                }
+            }
+        }
+        token.attach(download, from: imageDownloader)
+    }
+
+    /// Calls the token's `completed` on the main queue, unless it is cancelled by then.
+    private func deliver(
+        _ token: LoadToken, _ image: Image?, _ error: WebImageError?, _ cacheType: ImageCacheType, isLast: Bool
+    ) {
+        if isLast { finish(token) }
+        if MainQueue.isCurrent {
+            token.complete(image, error, cacheType)
+        } else {
+            OperationQueue.main.addOperation { token.complete(image, error, cacheType) }
+        }
+    }
+
+    private func finish(_ token: LoadToken) {
+        _ = lock.withLock { running.removeValue(forKey: ObjectIdentifier(token)) }
+    }
+}
+
+/// One load under way: SDWebImage's combined operation (a cache query, then
+/// perhaps a download). Cancelling it stops both and silences its `completed`.
+public final class LoadToken: @unchecked Sendable {
+    public let url: URL?
+    private let completed: ImageManager.Completed
+    private let lock = NSLock()
+    private var cancelled = false
+    private var cacheQuery: Operation?
+    private var download: (token: DownloadToken, downloader: ImageDownloader)?
+
+    init(url: URL?, completed: @escaping ImageManager.Completed) {
+        self.url = url
+        self.completed = completed
+    }
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    public func cancel() {
+        let (query, download) = lock.withLock { () -> (Operation?, (DownloadToken, ImageDownloader)?) in
+            cancelled = true
+            defer {
+                cacheQuery = nil
+                self.download = nil
+            }
+            return (cacheQuery, self.download)
+        }
+        query?.cancel()
+        if let (token, downloader) = download { downloader.cancel(token) }
+    }
+
+    func attach(_ query: Operation) {
+        let stop = lock.withLock {
+            if !cancelled { cacheQuery = query }
+            return cancelled
+        }
+        if stop { query.cancel() }
+    }
+
+    /// A token cancelled while its download was being asked for cancels that at once.
+    func attach(_ token: DownloadToken, from downloader: ImageDownloader) {
+        let stop = lock.withLock {
+            if !cancelled {
+                cacheQuery = nil
+                download = (token, downloader)
+            }
+            return cancelled
+        }
+        if stop { downloader.cancel(token) }
+    }
+
+    /// On the main queue.
+    func complete(_ image: Image?, _ error: WebImageError?, _ cacheType: ImageCacheType) {
+        guard !isCancelled else { return }
+        completed(image, error, cacheType, url)
+    }
+}
