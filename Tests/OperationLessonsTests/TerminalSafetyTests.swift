@@ -1,0 +1,96 @@
+import Foundation
+import TableKit
+import Testing
+
+/// Whoever hands a learner a catalog must not control their terminal: app
+/// names and download fields are data, shown (escaped where they are not
+/// printable), never obeyed. And columns stay aligned, counted as the
+/// terminal draws them.
+@Suite struct TerminalSafetyTests {
+    /// Each is something a terminal would obey, or would draw wider or longer than it looks.
+    static let hostileNames = [
+        "\u{1B}]0;PWNED\u{07}",  // sets the window's title
+        "\u{1B}[?1049h",  // switches to the alternate screen
+        "\u{1B}[2J\u{1B}[H",  // clears the screen
+        "\u{1B}c",  // resets the terminal
+        "line\r\nbreak",
+        "\u{9B}31mC1",  // CSI as one C1 code point
+        "\u{7F}delete",
+        "\u{202E}reversed",
+        "nul\u{0}byte",
+        "tab\there",
+        "e" + String(repeating: "\u{301}", count: 100_000),  // one character of 100,000 combining marks
+        "微信微信微信微信微信",
+    ]
+
+    static func snapshot(titles: [String], detail: String) -> ScreenSnapshot {
+        ScreenSnapshot(
+            contentOffset: 0,
+            rows: titles.enumerated().map { VisibleRow(row: $0, title: $1, detail: detail, image: nil) })
+    }
+
+    /// Control characters in `text` that did not come from the renderer's own line breaks.
+    static func controls(in text: String, allowingEscape: Bool) -> [String] {
+        text.unicodeScalars.compactMap { scalar in
+            switch scalar.value {
+            case 0x0A: nil
+            case 0x1B where allowingEscape: nil
+            case 0x00...0x1F, 0x7F, 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+                String(format: "U+%04X", scalar.value)
+            default: nil
+            }
+        }
+    }
+
+    @Test(arguments: [TerminalScreen.Style.colour, .plain])
+    func hostileNamesReachTheScreenAsTextOnly(style: TerminalScreen.Style) {
+        let screen = TerminalScreen(style: style, terminalLines: 40, columns: 80)
+        let hostile = screen.render(
+            header: "header", snapshot: Self.snapshot(titles: Self.hostileNames, detail: "\u{1B}[31mred"), marks: [:],
+            status: ["status"])
+        let benign = screen.render(
+            header: "header", snapshot: Self.snapshot(titles: Self.hostileNames.map { _ in "x" }, detail: "red"),
+            marks: [:], status: ["status"])
+        // The renderer's own escape sequences (colours, cursor home, clear to
+        // end of line) are the same for both: none came from the data.
+        #expect(hostile.filter { $0 == "\u{1B}" }.count == benign.filter { $0 == "\u{1B}" }.count)
+        #expect(hostile.filter { $0 == "\n" }.count == benign.filter { $0 == "\n" }.count, "a CR or LF broke a row")
+        #expect(Self.controls(in: hostile, allowingEscape: style == .colour) == [])
+        // Shown, escaped, as far as the column goes.
+        #expect(hostile.contains("\\u{1B}]0;PWNED"))
+        #expect(hostile.contains("line\\r\\nbreak"))
+        #expect(hostile.contains("\\u{202E}reversed"))
+        // The 100,000 marks are cut to a few.
+        #expect(hostile.unicodeScalars.count < 10_000, "\(hostile.unicodeScalars.count) code points")
+    }
+
+    @Test func namesAreCutAndPaddedByDisplayWidth() {
+        #expect(TerminalText.fitted("QQ", to: 5) == "QQ   ")
+        #expect(TerminalText.fitted("abcdefghijklmnop", to: 16) == "abcdefghijklmnop")
+        #expect(TerminalText.fitted("abcdefghijklmnopq", to: 16) == "abcdefghijklmno…")
+        // Two columns a CJK character: seven of them and "…" fill 15 columns, one space makes 16.
+        #expect(TerminalText.fitted("微信微信微信微信微信", to: 16) == "微信微信微信微… ")
+        #expect(TerminalText.fitted("微信", to: 3) == "微…")
+        #expect(TerminalText.fitted("e\u{301}", to: 3) == "e\u{301}  ")
+        #expect(TerminalText.fitted("a\u{1B}b", to: 10) == "a\\u{1B}b  ")
+        let marks = TerminalText.fitted("e" + String(repeating: "\u{301}", count: 100_000), to: 4)
+        #expect(marks.unicodeScalars.count == TerminalText.maxScalarsPerCharacter + 3)
+        #expect(marks.hasSuffix("   "))
+    }
+
+    /// The plain screen's rows line up whatever script their names are in.
+    @Test func plainRowsStayAlignedWithWideCharacters() {
+        let screen = TerminalScreen(style: .plain)
+        let text = screen.render(
+            header: "", snapshot: Self.snapshot(titles: ["QQ", "微信", "e\u{301}"], detail: "100万"),
+            marks: [0: "✓", 1: "✓", 2: "✓"], status: [])
+        let lines = text.split(separator: "\n").map(String.init)
+        func pad(_ count: Int) -> String { String(repeating: " ", count: count) }
+        #expect(
+            lines == [
+                "[      ]   0 QQ" + pad(14) + " 100万" + pad(3) + " ✓",
+                "[      ]   1 微信" + pad(12) + " 100万" + pad(3) + " ✓",
+                "[      ]   2 e\u{301}" + pad(15) + " 100万" + pad(3) + " ✓",
+            ])
+    }
+}
