@@ -14,6 +14,13 @@ public enum WorkbenchMain {
         exercise number: Int, controller: any LessonController.Type,
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        return finish(await play(exercise: number, controller: controller, arguments: arguments))
+    }
+
+    private static func play(
+        exercise number: Int, controller: any LessonController.Type, arguments: [String]
+    ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .imageList) {
         case .exit(let status):
             return status
@@ -27,8 +34,7 @@ public enum WorkbenchMain {
             let status = await LessonMain.run(
                 exercise.entry.workbench(defaultScenario: scenario), controller: controller, arguments: arguments)
             if status == 0 && (arguments.contains("--help") || arguments.contains("-h")) {
-                // After LessonMain's help, which `print` buffers.
-                print("\ncheck it: swift run lessons check \(exercise.number)   (or: swift run Workbench --check N)")
+                say("\ncheck it: swift run lessons check \(exercise.number)   (or: swift run Workbench --check N)")
             }
             return status
         }
@@ -38,6 +44,13 @@ public enum WorkbenchMain {
     public static func run(
         exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         update make: DependencyChecks.Make
+    ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        return finish(await play(exercise: number, arguments: arguments, update: make))
+    }
+
+    private static func play(
+        exercise number: Int, arguments: [String], update make: DependencyChecks.Make
     ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .softwareUpdate) {
         case .exit(let status):
@@ -60,6 +73,13 @@ public enum WorkbenchMain {
     public static func run(
         exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         machine make: @escaping LotteryChecks.Make
+    ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        return finish(await play(exercise: number, arguments: arguments, machine: make))
+    }
+
+    private static func play(
+        exercise number: Int, arguments: [String], machine make: @escaping LotteryChecks.Make
     ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .lotteryMachine) {
         case .exit(let status):
@@ -133,11 +153,16 @@ public enum WorkbenchMain {
         return 0
     }
 
+    /// The status, or 1 if the verdict could not be written (`lessons check` reads it).
+    private static func finish(_ status: Int32) -> Int32 {
+        StandardStreams.exitStatus(status, program: "Workbench")
+    }
+
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.line(line)
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStream.error.message(message)
     }
 }

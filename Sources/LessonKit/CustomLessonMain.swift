@@ -25,6 +25,18 @@ public enum CustomLessonMain {
             LessonMain.printError("lesson \(number) is not in the catalog")
             return 1
         }
+        StandardStreams.checkAtStart()
+        let status = await Self.play(
+            entry, extraFlags: extraFlags, unsupported: unsupported, example: example, arguments: arguments, plan: plan,
+            play: play)
+        return StandardStreams.exitStatus(status, program: entry.target)
+    }
+
+    private static func play<Plan>(
+        _ entry: LessonEntry, extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag], example: String,
+        arguments: [String], plan: (LessonOptions) throws(UsageError) -> Plan,
+        play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
+    ) async -> Int32 {
         let program = entry.target
         let usage = Self.usage(program: program, extraFlags: extraFlags, unsupported: unsupported)
         let options: LessonOptions
@@ -40,7 +52,7 @@ public enum CustomLessonMain {
             return 2
         }
         if options.help {
-            print(
+            StandardStream.output.line(
                 """
                 Lesson \(entry.id): \(entry.title)
                 Fixes: \(entry.fixes)
@@ -69,10 +81,10 @@ public enum CustomLessonMain {
         report.measures = outcome.measures
         report.durationMs = trace.now()
         if options.json {
-            print(report.json())
+            StandardStream.output.line(report.json())
         } else {
-            print("\n" + report.stepSummary)
-            print("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+            StandardStream.output.line("\n" + report.stepSummary)
+            StandardStream.output.line("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
         }
         if let path = options.timelinePath {
             let title = "Lesson \(entry.id) · \(entry.title) · \(outcome.story)"
@@ -167,7 +179,7 @@ public struct LessonConsole: Sendable {
     /// Text as it is (screen redraws, no newline added).
     public func write(_ text: String) {
         guard !isSilent else { return }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
     }
 
     /// A ✓ or ✗ mark, green or red on a live terminal.

@@ -30,6 +30,14 @@ public enum LessonMain {
         _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant] = [],
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        let status = await play(entry, controller: controller, variants: variants, arguments: arguments)
+        return StandardStreams.exitStatus(status, program: entry.target)
+    }
+
+    private static func play(
+        _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant], arguments: [String]
+    ) async -> Int32 {
         let program = entry.target
         let flags = variants.map(\.flag)
         let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: flags)
@@ -48,7 +56,7 @@ public enum LessonMain {
         }
         let variant = chosen.first
         if options.help {
-            print(help(entry, usage: usage))
+            StandardStream.output.line(help(entry, usage: usage))
             return 0
         }
         let scenarioName = options.scenario ?? entry.defaultScenario
@@ -79,10 +87,10 @@ public enum LessonMain {
         screen.end()
 
         if options.json {
-            print(result.report.json())
+            StandardStream.output.line(result.report.json())
         } else {
-            print(result.report.summary)
-            print("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+            StandardStream.output.line(TerminalText.printableLines(result.report.summary))
+            StandardStream.output.line("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
         }
         if let stuck = result.report.stuck {
             printError("\(program): the run was stopped: \(stuck)")
@@ -123,8 +131,10 @@ public enum LessonMain {
         """
     }
 
+    /// One message on standard error, its characters made printable (a
+    /// catalog's path or a parser's complaint may hold anything).
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStream.error.message(message)
     }
 }
 
@@ -162,7 +172,7 @@ private struct Screen: Sendable {
             }
         } else {
             let terminal = TerminalScreen(style: .plain)
-            write(header + "\n")
+            write(TerminalText.printable(header) + "\n")
             display = { frame in
                 guard let step = frame.finishedStep else { return }
                 write(
@@ -178,7 +188,7 @@ private struct Screen: Sendable {
         // Clear the screen and hide the cursor; put it back on Ctrl-C too. The
         // header goes up at once: a step that blocks the main queue at launch
         // (step 1) draws no frame for seconds, and an empty terminal looks hung.
-        write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + header + "\n")
+        write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + TerminalText.printable(header) + "\n")
         // A plain C handler: it runs even while step 1 blocks the main queue.
         signal(SIGINT) { _ in
             let restore: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\n".utf8)
@@ -194,5 +204,5 @@ private struct Screen: Sendable {
 }
 
 private func write(_ text: some StringProtocol) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardStream.output.write(text)
 }

@@ -1,4 +1,6 @@
 import Foundation
+import LessonKit
+import SlowNetwork
 import TableKit
 import Testing
 
@@ -92,5 +94,41 @@ import Testing
                 "[      ]   1 微信" + pad(12) + " 100万" + pad(3) + " ✓",
                 "[      ]   2 e\u{301}" + pad(15) + " 100万" + pad(3) + " ✓",
             ])
+    }
+
+    /// A catalog of hostile names, written as a binary plist (XML cannot hold a NUL).
+    static func hostileCatalog(in folder: URL) throws -> URL {
+        let file = folder.appendingPathComponent("hostile.plist")
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let entries = hostileNames.enumerated().map {
+            AppEntry(name: $1, icon: "https://cdn.example.com/hostile/\($0).png", download: "\u{1B}[5m\($0)")
+        }
+        try encoder.encode(entries).write(to: file)
+        return file
+    }
+
+    /// The whole step, with `--plain`: not one control character from the catalog on standard output.
+    @Test func thePlainScreenOfAHostileCatalogHoldsNoControlCharacter() async throws {
+        let folder = try ScratchFolder.make("hostile")
+        defer { ScratchFolder.remove(folder) }
+        let catalog = try Self.hostileCatalog(in: folder)
+        let run = try await Rig.runProduct(
+            "Lesson02AsyncPlaceholder", ["--plain", "--catalog", catalog.path, "--scenario", "offline", "--offline"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(Self.controls(in: run.standardOutput, allowingEscape: false) == [])
+        #expect(run.standardOutput.contains("\\u{1B}]0;PWNED"))
+    }
+
+    /// An error message names what the learner typed, escaped too.
+    @Test func anErrorNamingAHostileFileNameIsPrintable() async throws {
+        let folder = try ScratchFolder.make("hostile")
+        defer { ScratchFolder.remove(folder) }
+        let file = folder.appendingPathComponent("evil\u{1B}]0;PWNED\u{07}.plist")
+        try Data().write(to: file)
+        let run = try await Rig.runProduct("Lesson01SyncLoad", ["--catalog", file.path, "--json"])
+        #expect(run.status == 1)
+        #expect(Self.controls(in: run.standardError, allowingEscape: false) == [])
+        #expect(run.standardError.contains("evil\\u{1B}]0;PWNED\\u{7}.plist is empty"))
     }
 }
