@@ -26,6 +26,7 @@ public enum CustomLessonMain {
             return 1
         }
         StandardStreams.checkAtStart()
+        ExitCleanup.install()
         let status = await Self.play(
             entry, extraFlags: extraFlags, unsupported: unsupported, example: example, arguments: arguments, plan: plan,
             play: play)
@@ -65,6 +66,8 @@ public enum CustomLessonMain {
         }
 
         let console = LessonConsole(options: options)
+        // A live console may hide the cursor (step 9's screen): shown again however the run ends.
+        if console.isLive { ExitCleanup.restoreScreen(with: "\u{1B}[0m\u{1B}[?25h\n") }
         let trace = OperationTrace()
         let (outcome, violations) = await ExclusiveRun.run { instruments in
             let outcome = await play(thePlan, CustomLessonRun(options: options, console: console, trace: trace))

@@ -31,6 +31,7 @@ public enum LessonMain {
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
         StandardStreams.checkAtStart()
+        ExitCleanup.install()
         let status = await play(entry, controller: controller, variants: variants, arguments: arguments)
         return StandardStreams.exitStatus(status, program: entry.target)
     }
@@ -183,23 +184,23 @@ private struct Screen: Sendable {
         }
     }
 
+    /// Colours back to normal, the cursor shown.
+    static let reset = "\u{1B}[0m\u{1B}[?25h"
+
     func begin() {
         guard live else { return }
-        // Clear the screen and hide the cursor; put it back on Ctrl-C too. The
-        // header goes up at once: a step that blocks the main queue at launch
-        // (step 1) draws no frame for seconds, and an empty terminal looks hung.
+        // Hide the cursor, and have it shown again however the run ends
+        // (`ExitCleanup`'s handlers run even while step 1 blocks the main queue).
+        ExitCleanup.restoreScreen(with: Self.reset + "\n")
+        // The header goes up at once: a step that blocks the main queue at
+        // launch (step 1) draws no frame for seconds, and an empty terminal looks hung.
         write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + TerminalText.printable(header) + "\n")
-        // A plain C handler: it runs even while step 1 blocks the main queue.
-        signal(SIGINT) { _ in
-            let restore: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\n".utf8)
-            _ = restore.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            _exit(130)
-        }
     }
 
     func end() {
         guard live else { return }
-        write("\u{1B}[0m\u{1B}[?25h\n\n")
+        write(Self.reset + "\n\n")
+        ExitCleanup.restoreScreen(with: nil)
     }
 }
 

@@ -4,6 +4,10 @@ import SlowNetwork
 import TableKit
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Whoever hands a learner a catalog must not control their terminal: app
 /// names and download fields are data, shown (escaped where they are not
 /// printable), never obeyed. And columns stay aligned, counted as the
@@ -120,6 +124,23 @@ import Testing
         #expect(run.standardOutput.contains("\\u{1B}]0;PWNED"))
     }
 
+    /// The live screen on a terminal: the catalog's sequences never reach it as sequences.
+    @Test func theLiveScreenOfAHostileCatalogObeysNoneOfIt() async throws {
+        let folder = try ScratchFolder.make("hostile")
+        defer { ScratchFolder.remove(folder) }
+        let catalog = try Self.hostileCatalog(in: folder)
+        let run = try await PseudoTerminal.run(
+            "Lesson02AsyncPlaceholder",
+            arguments: ["--catalog", catalog.path, "--scenario", "offline", "--offline", "--speed", "50"])
+        #expect(run.status == 0)
+        for sequence in ["\u{1B}]0;", "\u{1B}[?1049h", "\u{1B}c", "\u{1B}[5m", "\u{9B}", "\u{7}", "\u{202E}"] {
+            #expect(!run.output.contains(sequence), "the terminal got \(sequence.debugDescription)")
+        }
+        #expect(run.output.contains("\\u{1B}]0;PWNED"))
+        // The screen was cleared once, by the step itself, not again by a name.
+        #expect(run.output.components(separatedBy: "\u{1B}[2J").count == 2)
+    }
+
     /// An error message names what the learner typed, escaped too.
     @Test func anErrorNamingAHostileFileNameIsPrintable() async throws {
         let folder = try ScratchFolder.make("hostile")
@@ -130,5 +151,20 @@ import Testing
         #expect(run.status == 1)
         #expect(Self.controls(in: run.standardError, allowingEscape: false) == [])
         #expect(run.standardError.contains("evil\\u{1B}]0;PWNED\\u{7}.plist is empty"))
+    }
+
+    /// Ctrl-C, Ctrl-\, SIGTERM or SIGHUP (the terminal closed) on the live
+    /// screen: the cursor it hid is shown again, and the run ends.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
+    func theLiveScreenShowsTheCursorAgainHoweverItIsEnded(signal: Int32) async throws {
+        // At a fifth of its speed the story takes minutes: the signal comes long before its end.
+        let run = try await PseudoTerminal.run(
+            "Lesson02AsyncPlaceholder", arguments: ["--speed", "0.2"],
+            keys: [.signal(signal, after: "Lesson 02 ·")])
+        #expect(run.status == 128 + signal)
+        let hidden = try #require(run.output.range(of: "\u{1B}[?25l", options: .backwards))
+        let shown = run.output.range(of: "\u{1B}[?25h", options: .backwards)
+        #expect(shown.map { $0.lowerBound > hidden.lowerBound } == true, "the cursor was left hidden")
+        #expect(!run.output.contains("Backtrac"), "Ctrl-\\ ends the run; it is no crash")
     }
 }
