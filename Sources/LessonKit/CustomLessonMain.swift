@@ -65,6 +65,10 @@ public enum CustomLessonMain {
             return 0
         }
 
+        if let path = options.timelinePath, let problem = OutputFile.problem(at: path) {
+            LessonMain.printError("\(program): cannot write the timeline to \(path): \(problem)")
+            return 1
+        }
         let console = LessonConsole(options: options)
         // A live console may hide the cursor (step 9's screen): shown again however the run ends.
         if console.isLive { ExitCleanup.restoreScreen(with: "\u{1B}[0m\u{1B}[?25h\n") }
@@ -92,10 +96,9 @@ public enum CustomLessonMain {
         if let path = options.timelinePath {
             let title = "Lesson \(entry.id) · \(entry.title) · \(outcome.story)"
             do {
-                try TimelineSVG.render(trace.timeline(title: title)).write(
-                    toFile: path, atomically: true, encoding: .utf8)
+                try OutputFile.write(TimelineSVG.render(trace.timeline(title: title)), to: path)
             } catch {
-                LessonMain.printError("\(program): cannot write the timeline to \(path): \(error.localizedDescription)")
+                LessonMain.printError("\(program): cannot write the timeline to \(path): \(error.problem)")
                 return 1
             }
         }

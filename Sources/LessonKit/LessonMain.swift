@@ -65,6 +65,10 @@ public enum LessonMain {
             printError("\(program): unknown scenario '\(scenarioName)'\n\(usage)")
             return 2
         }
+        if let path = options.timelinePath, let problem = OutputFile.problem(at: path) {
+            printError("\(program): cannot write the timeline to \(path): \(problem)")
+            return 1
+        }
         let catalog: AppCatalog
         do {
             catalog = try options.catalogPath.map { try AppCatalog.load(from: URL(fileURLWithPath: $0)) } ?? .bundled()
@@ -99,9 +103,9 @@ public enum LessonMain {
         }
         if let path = options.timelinePath {
             do {
-                try TimelineSVG.render(result.timeline).write(toFile: path, atomically: true, encoding: .utf8)
+                try OutputFile.write(TimelineSVG.render(result.timeline), to: path)
             } catch {
-                printError("\(program): cannot write the timeline to \(path): \(error.localizedDescription)")
+                printError("\(program): cannot write the timeline to \(path): \(error.problem)")
                 return 1
             }
         }

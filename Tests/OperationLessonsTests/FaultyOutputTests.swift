@@ -7,8 +7,9 @@ import Testing
     import Glibc
 #endif
 
-/// Where a run writes: a full or closed stream. A failure is said and shows
-/// in the exit status, never a crash, never silence.
+/// Where a run writes, and what it finds there: a full or closed stream, a
+/// timeline path that is not a plain file. A failure is said and shows in
+/// the exit status; nothing the learner has is replaced by mistake.
 @Suite struct FaultyOutputTests {
     /// A product run by `sh`, its streams redirected as a shell does (`> /dev/full`, `>&-`).
     static func run(_ product: String, _ arguments: [String], redirection: String) async throws -> Rig.ProcessResult {
@@ -74,4 +75,67 @@ import Testing
         }
     }
 
+    // MARK: --timeline PATH
+
+    /// `--timeline` on something that is not a regular file: refused before
+    /// the run, with a sentence, and the thing left as it was.
+    @Test func aTimelinePathThatIsNotAFileIsLeftAlone() async throws {
+        let folder = try ScratchFolder.make("timeline")
+        defer { ScratchFolder.remove(folder) }
+        let target = folder.appendingPathComponent("real.svg")
+        try "mine".write(to: target, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("link.svg")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let fifo = folder.appendingPathComponent("pipe.svg")
+        try #require(mkfifo(fifo.path, 0o644) == 0)
+        let device = folder.appendingPathComponent("null.svg")
+        let madeDevice = mknod(device.path, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0  // /dev/null's numbers, 1 and 3
+
+        var cases = [
+            (link, "it is a symbolic link"), (fifo, "it is a FIFO (a named pipe), not a regular file"),
+            (folder, "it is a folder; give a file name, such as \(folder.path)/timeline.svg"),
+        ]
+        if madeDevice { cases.append((device, "it is a device, not a regular file")) }
+        for (path, problem) in cases {
+            let run = try await Rig.runProduct(
+                "Lesson02AsyncPlaceholder", ["--json", "--timeline", path.path] + Self.quick,
+                timeLimit: .seconds(60))
+            #expect(run.status == 1)
+            #expect(
+                run.standardError.hasPrefix(
+                    "Lesson02AsyncPlaceholder: cannot write the timeline to \(path.path): \(problem)"),
+                "\(run.standardError)")
+            #expect(run.standardOutput.isEmpty, "refused before the run")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "mine")
+        var info = stat()
+        #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        if madeDevice { #expect(lstat(device.path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR) }
+    }
+
+    /// A regular file is written over in place: the same file, its mode and its hard links kept.
+    @Test func aTimelineFileIsWrittenOverInPlace() async throws {
+        let folder = try ScratchFolder.make("timeline")
+        defer { ScratchFolder.remove(folder) }
+        let file = folder.appendingPathComponent("step2.svg")
+        try "old".write(to: file, atomically: true, encoding: .utf8)
+        try #require(chmod(file.path, 0o600) == 0)
+        let link = folder.appendingPathComponent("also-step2.svg")
+        try FileManager.default.linkItem(at: file, to: link)
+        var before = stat()
+        try #require(stat(file.path, &before) == 0)
+
+        let run = try await Rig.runProduct(
+            "Lesson02AsyncPlaceholder", ["--json", "--timeline", file.path] + Self.quick, timeLimit: .seconds(60))
+        #expect(run.status == 0, "\(run.standardError)")
+        var after = stat()
+        try #require(stat(file.path, &after) == 0)
+        #expect(after.st_ino == before.st_ino)
+        #expect(after.st_mode & 0o777 == 0o600)
+        #expect(after.st_nlink == 2)
+        let picture = try String(contentsOf: link, encoding: .utf8)
+        #expect(picture.hasPrefix("<svg") || picture.hasPrefix("<?xml"))
+        #expect(picture.hasSuffix("</svg>\n"))
+    }
 }
