@@ -77,9 +77,11 @@ public enum LessonMain {
             return 1
         }
         let cachesDirectory = cachesDirectory(for: entry, variant: variant)
-        if options.clearCache {
-            try? FileManager.default.removeItem(at: cachesDirectory)
+        if options.clearCache, let problem = CacheFolder.clear(cachesDirectory) {
+            printError("\(program): --clear-cache: \(problem)")
+            return 1
         }
+        CacheFolder.removeAbandonedWrites(in: cachesDirectory)
 
         let screen = Screen(options: options, entry: entry, scenario: scenario)
         screen.begin()

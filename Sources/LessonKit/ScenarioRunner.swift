@@ -566,8 +566,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameWorkMeanWallMs = frameWork.meanMs
         report.frameWorkMaxWallMs = frameWork.maxMs
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
-        report.diskCacheFiles =
-            (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path))?.count ?? 0
+        report.diskCacheFiles = CacheFolder.files(in: setup.cachesDirectory).count
         report.measures = measuresOfRetired.merging(controller?.measures ?? [:], uniquingKeysWith: +)
         report.durationMs = clock.now.milliseconds
         report.runWallMs = (ContinuousClock.now - wallStart).milliseconds

@@ -8,8 +8,9 @@ import Testing
 #endif
 
 /// Where a run writes, and what it finds there: a full or closed stream, a
-/// timeline path that is not a plain file. A failure is said and shows in
-/// the exit status; nothing the learner has is replaced by mistake.
+/// timeline path that is not a plain file, a Caches folder that will not
+/// empty, and what a killed run left half-written. A failure is said and
+/// shows in the exit status; nothing the learner has is replaced by mistake.
 @Suite struct FaultyOutputTests {
     /// A product run by `sh`, its streams redirected as a shell does (`> /dev/full`, `>&-`).
     static func run(_ product: String, _ arguments: [String], redirection: String) async throws -> Rig.ProcessResult {
@@ -137,5 +138,73 @@ import Testing
         let picture = try String(contentsOf: link, encoding: .utf8)
         #expect(picture.hasPrefix("<svg") || picture.hasPrefix("<?xml"))
         #expect(picture.hasSuffix("</svg>\n"))
+    }
+
+    // MARK: the Caches folder
+
+    /// A folder `--clear-cache` cannot empty: as root, the immutable flag
+    /// (permissions do not stop root); otherwise a read-only folder.
+    static func makeUnremovable(_ folder: URL) -> Bool {
+        if geteuid() != 0 { return chmod(folder.path, 0o555) == 0 }
+        var chattr = ChildProcess(command: ["chattr", "+i", folder.path])
+        chattr.errors = .discard
+        return (try? chattr.run())?.status == 0
+    }
+
+    static func makeRemovable(_ folder: URL) {
+        if geteuid() != 0 {
+            chmod(folder.path, 0o755)
+        } else {
+            _ = try? ChildProcess(command: ["chattr", "-i", folder.path]).run()
+        }
+    }
+
+    @Test func aCacheThatCannotBeClearedIsSaidAndNoRunIsPlayed() async throws {
+        let caches = try ScratchFolder.make("clear-cache")
+        let folder = caches.appendingPathComponent("OperationLessons/Lesson06SandboxCache")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("old icon".utf8).write(to: folder.appendingPathComponent("0123456789abcdef.ppm"))
+        try #require(Self.makeUnremovable(folder), "cannot make a folder that will not empty here")
+        defer {
+            Self.makeRemovable(folder)
+            ScratchFolder.remove(caches)
+        }
+        let run = try await Rig.runProduct(
+            "Lesson06SandboxCache", ["--json", "--clear-cache"] + Self.quick,
+            environment: ["XDG_CACHE_HOME": caches.path],
+            timeLimit: .seconds(60))
+        #expect(run.status == 1)
+        let reason = geteuid() == 0 ? "Operation not permitted" : "Permission denied"
+        #expect(
+            run.standardError
+                == "Lesson06SandboxCache: --clear-cache: cannot empty \(folder.path): \(reason) (1 file still there)\n")
+        #expect(run.standardOutput.isEmpty, "no run that would call itself a cold start")
+    }
+
+    /// What a run killed in the middle of an atomic write leaves: an old one is
+    /// removed at the next launch, a young one (maybe another run's, writing
+    /// now) is left, and neither counts as a cache file.
+    @Test func unfinishedWritesAreNeverCountedAndOldOnesAreRemoved() async throws {
+        let caches = try ScratchFolder.make("unfinished")
+        defer { ScratchFolder.remove(caches) }
+        let folder = caches.appendingPathComponent("OperationLessons/Lesson06SandboxCache")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let icon = AppCatalog.bundled().entries[0].icon
+        try IconArt.ppm(for: icon).write(to: folder.appendingPathComponent(Reliability.cacheFileName(for: icon)))
+        let old = folder.appendingPathComponent(".dat.nosyncAB12.x7QpRt")
+        let young = folder.appendingPathComponent(".dat.nosyncCD34.m2ZkWq")
+        try Data("half an icon".utf8).write(to: old)
+        try Data("half an icon".utf8).write(to: young)
+        let twoHoursAgo = Date().addingTimeInterval(-7200)
+        try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: old.path)
+
+        let run = try await Rig.runProduct(
+            "Lesson06SandboxCache", ["--json"] + Self.quick, environment: ["XDG_CACHE_HOME": caches.path],
+            timeLimit: .seconds(60))
+        #expect(run.status == 0, "\(run.standardError)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.standardOutput.utf8))
+        #expect(report.diskCacheFiles == 1)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: young.path))
     }
 }
