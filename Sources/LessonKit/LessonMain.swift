@@ -69,13 +69,14 @@ public enum LessonMain {
             printError("\(program): cannot write the timeline to \(path): \(problem)")
             return 1
         }
-        let catalog: AppCatalog
+        let snapshot: CatalogSnapshot?
         do {
-            catalog = try options.catalogPath.map { try AppCatalog.load(from: URL(fileURLWithPath: $0)) } ?? .bundled()
+            snapshot = try options.catalogPath.map(CatalogSnapshot.init(path:))
         } catch {
             printError("\(program): \(error)")
             return 1
         }
+        defer { snapshot?.remove() }
         let cachesDirectory = cachesDirectory(for: entry, variant: variant)
         if options.clearCache, let problem = CacheFolder.clear(cachesDirectory) {
             printError("\(program): --clear-cache: \(problem)")
@@ -89,7 +90,7 @@ public enum LessonMain {
             ScenarioSetup(
                 lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag.name))" } ?? ""),
                 controller: variant?.controller ?? controller, scenario: scenario, options: options,
-                catalog: catalog, cachesDirectory: cachesDirectory, display: screen.display,
+                catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
                 paced: options.pace ?? screen.live))
         screen.end()
 
