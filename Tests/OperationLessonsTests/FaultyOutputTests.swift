@@ -53,12 +53,16 @@ import Testing
             redirection: "> /dev/full", status: 1,
             message: "Lesson08Dependencies: cannot write to standard output: No space left on device"),
         Case(
+            product: "lessons", arguments: [], redirection: "> /dev/full", status: 1,
+            message: "lessons: cannot write to standard output: No space left on device"),
+        Case(
             product: "Workbench", arguments: ["--help"], redirection: ">&-", status: 1,
             message: "Workbench: cannot write to standard output: it is closed"),
         // Errors with nowhere to go: the status still says what happened.
         Case(
             product: "Lesson02AsyncPlaceholder", arguments: ["--bogus"], redirection: "2> /dev/full", status: 2,
             message: nil),
+        Case(product: "lessons", arguments: ["frobnicate"], redirection: "2>&-", status: 2, message: nil),
         // Nothing to say, nothing failed: a closed standard error is no error.
         Case(
             product: "Lesson02AsyncPlaceholder", arguments: ["--json"] + quick, redirection: "2>&-", status: 0,
