@@ -30,7 +30,14 @@ enum CheckCommand: LessonsCommand {
     static let attempts = 3
 
     static func check(_ exercise: Exercise, _ workspace: Workspace) throws -> Int32 {
-        if let held = workspace.workbenchState().exercise, held != exercise.number {
+        let state = workspace.workbenchState()
+        if case .missing = state {
+            say(
+                "There is no Sources/Workbench/ folder. Put an exercise there: swift run lessons exercise \(exercise.number)"
+            )
+            return 1
+        }
+        if let held = state.exercise, held != exercise.number {
             say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
         }
         say("Building the workbench: swift build --product Workbench")
@@ -88,7 +95,7 @@ enum CheckCommand: LessonsCommand {
             }
             if !race.passed { status = 1 }
         }
-        var progress = workspace.progress
+        var progress = try workspace.progress()
         if status == 0 {
             progress.solved.insert(exercise.number)
             try workspace.save(progress)

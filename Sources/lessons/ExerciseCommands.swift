@@ -5,6 +5,11 @@ import LessonKit
 /// `lessons exercise | reset | hint | solution` (and `check`, CheckCommand.swift):
 /// fix each step's bug yourself in `Sources/Workbench/`, and have it checked by
 /// the step's own tests.
+///
+/// The workbench holds the learner's work, so it is treated as git treats a
+/// working tree: nothing the learner wrote is ever thrown away. Whatever an
+/// exercise did not put there, or put there and the learner changed, at any
+/// depth, is copied to `.operationlessons/backups/` before it is replaced.
 
 /// What the exercise commands take: `--root DIR`, maybe an exercise number, maybe `--yes` or `--force`.
 struct ExerciseOptions {
@@ -52,8 +57,8 @@ enum ExerciseCommand: LessonsCommand {
     static let usage = """
         usage: lessons exercise [N] [--yes] [--root DIR]
           (no N)      the exercises, and which you solved
-          N           put exercise N's starting code in Sources/Workbench, after asking; your edited code is
-                      copied to .operationlessons/backups/ first
+          N           put exercise N's starting code in Sources/Workbench, after asking; what it replaces that
+                      the exercise did not put there is copied to .operationlessons/backups/ first
           --yes       do not ask
         \(ExerciseOptions.rootHelp)
         """
@@ -69,7 +74,7 @@ enum ExerciseCommand: LessonsCommand {
     }
 
     static func list(_ workspace: Workspace) throws -> Int32 {
-        let progress = workspace.progress
+        let progress = try workspace.progress()
         say("Exercises: fix each step's bug yourself, in Sources/Workbench/, and let the step's tests check it.\n")
         for exercise in ExerciseCatalog.all {
             let mark = progress.solved.contains(exercise.number) ? "✓" : progress.current == exercise.number ? "→" : " "
@@ -116,12 +121,17 @@ enum WorkbenchChange {
             printTask(exercise, workspace)
             return 0
         case .untouched(let held): what = "exercise \(held)'s starting code, untouched"
-        case .edited(let held, let files):
-            what = "your code of exercise \(held) (changed: \(files.joined(separator: ", ")))"
+        case .edited(let held, let changed, let added):
+            let parts = [
+                changed.isEmpty ? nil : "changed: " + changed.joined(separator: ", "),
+                added.isEmpty ? nil : "not from the exercise: " + added.joined(separator: ", "),
+            ]
+            what = "your code of exercise \(held) (\(parts.compactMap { $0 }.joined(separator: "; ")))"
         case .unknown: what = "code that no exercise wrote"
         case .empty: what = "nothing"
+        case .missing: what = "nothing: there is no Sources/Workbench/ folder; it will be made again"
         }
-        let backup = now.needsBackup ? workspace.backupFolder(for: now) : nil
+        let backup = now.needsBackup ? try workspace.backupFolder(for: now) : nil
         say(
             "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in Sources/Workbench/.\n"
                 + "It now holds \(what)."
@@ -130,11 +140,12 @@ enum WorkbenchChange {
             say("Nothing changed.")
             return 1
         }
-        if let backup {
-            try workspace.backUpWorkbench(to: backup)
-            say("Backed up to \(workspace.relative(backup)).")
+        if backup != nil {
+            let folder = try workspace.backUpWorkbench(for: now)
+            say("Backed up to \(workspace.relative(folder)).")
         }
         try workspace.install(exercise)
+        if case .missing = now { say("Made Sources/Workbench/ again.") }
         try workspace.start(exercise.number)
         say("")
         printTask(exercise, workspace)
@@ -159,7 +170,7 @@ enum WorkbenchChange {
             "Stuck:        swift run lessons hint \(exercise.number)",
             "Start over:   swift run lessons reset \(exercise.number)",
             "",
-            workspace.progress.summary,
+            ((try? workspace.progress()) ?? ExerciseProgress()).summary,
         ]
         say(lines.joined(separator: "\n"))
     }
@@ -246,7 +257,7 @@ enum SolutionCommand: LessonsCommand {
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
         let exercise = try exercise(try options.number ?? workspace.currentExercise())
-        guard options.force || workspace.progress.solved.contains(exercise.number) else {
+        guard try options.force || workspace.progress().solved.contains(exercise.number) else {
             say(
                 "Exercise \(exercise.number) is not solved yet (swift run lessons check \(exercise.number)).\n"
                     + "To look anyway: swift run lessons solution \(exercise.number) --force")
