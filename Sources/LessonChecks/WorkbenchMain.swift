@@ -15,6 +15,13 @@ public enum WorkbenchMain {
         exercise number: Int, controller: any LessonController.Type,
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        return finish(await play(exercise: number, controller: controller, arguments: arguments))
+    }
+
+    private static func play(
+        exercise number: Int, controller: any LessonController.Type, arguments: [String]
+    ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .imageList) {
         case .exit(let status):
             return status
@@ -28,8 +35,7 @@ public enum WorkbenchMain {
             let status = await LessonMain.run(
                 exercise.entry.workbench(defaultScenario: scenario), controller: controller, arguments: arguments)
             if status == 0 && (arguments.contains("--help") || arguments.contains("-h")) {
-                // After LessonMain's help, which `print` buffers.
-                print("\ncheck it: swift run lessons check \(exercise.number)   (or: swift run Workbench --check N)")
+                say("\ncheck it: swift run lessons check \(exercise.number)   (or: swift run Workbench --check N)")
             }
             return status
         }
@@ -39,6 +45,13 @@ public enum WorkbenchMain {
     public static func run(
         exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         update make: DependencyChecks.Make
+    ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        return finish(await play(exercise: number, arguments: arguments, update: make))
+    }
+
+    private static func play(
+        exercise number: Int, arguments: [String], update make: DependencyChecks.Make
     ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .softwareUpdate) {
         case .exit(let status):
@@ -62,6 +75,13 @@ public enum WorkbenchMain {
         exercise number: Int, machine: any ScreenController.Type,
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        return finish(await play(exercise: number, machine: machine, arguments: arguments))
+    }
+
+    private static func play(
+        exercise number: Int, machine: any ScreenController.Type, arguments: [String]
+    ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .lotteryMachine) {
         case .exit(let status):
             return status
@@ -82,7 +102,14 @@ public enum WorkbenchMain {
     /// Exercise 10: the learner's `ImageDownloadOperation`.
     public static func run(
         exercise number: Int, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        operation make: AsyncOperationChecks.Make
+        operation make: @escaping AsyncOperationChecks.Make
+    ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        return finish(await play(exercise: number, arguments: arguments, operation: make))
+    }
+
+    private static func play(
+        exercise number: Int, arguments: [String], operation make: @escaping AsyncOperationChecks.Make
     ) async -> Int32 {
         switch command(arguments, workbench: number, kind: .asyncOperation) {
         case .exit(let status):
@@ -156,11 +183,16 @@ public enum WorkbenchMain {
         return 0
     }
 
+    /// The status, or 1 if the verdict could not be written (`lessons check` reads it).
+    private static func finish(_ status: Int32) -> Int32 {
+        StandardStreams.exitStatus(status, program: "Workbench")
+    }
+
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.line(line)
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStream.error.message(message)
     }
 }

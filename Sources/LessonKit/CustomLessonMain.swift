@@ -25,14 +25,34 @@ public enum CustomLessonMain {
             LessonMain.printError("lesson \(number) is not in the catalog")
             return 1
         }
+        StandardStreams.checkAtStart()
+        ExitCleanup.install()
+        let status = await Self.play(
+            entry, extraFlags: extraFlags, unsupported: unsupported, example: example, arguments: arguments, plan: plan,
+            play: play)
+        return StandardStreams.exitStatus(status, program: entry.target)
+    }
+
+    private static func play<Plan>(
+        _ entry: LessonEntry, extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag], example: String,
+        arguments: [String], plan: (LessonOptions) throws(UsageError) -> Plan,
+        play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
+    ) async -> Int32 {
         let program = entry.target
         let usage = Self.usage(program: program, extraFlags: extraFlags, unsupported: unsupported)
         let options: LessonOptions
         let thePlan: Plan
         do {
             options = try LessonOptions.parse(arguments, extraFlags: extraFlags)
-            if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
+            if let flag = (unsupported + TableFlag.networkFaults).first(where: { $0.isSet(in: options) }) {
                 throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
+            }
+            // A list flag (`--part`) given nothing to play would play nothing and say nothing.
+            if let empty = extraFlags.first(where: { flag in
+                options.extra[flag.name].map { $0.split(separator: ",").allSatisfy { $0.allSatisfy(\.isWhitespace) } }
+                    ?? false
+            }) {
+                throw UsageError("--\(empty.name) needs a value")
             }
             thePlan = try plan(options)
         } catch {
@@ -40,7 +60,7 @@ public enum CustomLessonMain {
             return 2
         }
         if options.help {
-            print(
+            StandardStream.output.line(
                 """
                 Lesson \(entry.id): \(entry.title)
                 Fixes: \(entry.fixes)
@@ -52,7 +72,13 @@ public enum CustomLessonMain {
             return 0
         }
 
+        if let path = options.timelinePath, let problem = OutputFile.problem(at: path) {
+            LessonMain.printError("\(program): cannot write the timeline to \(path): \(problem)")
+            return 1
+        }
         let console = LessonConsole(options: options)
+        // A live console may hide the cursor (step 9's screen): shown again however the run ends.
+        if console.isLive { ExitCleanup.restoreScreen(with: "\u{1B}[0m\u{1B}[?25h\n") }
         let trace = OperationTrace()
         let (outcome, violations) = await ExclusiveRun.run { instruments in
             let outcome = await play(thePlan, CustomLessonRun(options: options, console: console, trace: trace))
@@ -69,18 +95,17 @@ public enum CustomLessonMain {
         report.measures = outcome.measures
         report.durationMs = trace.now()
         if options.json {
-            print(report.json())
+            StandardStream.output.line(report.json())
         } else {
-            print("\n" + report.stepSummary)
-            print("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+            StandardStream.output.line("\n" + report.stepSummary)
+            StandardStream.output.line("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
         }
         if let path = options.timelinePath {
             let title = "Lesson \(entry.id) · \(entry.title) · \(outcome.story)"
             do {
-                try TimelineSVG.render(trace.timeline(title: title)).write(
-                    toFile: path, atomically: true, encoding: .utf8)
+                try OutputFile.write(TimelineSVG.render(trace.timeline(title: title)), to: path)
             } catch {
-                LessonMain.printError("\(program): cannot write the timeline to \(path): \(error.localizedDescription)")
+                LessonMain.printError("\(program): cannot write the timeline to \(path): \(error.problem)")
                 return 1
             }
         }
@@ -107,6 +132,11 @@ public enum TableFlag: String, CaseIterable, Sendable {
     case failRate = "fail-rate"
     case catalog
     case clearCache = "clear-cache"
+
+    /// Refused by every step that is not a table, whatever it lists: their
+    /// stories tell a download that failed as one that came too late (step 8
+    /// said "unzip started before the download finished" when offline).
+    static let networkFaults: [TableFlag] = [.offline, .failRate]
 
     func isSet(in options: LessonOptions) -> Bool {
         switch self {
@@ -167,7 +197,7 @@ public struct LessonConsole: Sendable {
     /// Text as it is (screen redraws, no newline added).
     public func write(_ text: String) {
         guard !isSilent else { return }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
     }
 
     /// A ✓ or ✗ mark, green or red on a live terminal.

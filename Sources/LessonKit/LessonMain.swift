@@ -32,6 +32,15 @@ public enum LessonMain {
         _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant] = [],
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
+        StandardStreams.checkAtStart()
+        ExitCleanup.install()
+        let status = await play(entry, controller: controller, variants: variants, arguments: arguments)
+        return StandardStreams.exitStatus(status, program: entry.target)
+    }
+
+    private static func play(
+        _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant], arguments: [String]
+    ) async -> Int32 {
         let program = entry.target
         let flags = variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
         let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: flags)
@@ -50,7 +59,7 @@ public enum LessonMain {
         }
         let variant = chosen.first
         if options.help {
-            print(help(entry, usage: usage))
+            StandardStream.output.line(help(entry, usage: usage))
             return 0
         }
         let scenarioName = options.scenario ?? entry.defaultScenario
@@ -58,17 +67,24 @@ public enum LessonMain {
             printError("\(program): unknown scenario '\(scenarioName)'\n\(usage)")
             return 2
         }
-        let catalog: AppCatalog
+        if let path = options.timelinePath, let problem = OutputFile.problem(at: path) {
+            printError("\(program): cannot write the timeline to \(path): \(problem)")
+            return 1
+        }
+        let snapshot: CatalogSnapshot?
         do {
-            catalog = try options.catalogPath.map { try AppCatalog.load(from: URL(fileURLWithPath: $0)) } ?? .bundled()
+            snapshot = try options.catalogPath.map(CatalogSnapshot.init(path:))
         } catch {
             printError("\(program): \(error)")
             return 1
         }
+        defer { snapshot?.remove() }
         let cachesDirectory = cachesDirectory(for: entry, variant: variant)
-        if options.clearCache {
-            try? FileManager.default.removeItem(at: cachesDirectory)
+        if options.clearCache, let problem = CacheFolder.clear(cachesDirectory) {
+            printError("\(program): --clear-cache: \(problem)")
+            return 1
         }
+        CacheFolder.removeAbandonedWrites(in: cachesDirectory)
 
         let screen = Screen(options: options, entry: entry, scenario: scenario)
         screen.begin()
@@ -76,15 +92,15 @@ public enum LessonMain {
             ScenarioSetup(
                 lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag))" } ?? ""),
                 controller: variant?.controller ?? controller, scenario: scenario, options: options,
-                catalog: catalog, cachesDirectory: cachesDirectory, display: screen.display,
+                catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
                 paced: options.pace ?? screen.live))
         screen.end()
 
         if options.json {
-            print(result.report.json())
+            StandardStream.output.line(result.report.json())
         } else {
-            print(result.report.summary)
-            print("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+            StandardStream.output.line(TerminalText.printableLines(result.report.summary))
+            StandardStream.output.line("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
         }
         if let stuck = result.report.stuck {
             printError("\(program): the run was stopped: \(stuck)")
@@ -92,9 +108,9 @@ public enum LessonMain {
         }
         if let path = options.timelinePath {
             do {
-                try TimelineSVG.render(result.timeline).write(toFile: path, atomically: true, encoding: .utf8)
+                try OutputFile.write(TimelineSVG.render(result.timeline), to: path)
             } catch {
-                printError("\(program): cannot write the timeline to \(path): \(error.localizedDescription)")
+                printError("\(program): cannot write the timeline to \(path): \(error.problem)")
                 return 1
             }
         }
@@ -125,8 +141,10 @@ public enum LessonMain {
         """
     }
 
+    /// One message on standard error, its characters made printable (a
+    /// catalog's path or a parser's complaint may hold anything).
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStream.error.message(message)
     }
 }
 
@@ -151,7 +169,7 @@ private struct Screen: Sendable {
             }
         } else {
             let terminal = TerminalScreen(style: .plain)
-            write(header + "\n")
+            write(TerminalText.printable(header) + "\n")
             display = { frame in
                 guard let step = frame.finishedStep else { return }
                 write(
@@ -162,26 +180,26 @@ private struct Screen: Sendable {
         }
     }
 
+    /// Colours back to normal, the cursor shown.
+    static let reset = "\u{1B}[0m\u{1B}[?25h"
+
     func begin() {
         guard live else { return }
-        // Clear the screen and hide the cursor; put it back on Ctrl-C too. The
-        // header goes up at once: a step that blocks the main queue at launch
-        // (step 1) draws no frame for seconds, and an empty terminal looks hung.
-        write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + header + "\n")
-        // A plain C handler: it runs even while step 1 blocks the main queue.
-        signal(SIGINT) { _ in
-            let restore: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\n".utf8)
-            _ = restore.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            _exit(130)
-        }
+        // Hide the cursor, and have it shown again however the run ends
+        // (`ExitCleanup`'s handlers run even while step 1 blocks the main queue).
+        ExitCleanup.restoreScreen(with: Self.reset + "\n")
+        // The header goes up at once: a step that blocks the main queue at
+        // launch (step 1) draws no frame for seconds, and an empty terminal looks hung.
+        write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + TerminalText.printable(header) + "\n")
     }
 
     func end() {
         guard live else { return }
-        write("\u{1B}[0m\u{1B}[?25h\n\n")
+        write(Self.reset + "\n\n")
+        ExitCleanup.restoreScreen(with: nil)
     }
 }
 
 private func write(_ text: some StringProtocol) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardStream.output.write(text)
 }

@@ -44,7 +44,8 @@ public struct LessonOptions: Equatable, Sendable {
         var options = LessonOptions()
         var remaining = arguments[...]
         func value(for flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+            // An empty value (`--part ''`, a script's unset variable) is no value.
+            guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.allSatisfy(\.isWhitespace) else {
                 throw UsageError("\(flag) needs a value")
             }
             return value

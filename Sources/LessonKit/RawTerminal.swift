@@ -8,7 +8,7 @@ import Foundation
 /// button): the terminal in raw mode (no line editing, no echo, Ctrl-C
 /// delivered as a key), and put back exactly as it was on every way out —
 /// `restore()`, a normal `exit`, and SIGINT/SIGTERM/SIGHUP/SIGQUIT sent from
-/// outside.
+/// outside (`ExitCleanup`).
 public final class RawTerminal: Sendable {
     /// The byte Ctrl-C sends once the terminal no longer turns it into SIGINT.
     public static let controlC: UInt8 = 3
@@ -28,15 +28,12 @@ public final class RawTerminal: Sendable {
         savedTerminal.outputIsTerminal = isatty(STDOUT_FILENO) == 1
         savedTerminal.isSaved = true
 
-        // Put it back however the process ends. A signal handler may only
-        // call async-signal-safe functions: tcsetattr, write and _exit are.
+        // Put it back however the process ends; killed mid-screen, the
+        // shell's prompt should start on a line of its own.
         atexit { restoreSavedTerminal() }
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-            signal(signalNumber) { received in
-                restoreSavedTerminal(endingTheLine: true)
-                _exit(128 + received)
-            }
-        }
+        ExitCleanup.restoreModes(original)
+        if savedTerminal.outputIsTerminal { ExitCleanup.restoreScreen(with: resetSequence + "\n") }
+        ExitCleanup.install()
 
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
@@ -75,9 +72,9 @@ public final class RawTerminal: Sendable {
     }
 }
 
-/// What the terminal looked like before raw mode. A plain global, because a
-/// signal handler can reach nothing else; written once before any handler is
-/// installed, only read afterwards.
+/// What the terminal looked like before raw mode. A plain global, because the
+/// `atexit` handler (a C function) can reach nothing else; written once in
+/// `enter()`, only read afterwards.
 private struct SavedTerminal {
     var original = termios()
     var outputIsTerminal = false
@@ -86,13 +83,13 @@ private struct SavedTerminal {
 
 nonisolated(unsafe) private var savedTerminal = SavedTerminal()
 
-private func restoreSavedTerminal(endingTheLine: Bool = false) {
+/// Colours back to normal, the cursor shown.
+private let resetSequence = "\u{1B}[0m\u{1B}[?25h"
+
+private func restoreSavedTerminal() {
     guard savedTerminal.isSaved else { return }
     var original = savedTerminal.original
     _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
     guard savedTerminal.outputIsTerminal else { return }
-    let reset: StaticString = "\u{1B}[0m\u{1B}[?25h"
-    _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
-    // Killed mid-screen: the shell's prompt should start on a line of its own.
-    if endingTheLine { _ = write(STDOUT_FILENO, "\n", 1) }
+    StandardStream.output.write(resetSequence)
 }

@@ -573,7 +573,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameWorkMeanWallMs = frameWork.meanMs
         report.frameWorkMaxWallMs = frameWork.maxMs
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: setup.cachesDirectory.path)) ?? []
+        let files = CacheFolder.files(in: setup.cachesDirectory)
         report.diskCacheFiles = files.count
         report.diskCacheBytes = files.reduce(0) { total, name in
             let path = setup.cachesDirectory.appendingPathComponent(name).path

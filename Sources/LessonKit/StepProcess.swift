@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs a step's own executable (built beside `lessons`) as a child process and
 /// reads its `--json` report.
@@ -47,55 +46,33 @@ public struct StepProcess: Sendable {
     /// afterwards: a disk-cache step starts cold, two runs of one step at once
     /// cannot share files, and the learner's own cache is left alone.
     public func run(_ entry: LessonEntry, arguments: [String]) -> Scoreboard.Outcome {
-        let caches = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "OperationLessons-run-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: caches) }
-        let process = Process()
-        if pinnedToOneCPU && FileManager.default.isExecutableFile(atPath: Self.taskset.path) {
-            process.executableURL = Self.taskset
-            process.arguments = ["-c", "0", executable(for: entry).path] + arguments + ["--json"]
-        } else {
-            process.executableURL = executable(for: entry)
-            process.arguments = arguments + ["--json"]
-        }
-        process.environment = ProcessInfo.processInfo.environment
-            .merging(environment) { $1 }
-            .merging(["XDG_CACHE_HOME": caches.path]) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let caches: URL
         do {
-            try process.run()
+            caches = try ScratchFolder.make("OperationLessons-run")
         } catch {
-            return .failed("cannot start \(entry.target): \(error.localizedDescription)")
+            return .failed("cannot make a Caches folder for \(entry.target): \(error.localizedDescription)")
         }
-        // Read both pipes to the end before waiting, so a chatty child (a
-        // crash backtrace is long) never blocks on a full pipe.
-        // The reader is a thread of its own, not a dispatch worker: it blocks
-        // for the child's whole life, and a test process's dispatch workers
-        // are what the lessons' operation queues run on.
-        let errorText = Mutex("")
-        let readErrors = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
-            readErrors.signal()
+        defer { ScratchFolder.remove(caches) }
+        var child =
+            pinnedToOneCPU && FileManager.default.isExecutableFile(atPath: Self.taskset.path)
+            ? ChildProcess(Self.taskset, ["-c", "0", executable(for: entry).path] + arguments + ["--json"])
+            : ChildProcess(executable(for: entry), arguments + ["--json"])
+        child.environment = environment.merging(["XDG_CACHE_HOME": caches.path]) { $1 }
+        let finished: ChildProcess.Finished
+        do {
+            finished = try child.run()
+        } catch {
+            return .failed("cannot start \(entry.target): \(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        readErrors.wait()
-        process.waitUntilExit()
-
-        if process.terminationReason == .uncaughtSignal {
-            return .failed("crashed (signal \(process.terminationStatus))")
+        if let signal = finished.signal {
+            return .failed("crashed (signal \(signal))")
         }
-        guard process.terminationStatus == 0 else {
-            let firstLine = errorText.withLock { $0 }.split(separator: "\n").first.map(String.init) ?? ""
-            return .failed("exit status \(process.terminationStatus): \(firstLine)")
+        guard finished.status == 0 else {
+            let firstLine = finished.errors.split(separator: "\n").first.map(String.init) ?? ""
+            return .failed("exit status \(finished.status): \(firstLine)")
         }
         do {
-            return .measured(try JSONDecoder().decode(Report.self, from: data))
+            return .measured(try JSONDecoder().decode(Report.self, from: Data(finished.output.utf8)))
         } catch {
             return .failed("no report in its output (\(error.localizedDescription))")
         }

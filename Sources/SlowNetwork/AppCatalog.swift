@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One row of the app catalog, as the tutorials' `apps.plist` has it.
 ///
 /// The lessons decode their own model type from the same plist (that decoding
@@ -43,12 +47,36 @@ public struct AppCatalog: Sendable {
     /// Reads and validates a catalog plist, throwing an error that names the
     /// file and says what is wrong with it.
     public static func load(from url: URL) throws -> AppCatalog {
-        let data: Data
+        AppCatalog(source: url, entries: try entries(in: try read(url), file: url))
+    }
+
+    /// The bytes of a catalog file. A folder, a FIFO or a device is refused by
+    /// what it is before anything is read (reading a FIFO would wait for a
+    /// writer for ever, reading `/dev/zero` would never end).
+    public static func read(_ url: URL) throws(CatalogError) -> Data {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw CatalogError(file: url, problem: "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw CatalogError(file: url, problem: "is a folder, not a catalog file")
+        case S_IFIFO: throw CatalogError(file: url, problem: "is a FIFO (a named pipe), not a catalog file")
+        case S_IFCHR, S_IFBLK: throw CatalogError(file: url, problem: "is a device, not a catalog file")
+        default: throw CatalogError(file: url, problem: "is not a regular file")
+        }
+        guard access(url.path, R_OK) == 0 else {
+            throw CatalogError(file: url, problem: "cannot be read (\(String(cString: strerror(errno))))")
+        }
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             throw CatalogError(file: url, problem: "cannot be read (\(error.localizedDescription))")
         }
+    }
+
+    /// The rows of a catalog plist read from `file`.
+    public static func entries(in data: Data, file url: URL) throws -> [AppEntry] {
         guard !data.isEmpty else {
             throw CatalogError(file: url, problem: "is empty")
         }
@@ -67,7 +95,7 @@ public struct AppCatalog: Sendable {
         guard !entries.isEmpty else {
             throw CatalogError(file: url, problem: "has no rows")
         }
-        return AppCatalog(source: url, entries: entries)
+        return entries
     }
 
     public init(source: URL, entries: [AppEntry]) {

@@ -8,15 +8,26 @@ import Foundation
 /// 24-bit colour (two pixels per character with "▀"), its title, and a mark the
 /// harness chooses (own icon, placeholder, another row's icon…). Without a
 /// terminal, or with `--plain`, the same rows are written as plain text.
+///
+/// Every text it is given goes through `TerminalText`: escape sequences and
+/// line breaks in an app's name are shown, never obeyed, and columns are
+/// counted as the terminal draws them.
 public struct TerminalScreen: Sendable {
     public enum Style: Sendable { case colour, plain }
 
     public let style: Style
     /// Icon size in pixels on screen; each text line shows two pixel rows.
     public let iconPixels: Int
+    /// The terminal's width: the header and status lines are cut to it, so none wraps
+    /// and pushes the table down (plain text is not cut).
+    public let columns: Int
 
-    public init(style: Style, terminalLines: Int = TerminalScreen.terminalSize().lines, visibleRows: Int = 8) {
+    public init(
+        style: Style, terminalLines: Int = TerminalScreen.terminalSize().lines,
+        columns: Int = TerminalScreen.terminalSize().columns, visibleRows: Int = 8
+    ) {
         self.style = style
+        self.columns = columns
         // Three lines a row when they fit, else two: the whole table stays on screen.
         self.iconPixels = terminalLines >= visibleRows * 3 + 6 ? 6 : 4
     }
@@ -29,17 +40,19 @@ public struct TerminalScreen: Sendable {
         return (Int(size.ws_row), Int(size.ws_col))
     }
 
-    /// The whole screen: a header, the rows, and the status lines.
+    /// The whole screen: a header, the rows, and the status lines (an entry
+    /// of `status` may hold several lines).
     public func render(header: String, snapshot: ScreenSnapshot, marks: [Int: String], status: [String]) -> String {
-        var lines = [header]
-        for visible in snapshot.rows {
-            lines += rowLines(visible, mark: marks[visible.row] ?? "")
-        }
-        lines += status
+        let status = status.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         switch style {
         case .plain:
-            return lines.joined(separator: "\n") + "\n"
+            let rows = snapshot.rows.flatMap { rowLines($0, mark: marks[$0.row] ?? "") }
+            return ([TerminalText.printable(header)] + rows + status.map { TerminalText.printable($0) })
+                .joined(separator: "\n") + "\n"
         case .colour:
+            func fit(_ line: String) -> String { TerminalText.fitted(line, to: columns, padded: false) }
+            let rows = snapshot.rows.flatMap { rowLines($0, mark: marks[$0.row] ?? "") }
+            let lines = [fit(header)] + rows + status.map(fit)
             // Home, then each line cleared to its end, then the rest cleared.
             return "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J"
         }
@@ -47,10 +60,10 @@ public struct TerminalScreen: Sendable {
 
     private func rowLines(_ visible: VisibleRow, mark: String) -> [String] {
         let number = String(visible.row).leftPadded(to: 3)
-        let title = (visible.title ?? "").padded(to: 16)
-        let detail = (visible.detail ?? "").padded(to: 8)
+        let title = TerminalText.fitted(visible.title ?? "", to: 16)
+        let detail = TerminalText.fitted(visible.detail ?? "", to: 8)
         let bar = visible.progress.map { " " + progressBar($0) } ?? ""
-        let text = "\(number) \(title) \(detail) \(mark)\(bar)"
+        let text = "\(number) \(title) \(detail) \(TerminalText.printable(mark))\(bar)"
         guard style == .colour else {
             let icon =
                 switch visible.image {
@@ -80,7 +93,7 @@ public struct TerminalScreen: Sendable {
         let eighths = Int((clamped * Double(width * 8)).rounded(.down))
         let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
         let cells = String(repeating: "█", count: eighths / 8) + partial
-        return "▕" + cells.padded(to: width) + "▏" + percent
+        return "▕" + TerminalText.fitted(cells, to: width) + "▏" + percent
     }
 
     /// The icon scaled to `iconPixels`, two pixel rows per text line.
@@ -109,10 +122,6 @@ public struct TerminalScreen: Sendable {
 }
 
 extension String {
-    fileprivate func padded(to width: Int) -> String {
-        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
-    }
-
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }

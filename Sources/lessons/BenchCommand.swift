@@ -9,12 +9,15 @@ import Synchronization
 ///
 /// The seed tutorial opens with "NSOperation vs GCD"; this is the measured
 /// answer. Build it optimised: `swift run -c release lessons bench`.
-enum BenchCommand {
+enum BenchCommand: LessonsCommand {
+    static let name = "bench"
+    static let abstract = "Operation vs GCD vs Swift concurrency (swift run -c release lessons bench)"
     static let usage = """
-        usage: swift run -c release lessons bench [--units N] [--rounds N]
+        usage: lessons bench [--units N] [--rounds N]
           --units N   units of work per path and round (default: 100000)
           --rounds N  rounds; the median is reported (default: 5)
         The unit of work is one atomic increment: what is measured is the cost of scheduling it.
+        Build it optimised, or the figures mean little: swift run -c release lessons bench
         """
 
     /// One way to run `units` trivial closures and wait for all of them.
@@ -67,33 +70,30 @@ enum BenchCommand {
         queue.waitUntilAllOperationsAreFinished()
     }
 
-    static func run(_ arguments: [String]) async -> Int32 {
+    static func parse(_ arguments: [String]) throws(UsageError) -> (units: Int, rounds: Int)? {
         var units = 100_000
         var rounds = 5
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
+        var arguments = Arguments(arguments)
+        while let argument = arguments.next() {
             switch argument {
-            case "--help", "-h":
-                print(usage)
-                return 0
-            case "--units", "--rounds":
-                guard let text = remaining.popFirst(), let number = Int(text), (1...10_000_000).contains(number) else {
-                    printError("lessons bench: \(argument) takes a whole number from 1 to 10000000\n\(usage)")
-                    return 2
-                }
-                if argument == "--units" { units = number } else { rounds = number }
-            default:
-                printError("lessons bench: unknown flag \(argument)\n\(usage)")
-                return 2
+            case "--help", "-h": return nil
+            case "--units": units = try arguments.wholeNumber(argument, in: 1...10_000_000)
+            case "--rounds": rounds = try arguments.wholeNumber(argument, in: 1...10_000_000)
+            default: throw Arguments.unexpected(argument)
             }
         }
+        return (units, rounds)
+    }
+
+    static func run(_ options: (units: Int, rounds: Int)) async -> Int32 {
+        let (units, rounds) = options
         #if DEBUG
             printError(
                 "lessons bench: this is a debug build; the figures mean little. Use: swift run -c release lessons bench"
             )
         #endif
         let results = await measure(units: units, rounds: rounds)
-        print(report(results, units: units, rounds: rounds))
+        say(report(results, units: units, rounds: rounds))
         return results.allSatisfy(\.complete) ? 0 : 1
     }
 

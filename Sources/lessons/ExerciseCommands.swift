@@ -2,73 +2,79 @@ import Foundation
 import LessonChecks
 import LessonKit
 
-/// `lessons exercise | check | hint | reset | solution`: fix each step's bug
-/// yourself in `Sources/Workbench/`, and have it checked by the step's own tests.
-enum ExerciseCommands {
+/// `lessons exercise | reset | hint | solution` (and `check`, CheckCommand.swift):
+/// fix each step's bug yourself in `Sources/Workbench/`, and have it checked by
+/// the step's own tests.
+///
+/// The workbench holds the learner's work, so it is treated as git treats a
+/// working tree: nothing the learner wrote is ever thrown away. Whatever an
+/// exercise did not put there, or put there and the learner changed, at any
+/// depth, is copied to `.operationlessons/backups/` before it is replaced.
+
+/// What the exercise commands take: `--root DIR`, maybe an exercise number, maybe `--yes` or `--force`.
+struct ExerciseOptions {
+    var root: String?
+    var number: Int?
+    var yes = false
+    var force = false
+
+    /// nil for `--help`.
+    static func parse(_ arguments: [String], flags: Set<String> = []) throws(UsageError) -> ExerciseOptions? {
+        var options = ExerciseOptions()
+        var arguments = Arguments(arguments)
+        while let argument = arguments.next() {
+            switch argument {
+            case "--help", "-h": return nil
+            case "--root": options.root = try arguments.value(of: argument)
+            case "--yes" where flags.contains(argument): options.yes = true
+            case "--force" where flags.contains(argument): options.force = true
+            default:
+                guard !argument.hasPrefix("-"), options.number == nil else { throw Arguments.unexpected(argument) }
+                guard let number = Int(argument) else { throw UsageError("'\(argument)' is not an exercise number") }
+                _ = try exercise(number)
+                options.number = number
+            }
+        }
+        return options
+    }
+
+    static let rootHelp =
+        "  --root DIR  the package folder (default: the current folder, or the one lessons was built in)"
+}
+
+func exercise(_ number: Int) throws(UsageError) -> Exercise {
+    guard let exercise = ExerciseCatalog.exercise(number) else {
+        throw UsageError("there is no exercise \(number); the exercises are \(ExerciseCatalog.numbers)")
+    }
+    return exercise
+}
+
+// MARK: - exercise [N]
+
+enum ExerciseCommand: LessonsCommand {
+    static let name = "exercise"
+    static let abstract = "the exercises and how far you are; with N: put exercise N's starting code in the workbench"
     static let usage = """
-        usage: lessons exercise              the exercises, and how far you are
-               lessons exercise N [--yes]    put exercise N's starting code in Sources/Workbench (a backup is kept)
-               lessons check [N]             build the workbench and check it (N: the current exercise)
-               lessons hint N                what each bug is, why, and what to try
-               lessons reset [N] [--yes]     put exercise N's starting code back (a backup is kept)
-               lessons solution [N] [--force]   the step's own fix, and your code against it (after the check passed)
-        Every command also takes --root DIR: the package folder (default: the current folder, or the one lessons was built in).
+        usage: lessons exercise [N] [--yes] [--root DIR]
+          (no N)      the exercises, and which you solved
+          N           put exercise N's starting code in Sources/Workbench, after asking; what it replaces that
+                      the exercise did not put there is copied to .operationlessons/backups/ first
+          --yes       do not ask
+        \(ExerciseOptions.rootHelp)
         """
 
-    static func run(_ command: String, _ arguments: [String]) -> Int32 {
-        do {
-            var flags = try Flags(arguments)
-            let workspace = try Workspace.find(root: flags.take(value: "--root"))
-            switch command {
-            case "exercise":
-                let yes = flags.take("--yes")
-                guard let number = try flags.number() else {
-                    try flags.done()
-                    return list(workspace)
-                }
-                try flags.done()
-                return try start(try exercise(number), workspace, yes: yes, reset: false)
-            case "reset":
-                let yes = flags.take("--yes")
-                let number = try flags.number() ?? workspace.currentExercise()
-                try flags.done()
-                return try start(try exercise(number), workspace, yes: yes, reset: true)
-            case "check":
-                let number = try flags.number() ?? workspace.currentExercise()
-                try flags.done()
-                return try check(try exercise(number), workspace)
-            case "hint":
-                guard let number = try flags.number() else { throw UsageError("hint needs an exercise number") }
-                try flags.done()
-                return hint(try exercise(number))
-            case "solution":
-                let force = flags.take("--force")
-                let number = try flags.number() ?? workspace.currentExercise()
-                try flags.done()
-                return try solution(try exercise(number), workspace, force: force)
-            default:
-                throw UsageError("unknown command '\(command)'")
-            }
-        } catch let error as UsageError {
-            printError("lessons \(command): \(error)\n\(usage)")
-            return 2
-        } catch {
-            printError("lessons \(command): \(error)")
-            return 1
-        }
+    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
+        try ExerciseOptions.parse(arguments, flags: ["--yes"])
     }
 
-    static func exercise(_ number: Int) throws(UsageError) -> Exercise {
-        guard let exercise = ExerciseCatalog.exercise(number) else {
-            throw UsageError("there is no exercise \(number); the exercises are \(ExerciseCatalog.numbers)")
-        }
-        return exercise
+    static func run(_ options: ExerciseOptions) throws -> Int32 {
+        let workspace = try Workspace.find(root: options.root)
+        guard let number = options.number else { return try list(workspace) }
+        return try WorkbenchChange.start(try exercise(number), workspace, yes: options.yes, reset: false)
     }
 
-    // MARK: - exercise (list)
-
-    static func list(_ workspace: Workspace) -> Int32 {
-        let progress = workspace.progress
+    static func list(_ workspace: Workspace) throws -> Int32 {
+        let progress = try workspace.progress()
         say("Exercises: fix each step's bug yourself, in Sources/Workbench/, and let the step's tests check it.\n")
         for exercise in ExerciseCatalog.all {
             let mark = progress.solved.contains(exercise.number) ? "✓" : progress.current == exercise.number ? "→" : " "
@@ -78,9 +84,33 @@ enum ExerciseCommands {
         say("\n\(progress.summary) · start: swift run lessons exercise \(progress.next ?? 2)")
         return 0
     }
+}
 
-    // MARK: - exercise N, reset N
+// MARK: - reset [N]
 
+enum ResetCommand: LessonsCommand {
+    static let name = "reset"
+    static let abstract = "put the starting code of the exercise you are on back (your version is backed up)"
+    static let usage = """
+        usage: lessons reset [N] [--yes] [--root DIR]
+          N           the exercise (default: the one the workbench holds)
+          --yes       do not ask
+        \(ExerciseOptions.rootHelp)
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
+        try ExerciseOptions.parse(arguments, flags: ["--yes"])
+    }
+
+    static func run(_ options: ExerciseOptions) throws -> Int32 {
+        let workspace = try Workspace.find(root: options.root)
+        let number = try options.number ?? workspace.currentExercise()
+        return try WorkbenchChange.start(try exercise(number), workspace, yes: options.yes, reset: true)
+    }
+}
+
+/// Putting an exercise's starting code in the workbench, for `exercise N` and `reset`.
+enum WorkbenchChange {
     static func start(_ exercise: Exercise, _ workspace: Workspace, yes: Bool, reset: Bool) throws -> Int32 {
         let now = workspace.workbenchState()
         let what: String
@@ -91,26 +121,31 @@ enum ExerciseCommands {
             printTask(exercise, workspace)
             return 0
         case .untouched(let held): what = "exercise \(held)'s starting code, untouched"
-        case .edited(let held, let files):
-            what = "your code of exercise \(held) (changed: \(files.joined(separator: ", ")))"
+        case .edited(let held, let changed, let added):
+            let parts = [
+                changed.isEmpty ? nil : "changed: " + changed.joined(separator: ", "),
+                added.isEmpty ? nil : "not from the exercise: " + added.joined(separator: ", "),
+            ]
+            what = "your code of exercise \(held) (\(parts.compactMap { $0 }.joined(separator: "; ")))"
         case .unknown: what = "code that no exercise wrote"
         case .empty: what = "nothing"
+        case .missing: what = "nothing: there is no Sources/Workbench/ folder; it will be made again"
         }
-        let needsBackup = now.needsBackup
-        let backup = workspace.backupFolder(for: now)
+        let backup = now.needsBackup ? try workspace.backupFolder(for: now) : nil
         say(
             "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in Sources/Workbench/.\n"
                 + "It now holds \(what)."
-                + (needsBackup ? "\nA copy of it goes to \(workspace.relative(backup))." : ""))
+                + (backup.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? ""))
         guard yes || confirm("Go on? [y/N] ") else {
             say("Nothing changed.")
             return 1
         }
-        if needsBackup {
-            try workspace.backUpWorkbench(to: backup)
-            say("Backed up to \(workspace.relative(backup)).")
+        if backup != nil {
+            let folder = try workspace.backUpWorkbench(for: now)
+            say("Backed up to \(workspace.relative(folder)).")
         }
         try workspace.install(exercise)
+        if case .missing = now { say("Made Sources/Workbench/ again.") }
         try workspace.start(exercise.number)
         say("")
         printTask(exercise, workspace)
@@ -135,123 +170,40 @@ enum ExerciseCommands {
             "Stuck:        swift run lessons hint \(exercise.number)",
             "Start over:   swift run lessons reset \(exercise.number)",
             "",
-            workspace.progress.summary,
+            ((try? workspace.progress()) ?? ExerciseProgress()).summary,
         ]
         say(lines.joined(separator: "\n"))
     }
 
-    // MARK: - check
+    /// Asks on standard output, reads a line from standard input.
+    static func confirm(_ question: String) -> Bool {
+        StandardStream.output.write(question)
+        guard let answer = readLine() else {
+            say("\n(no answer on standard input; pass --yes to go on without asking)")
+            return false
+        }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
 
-    /// How many times a workbench that crashes is played again: a data race
-    /// (step 4's dictionary) crashes some runs, not all.
-    static let attempts = 3
+// MARK: - hint N
 
-    static func check(_ exercise: Exercise, _ workspace: Workspace) throws -> Int32 {
-        if let held = workspace.workbenchState().exercise, held != exercise.number {
-            say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
-        }
-        say("Building the workbench: swift build --product Workbench")
-        let build = try Shell.run(["swift", "build", "--product", "Workbench"], in: workspace.root)
-        guard build.status == 0 else {
-            say("\nThe workbench does not compile:\n")
-            say(Shell.compilerErrors(build.output, root: workspace.root))
-            say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
-            return 1
-        }
-        let binPath = try Shell.run(["swift", "build", "--show-bin-path"], in: workspace.root)
-        let workbench = URL(fileURLWithPath: binPath.output.trimmingCharacters(in: .whitespacesAndNewlines))
-            .appendingPathComponent("Workbench")
-        var status: Int32 = 1
-        for attempt in 1...attempts {
-            let run = try Shell.runShowingOutput(workbench, ["--check", "\(exercise.number)"], in: workspace.root)
-            if let signal = run.signal {
-                say(
-                    "\n✗ The workbench crashed (signal \(signal)\(Shell.signalName(signal))) while playing your code"
-                        + (run.crash.map { ": \($0)" } ?? "") + ".")
-                // Exercise 5 starts from step 4's racy cache; exercise 4's solution is that cache.
-                let racy = ImageListChecks.racyBefore
-                if racy.contains(exercise.number) || racy.contains(exercise.number + 1) {
-                    say(
-                        "If that line reads or writes a dictionary that download threads write too, it is the data"
-                            + " race step 5 fixes: two threads at once crash some runs, not all.")
-                }
-                say(
-                    attempt < attempts
-                        ? "Playing it again (run \(attempt + 1) of \(attempts))…\n"
-                        : "All \(attempts) runs crashed: a crash counts as not fixed.")
-                continue
-            }
-            status = run.status
-            break
-        }
-        if exercise.checksRaces && status != 2 {
-            let race = try raceCheck(exercise, workspace)
-            say("\n" + [race].renderedBugs)
-            // The workbench's own verdict came before the race check: add to it only what the race changes.
-            if status == 0 {
-                say(
-                    race.passed
-                        ? "\nExercise \(exercise.number) solved: every bug fixed, the data race too."
-                        : "\nExercise \(exercise.number) not solved yet: every other bug is fixed, the data race is not."
-                            + " More help: swift run lessons hint \(exercise.number)")
-            }
-            if !race.passed { status = 1 }
-        }
-        var progress = workspace.progress
-        if status == 0 {
-            progress.solved.insert(exercise.number)
-            try workspace.save(progress)
-            say("\n\(progress.summary).")
-            say("Compare with the step's own fix: swift run lessons solution \(exercise.number)")
-            if let next = progress.next { say("Next: swift run lessons exercise \(next)") }
-            return 0
-        }
-        say("\n\(progress.summary).")
-        return status == 2 ? 2 : 1
+enum HintCommand: LessonsCommand {
+    static let name = "hint"
+    static let abstract = "each bug of exercise N: why, what to try, what \"fixed\" measures"
+    static let usage = """
+        usage: lessons hint N [--root DIR]
+          N           the exercise (\(ExerciseCatalog.numbers))
+        \(ExerciseOptions.rootHelp)
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Exercise? {
+        guard let options = try ExerciseOptions.parse(arguments) else { return nil }
+        guard let number = options.number else { throw UsageError("hint needs an exercise number") }
+        return try exercise(number)
     }
 
-    /// Where the Thread Sanitizer build goes (the CI's TSan leg uses it too).
-    static let sanitizerFlags = ["--sanitize=thread", "--scratch-path", ".build-tsan"]
-
-    /// Builds the workbench with Thread Sanitizer, plays the scenario where
-    /// downloads end together, and judges what TSan wrote.
-    static func raceCheck(_ exercise: Exercise, _ workspace: Workspace) throws -> CheckResult {
-        let build = ["swift", "build", "--product", "Workbench"] + sanitizerFlags
-        say("\nThe data race: building the workbench with Thread Sanitizer (the first time takes a minute or so):")
-        say(build.joined(separator: " "))
-        let built = try Shell.run(build, in: workspace.root)
-        guard built.status == 0 else {
-            say(Shell.compilerErrors(built.output, root: workspace.root))
-            return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
-        }
-        let binPath = try Shell.run(["swift", "build", "--show-bin-path"] + sanitizerFlags, in: workspace.root)
-        let workbench = URL(fileURLWithPath: binPath.output.trimmingCharacters(in: .whitespacesAndNewlines))
-            .appendingPathComponent("Workbench")
-        var verdict = RaceCheck.bug.result(passed: true, measured: "")
-        for attempt in 1...RaceCheck.runs {
-            say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
-            let run = try Shell.runCollectingErrors(workbench, RaceCheck.arguments, in: workspace.root)
-            guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
-                return RaceCheck.bug.result(
-                    passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
-            }
-            verdict = RaceCheck.judge(errors: run.errors, crashed: run.signal != nil)
-            if !verdict.passed { return verdict }
-        }
-        let (busy, load) = RaceCheck.machineWasBusy()
-        if busy {
-            say(
-                "Note: the machine was busy (load \(String(format: "%.1f", load)) on "
-                    + "\(ProcessInfo.processInfo.activeProcessorCount) cores). Thread Sanitizer sees a race only "
-                    + "when the threads really run at once, so a clean run on a busy machine proves less: check again "
-                    + "when it is idle.")
-        }
-        return verdict
-    }
-
-    // MARK: - hint
-
-    static func hint(_ exercise: Exercise) -> Int32 {
+    static func run(_ exercise: Exercise) -> Int32 {
         let entry = exercise.entry
         var lines = ["Exercise \(exercise.number) · \(entry.title) — read beside it: \(entry.text)", ""]
         var number = 0
@@ -284,11 +236,28 @@ enum ExerciseCommands {
         lines.append((lines.isEmpty ? indent : indent + "     ") + line)
         return lines
     }
+}
 
-    // MARK: - solution
+// MARK: - solution [N]
 
-    static func solution(_ exercise: Exercise, _ workspace: Workspace, force: Bool) throws -> Int32 {
-        guard force || workspace.progress.solved.contains(exercise.number) else {
+enum SolutionCommand: LessonsCommand {
+    static let name = "solution"
+    static let abstract = "the step's own fix, and your code against it (after the check passed)"
+    static let usage = """
+        usage: lessons solution [N] [--force] [--root DIR]
+          N           the exercise (default: the one the workbench holds)
+          --force     show it before the check passed
+        \(ExerciseOptions.rootHelp)
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
+        try ExerciseOptions.parse(arguments, flags: ["--force"])
+    }
+
+    static func run(_ options: ExerciseOptions) throws -> Int32 {
+        let workspace = try Workspace.find(root: options.root)
+        let exercise = try exercise(try options.number ?? workspace.currentExercise())
+        guard try options.force || workspace.progress().solved.contains(exercise.number) else {
             say(
                 "Exercise \(exercise.number) is not solved yet (swift run lessons check \(exercise.number)).\n"
                     + "To look anyway: swift run lessons solution \(exercise.number) --force")
@@ -298,68 +267,41 @@ enum ExerciseCommands {
         let step = workspace.root.appendingPathComponent(exercise.solutionFolder)
         let names = try workspace.exerciseFiles(exercise)
         say("Step \(exercise.number)'s own fix: from \(exercise.startFolder) to \(exercise.solutionFolder)\n")
-        say(try Shell.diff(names, from: start, to: step, root: workspace.root))
+        say(try diff(names, from: start, to: step, root: workspace.root))
         if workspace.workbenchState().exercise == exercise.number {
             say("\nYour workbench against the step (what the step does that your code does not):\n")
-            let yours = try Shell.diff(names, from: workspace.workbench, to: step, root: workspace.root)
+            let yours = try diff(names, from: workspace.workbench, to: step, root: workspace.root)
             say(yours.isEmpty ? "(no difference)" : yours)
         }
         return 0
     }
 
-    // MARK: - small things
-
-    /// Everything goes out unbuffered, so a question is never printed before
-    /// what it is about.
-    static func say(_ text: String = "") {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-
-    static func confirm(_ question: String) -> Bool {
-        FileHandle.standardOutput.write(Data(question.utf8))
-        guard let answer = readLine() else {
-            say("\n(no answer on standard input; pass --yes to go on without asking)")
-            return false
+    /// `diff -u` of each named file between two folders (a missing file is
+    /// empty), labelled with package-relative paths.
+    static func diff(_ names: [String], from old: URL, to new: URL, root: URL) throws -> String {
+        let workspace = root.standardizedFileURL.path + "/"
+        func label(_ url: URL) -> String {
+            let path = url.standardizedFileURL.path
+            return path.hasPrefix(workspace) ? String(path.dropFirst(workspace.count)) : path
         }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
-    }
-
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-    }
-}
-
-/// The flags of one command, taken one by one; what is left over is an error.
-struct Flags {
-    private var arguments: [String]
-
-    init(_ arguments: [String]) throws(UsageError) {
-        self.arguments = arguments
-    }
-
-    mutating func take(_ flag: String) -> Bool {
-        guard let index = arguments.firstIndex(of: flag) else { return false }
-        arguments.remove(at: index)
-        return true
-    }
-
-    mutating func take(value flag: String) throws(UsageError) -> String? {
-        guard let index = arguments.firstIndex(of: flag) else { return nil }
-        guard index + 1 < arguments.count else { throw UsageError("\(flag) needs a value") }
-        let value = arguments[index + 1]
-        arguments.removeSubrange(index...index + 1)
-        return value
-    }
-
-    /// The exercise number, if one was given.
-    mutating func number() throws(UsageError) -> Int? {
-        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        guard let number = Int(first) else { throw UsageError("'\(first)' is not an exercise number") }
-        arguments.removeFirst()
-        return number
-    }
-
-    func done() throws(UsageError) {
-        if let extra = arguments.first { throw UsageError("unexpected '\(extra)'") }
+        func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+        var parts: [String] = []
+        for name in names {
+            let oldFile = old.appendingPathComponent(name)
+            let newFile = new.appendingPathComponent(name)
+            var child = ChildProcess(
+                command: [
+                    "diff", "-u", "--label", exists(oldFile) ? label(oldFile) : "/dev/null", "--label",
+                    exists(newFile) ? label(newFile) : "/dev/null", exists(oldFile) ? oldFile.path : "/dev/null",
+                    exists(newFile) ? newFile.path : "/dev/null",
+                ])
+            child.directory = root
+            let result = try child.run()
+            guard result.exited, result.status <= 1 else {
+                throw WorkspaceError("diff failed: \(result.errors)")
+            }
+            if !result.output.isEmpty { parts.append(result.output.trimmingCharacters(in: .newlines)) }
+        }
+        return parts.joined(separator: "\n")
     }
 }

@@ -5,7 +5,9 @@ import SlowNetwork
 /// `lessons framecost`: generated catalogs of growing length, each scrolled end
 /// to end, and what a frame cost in each. The harness scales if the frame work
 /// follows the rows on screen (always about 8), not the rows in the catalog.
-enum FrameCostCommand {
+enum FrameCostCommand: LessonsCommand {
+    static let name = "framecost"
+    static let abstract = "the harness's frame work against the catalog's length"
     static let usage = """
         usage: lessons framecost [--rows 60,1000,10000] [--step N]
           --rows LIST  catalog lengths to try, comma-separated (default: 60,1000,10000)
@@ -20,7 +22,7 @@ enum FrameCostCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
         var options = Options()
-        var arguments = SubcommandArguments(arguments)
+        var arguments = Arguments(arguments)
         while let argument = arguments.next() {
             switch argument {
             case "--help", "-h": return nil
@@ -39,36 +41,29 @@ enum FrameCostCommand {
                     throw UsageError("--step takes an image-list step (\(known)), not '\(text)'")
                 }
                 options.step = number
-            default: throw SubcommandArguments.unexpected(argument)
+            default: throw Arguments.unexpected(argument)
             }
         }
         return options
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        switch Subcommand.parse("framecost", usage: usage, { () throws(UsageError) in try parse(arguments) }) {
-        case .run(let parsed): options = parsed
-        case .exit(let status): return status
-        }
+    static func run(_ options: Options) throws -> Int32 {
         guard let entry = options.step.flatMap(LessonCatalog.entry) ?? LessonCatalog.imageListSteps.last else {
             printError("lessons framecost: no image-list step in the catalog")
             return 1
         }
-        guard let children = Subcommand.children(for: [entry], command: "framecost") else { return 1 }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "OperationLessons-framecost-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let children = stepProcesses(for: [entry], command: name) else { return 1 }
+        let folder = try ScratchFolder.make("OperationLessons-framecost")
+        defer { ScratchFolder.remove(folder) }
 
-        print(
+        say(
             "Step \(entry.id) \(entry.title) · scenario scroll-end-to-end · what a frame cost, in wall-clock ms")
-        print(FrameCost.header)
+        say(FrameCost.header)
         let progress = Progress(total: options.rows.count)
         var failed = false
         for rows in options.rows {
             let catalog = folder.appendingPathComponent("catalog-\(rows).plist")
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 _ = try AppCatalog.generated(rows: rows, file: catalog)
             } catch {
                 printError("lessons framecost: cannot write \(catalog.path): \(error.localizedDescription)")
@@ -81,10 +76,10 @@ enum FrameCostCommand {
             progress.finished()
             progress.end()
             switch outcome {
-            case .measured(let report): print(FrameCost.line(rows: rows, report))
+            case .measured(let report): say(FrameCost.line(rows: rows, report))
             case .failed(let why):
                 failed = true
-                print("\(rows) rows: \(why)")
+                say("\(rows) rows: \(why)")
             }
         }
         return failed ? 1 : 0

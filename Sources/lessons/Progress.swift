@@ -27,12 +27,16 @@ final class Progress: Sendable {
     }
 
     func end() {
-        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if live { Self.wipeLine() }
+    }
+
+    /// Wipes a progress line left on the terminal (the program is ending).
+    static func wipeLine() {
+        if isatty(STDERR_FILENO) == 1 { StandardStream.error.write("\r\u{1B}[K") }
     }
 
     private func show(_ line: String) {
-        let text = live ? "\r\u{1B}[K" + String(line.prefix(100)) : line + "\n"
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.error.write(live ? "\r\u{1B}[K" + String(line.prefix(100)) : line + "\n")
     }
 }
 

@@ -4,7 +4,9 @@ import LessonKit
 
 /// `lessons scoreboard`: every image-list step on the same scenario and seed,
 /// each in its own process, in one table; `--matrix`: the named bugs × steps.
-enum ScoreboardCommand {
+enum ScoreboardCommand: LessonsCommand {
+    static let name = "scoreboard"
+    static let abstract = "every image-list step on one scenario, in one table (--matrix: bugs × steps)"
     static let usage = """
         usage: lessons scoreboard [--scenario NAME] [--seed N] [--markdown | --json] [--jobs N]
                lessons scoreboard --matrix [--seed N] [--markdown | --json] [--jobs N]
@@ -30,36 +32,26 @@ enum ScoreboardCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
         var options = Options()
-        var arguments = SubcommandArguments(arguments)
+        var arguments = Arguments(arguments)
         while let argument = arguments.next() {
             switch argument {
             case "--help", "-h": return nil
             case "--scenario": options.scenario = try arguments.scenario(argument)
             case "--seed": options.seed = try arguments.seed(argument)
-            case "--jobs":
-                let text = try arguments.value(of: argument)
-                guard let jobs = Int(text), (1...8).contains(jobs) else {
-                    throw UsageError("--jobs takes a whole number from 1 to 8, not '\(text)'")
-                }
-                options.jobs = jobs
+            case "--jobs": options.jobs = try arguments.wholeNumber(argument, in: 1...8)
             case "--markdown": options.markdown = true
             case "--json": options.json = true
             case "--matrix": options.matrix = true
-            default: throw SubcommandArguments.unexpected(argument)
+            default: throw Arguments.unexpected(argument)
             }
         }
         if options.markdown && options.json { throw UsageError("choose one of --markdown and --json") }
         return options
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        switch Subcommand.parse("scoreboard", usage: usage, { () throws(UsageError) in try parse(arguments) }) {
-        case .run(let parsed): options = parsed
-        case .exit(let status): return status
-        }
+    static func run(_ options: Options) -> Int32 {
         let steps = LessonCatalog.imageListSteps
-        guard let children = Subcommand.children(for: steps, command: "scoreboard") else { return 1 }
+        guard let children = stepProcesses(for: steps, command: name) else { return 1 }
         return options.matrix ? matrix(options, steps: steps, children: children) : table(options, steps, children)
     }
 
@@ -75,17 +67,17 @@ enum ScoreboardCommand {
         }
         progress.end()
         if options.json {
-            print(Scoreboard.json(rows, scenario: options.scenario, seed: options.seed))
+            say(Scoreboard.json(rows, scenario: options.scenario, seed: options.seed))
         } else if options.markdown {
-            print(Scoreboard.markdown(rows))
+            say(Scoreboard.markdown(rows))
         } else {
             let scenario = Scenario.named(options.scenario)?.summary ?? ""
-            print(
+            say(
                 Scoreboard.text(
                     rows,
                     heading:
                         "Scenario \(options.scenario) (\(scenario)) · seed \(options.seed) · times in story ms\n"))
-            print("\n" + Scoreboard.legend)
+            say("\n" + Scoreboard.legend)
         }
         return 0
     }
@@ -108,14 +100,14 @@ enum ScoreboardCommand {
         let byRun = Dictionary(uniqueKeysWithValues: zip(runs, outcomes.map(\.outcome)))
         let crashes = zip(runs, outcomes.map(\.crashes)).filter { $0.1 > 0 }
         if options.json {
-            print(matrixJSON(bugs: bugs, steps: steps, byRun: byRun))
+            say(matrixJSON(bugs: bugs, steps: steps, byRun: byRun))
             return 0
         }
-        print(
+        say(
             BugMatrix.render(bugs: bugs, steps: steps, markdown: options.markdown) { byRun[$0] })
-        print("\n✗ present · ✓ gone · ← the step that fixes it · seed \(options.seed)")
+        say("\n✗ present · ✓ gone · ← the step that fixes it · seed \(options.seed)")
         if !crashes.isEmpty {
-            print(
+            say(
                 "runs that crashed and were run again: "
                     + crashes.map { "step \($0.0.lesson) on \($0.0.scenario) \($0.1)×" }.joined(separator: ", "))
         }
@@ -164,10 +156,6 @@ enum ScoreboardCommand {
     static func flags(_ scenario: String, _ seed: UInt64) -> [String] {
         ["--scenario", scenario, "--seed", String(seed), "--clear-cache"]
     }
-}
-
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
 extension Double {

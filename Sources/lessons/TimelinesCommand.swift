@@ -5,7 +5,9 @@ import LessonKit
 /// An image-list step plays the scenario that shows its bug best (its
 /// default); steps 8 and 9 play their own story, drawn as operations on the
 /// threads that ran them.
-enum TimelinesCommand {
+enum TimelinesCommand: LessonsCommand {
+    static let name = "timelines"
+    static let abstract = "one timeline picture per step, into docs/timelines/"
     static let usage = """
         usage: lessons timelines [--out DIR] [--scenario NAME] [--speed X] [--seed N]
           --out DIR        where to write the pictures (default: docs/timelines)
@@ -24,7 +26,7 @@ enum TimelinesCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
         var options = Options()
-        var arguments = SubcommandArguments(arguments)
+        var arguments = Arguments(arguments)
         while let argument = arguments.next() {
             switch argument {
             case "--help", "-h": return nil
@@ -32,20 +34,15 @@ enum TimelinesCommand {
             case "--scenario": options.scenario = try arguments.scenario(argument)
             case "--speed": options.speed = try arguments.speed(argument)
             case "--seed": options.seed = try arguments.seed(argument)
-            default: throw SubcommandArguments.unexpected(argument)
+            default: throw Arguments.unexpected(argument)
             }
         }
         return options
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        switch Subcommand.parse("timelines", usage: usage, { () throws(UsageError) in try parse(arguments) }) {
-        case .run(let parsed): options = parsed
-        case .exit(let status): return status
-        }
+    static func run(_ options: Options) -> Int32 {
         let steps = LessonCatalog.all
-        guard let children = Subcommand.children(for: steps, command: "timelines") else { return 1 }
+        guard let children = stepProcesses(for: steps, command: name) else { return 1 }
         let folder = URL(fileURLWithPath: options.out)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -68,11 +65,11 @@ enum TimelinesCommand {
             progress.end()
             switch outcome {
             case .measured(let report) where scenario != nil:
-                print(
+                say(
                     "\(shown)  (\(report.scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
                 )
             case .measured(let report):
-                print("\(shown)  (\(report.scenario), \(Int(report.durationMs)) ms)")
+                say("\(shown)  (\(report.scenario), \(Int(report.durationMs)) ms)")
             case .failed(let why):
                 failures += 1
                 printError("step \(entry.id): \(why)")

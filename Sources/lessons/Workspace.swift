@@ -14,10 +14,12 @@ struct Workspace {
 
     /// `--root`, else the current folder if it is the package, else the
     /// package `lessons` was built in (`.build/<triple>/debug/lessons`).
+    /// The package is known by its `Package.swift`, not by `Sources/Workbench`:
+    /// a missing workbench is something `lessons exercise N` puts back.
     static func find(root: String?) throws -> Workspace {
         func isPackage(_ url: URL) -> Bool {
-            FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
-                && FileManager.default.fileExists(atPath: url.appendingPathComponent("Sources/Workbench").path)
+            let manifest = (try? String(contentsOf: url.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
+            return manifest.contains("name: \"OperationLessons\"")
         }
         if let root {
             let url = URL(fileURLWithPath: root).standardizedFileURL
@@ -43,11 +45,42 @@ struct Workspace {
 
     // MARK: progress
 
-    var progress: ExerciseProgress {
-        guard let data = try? Data(contentsOf: progressFile),
-            let progress = try? JSONDecoder().decode(ExerciseProgress.self, from: data)
-        else { return ExerciseProgress() }
-        return progress
+    /// The learner's progress. A progress file that cannot be understood is
+    /// set aside (renamed, never overwritten) and said so: its solved list is
+    /// the learner's to mend, and a save must not silently replace it.
+    func progress() throws -> ExerciseProgress {
+        guard FileManager.default.fileExists(atPath: progressFile.path) else { return ExerciseProgress() }
+        let data: Data
+        do {
+            data = try Data(contentsOf: progressFile)
+        } catch {
+            throw WorkspaceError("cannot read \(relative(progressFile)): \(SystemErrorText.describe(error))")
+        }
+        do {
+            return try JSONDecoder().decode(ExerciseProgress.self, from: data)
+        } catch {
+            let kept = try unusedName(progressFile.path + ".damaged")
+            do {
+                try FileManager.default.moveItem(at: progressFile, to: kept)
+            } catch {
+                throw WorkspaceError(
+                    "\(relative(progressFile)) is damaged, and cannot be set aside: \(SystemErrorText.describe(error))")
+            }
+            printError(
+                "lessons: \(relative(progressFile)) is damaged (\(Self.decodingProblem(error))); it is kept as "
+                    + "\(relative(kept)), and the exercises start again from none solved.")
+            return ExerciseProgress()
+        }
+    }
+
+    private static func decodingProblem(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted: "not JSON"
+        case DecodingError.keyNotFound(let key, _): "no '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context):
+            "a wrong value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        default: "unreadable"
+        }
     }
 
     func save(_ progress: ExerciseProgress) throws {
@@ -59,37 +92,49 @@ struct Workspace {
 
     /// Makes `number` the exercise the learner is on.
     func start(_ number: Int) throws {
-        var progress = progress
+        var progress = try progress()
         progress.current = number
         try save(progress)
     }
 
     /// The exercise the learner is on: the one the workbench holds, else the progress file's.
-    func currentExercise() throws(UsageError) -> Int {
+    func currentExercise() throws -> Int {
         if let held = workbenchState().exercise { return held }
-        if let current = progress.current { return current }
+        if let current = try progress().current { return current }
         throw UsageError("no exercise started yet: swift run lessons exercise 2")
+    }
+
+    /// `path`, or `path-2`, `path-3`… : the first name nothing has.
+    func unusedName(_ path: String) throws -> URL {
+        for suffix in [""] + (2...999).map({ "-\($0)" }) where !FileManager.default.fileExists(atPath: path + suffix) {
+            return URL(fileURLWithPath: path + suffix)
+        }
+        throw WorkspaceError("\(path): 999 of them already; remove some")
     }
 
     // MARK: the workbench
 
     enum WorkbenchState {
         case untouched(Int)
-        case edited(Int, files: [String])
+        /// Exercise N's files, some changed (or gone), or things beside them
+        /// that the exercise did not put there (paths relative to the workbench).
+        case edited(Int, changed: [String], added: [String])
         /// Files whose `main.swift` names no exercise.
         case unknown
         case empty
+        /// No `Sources/Workbench` at all.
+        case missing
 
         var exercise: Int? {
             switch self {
-            case .untouched(let number), .edited(let number, _): number
-            case .unknown, .empty: nil
+            case .untouched(let number), .edited(let number, _, _): number
+            case .unknown, .empty, .missing: nil
             }
         }
 
         var needsBackup: Bool {
             switch self {
-            case .untouched, .empty: false
+            case .untouched, .empty, .missing: false
             case .edited, .unknown: true
             }
         }
@@ -112,34 +157,73 @@ struct Workspace {
         return files.filter { $0 != "main.swift" && !variants.contains($0) }
     }
 
+    /// Everything in the workbench at any depth, as paths relative to it
+    /// (a folder ends with "/"), hidden files included.
+    func workbenchContents() -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: workbench.path) else { return [] }
+        var paths: [String] = []
+        while let path = walker.nextObject() as? String {
+            let isFolder = (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
+            paths.append(isFolder ? path + "/" : path)
+        }
+        return paths.sorted()
+    }
+
+    /// What the workbench holds. Untouched means exactly what `install` put
+    /// there: the exercise's files, byte for byte, and nothing else at any depth.
     func workbenchState() -> WorkbenchState {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: workbench.path)) ?? []
-        guard !names.isEmpty else { return .empty }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: workbench.path, isDirectory: &isFolder), isFolder.boolValue else {
+            return .missing
+        }
+        let contents = workbenchContents()
+        guard !contents.isEmpty else { return .empty }
         guard let main = try? String(contentsOf: workbench.appendingPathComponent("main.swift"), encoding: .utf8),
             let number = Exercise.number(inWorkbenchMain: main), let exercise = ExerciseCatalog.exercise(number)
         else { return .unknown }
         let start = root.appendingPathComponent(exercise.startFolder)
+        let installed = Set(codeFiles(of: exercise.startFolder))
         var changed: [String] = []
-        for name in Set(names).union(codeFiles(of: exercise.startFolder)).subtracting(["main.swift"]).sorted() {
+        for name in installed.sorted() {
             let mine = try? Data(contentsOf: workbench.appendingPathComponent(name))
             let theirs = try? Data(contentsOf: start.appendingPathComponent(name))
-            if mine != theirs { changed.append(name) }
+            if mine == nil || mine != theirs { changed.append(name) }
         }
         if main != exercise.workbenchMain { changed.append("main.swift") }
-        return changed.isEmpty ? .untouched(number) : .edited(number, files: changed)
+        let added = contents.filter { !installed.contains($0) && $0 != "main.swift" }
+        return changed.isEmpty && added.isEmpty ? .untouched(number) : .edited(number, changed: changed, added: added)
     }
 
-    func backupFolder(for state: WorkbenchState) -> URL {
+    /// Where a backup of the workbench would go now: `.operationlessons/backups/<time>-<what>`,
+    /// with `-2`, `-3`… when that name is taken (two resets in one second).
+    func backupFolder(for state: WorkbenchState) throws -> URL {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let label = state.exercise.map { "exercise-\($0)" } ?? "workbench"
-        return stateFolder.appendingPathComponent("backups/\(formatter.string(from: Date()))-\(label)")
+        return try unusedName(
+            stateFolder.appendingPathComponent("backups/\(formatter.string(from: Date()))-\(label)").path)
     }
 
-    func backUpWorkbench(to folder: URL) throws {
-        try FileManager.default.createDirectory(
-            at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: workbench, to: folder)
+    /// Copies everything in the workbench to a new backup folder and returns it.
+    func backUpWorkbench(for state: WorkbenchState) throws -> URL {
+        let manager = FileManager.default
+        try manager.createDirectory(
+            at: stateFolder.appendingPathComponent("backups"), withIntermediateDirectories: true)
+        // Claim the name by making the folder: a name another reset took
+        // a moment ago fails here, and the next one is tried.
+        var folder = try backupFolder(for: state)
+        while true {
+            do {
+                try manager.createDirectory(at: folder, withIntermediateDirectories: false)
+                break
+            } catch  where manager.fileExists(atPath: folder.path) {
+                folder = try backupFolder(for: state)
+            }
+        }
+        for name in try manager.contentsOfDirectory(atPath: workbench.path) {
+            try manager.copyItem(at: workbench.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return folder
     }
 
     /// The files an exercise is about: its starting code's, and for an image
@@ -158,10 +242,10 @@ struct Workspace {
         let files = codeFiles(of: exercise.startFolder)
         guard !files.isEmpty else { throw WorkspaceError("\(exercise.startFolder) holds no Swift file") }
         let manager = FileManager.default
-        for name in (try? manager.contentsOfDirectory(atPath: workbench.path)) ?? [] {
+        try manager.createDirectory(at: workbench, withIntermediateDirectories: true)
+        for name in try manager.contentsOfDirectory(atPath: workbench.path) {
             try manager.removeItem(at: workbench.appendingPathComponent(name))
         }
-        try manager.createDirectory(at: workbench, withIntermediateDirectories: true)
         for name in files {
             try manager.copyItem(at: start.appendingPathComponent(name), to: workbench.appendingPathComponent(name))
         }

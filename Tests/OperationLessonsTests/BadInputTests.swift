@@ -2,11 +2,16 @@ import Foundation
 import LessonKit
 import LessonSupport
 import SlowNetwork
+import Synchronization
 import Testing
 
 @testable import Lesson05OperationPool
 @testable import Lesson06SandboxCache
 @testable import Lesson07CustomOperation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a learner (or a hostile catalog) can feed the lessons: another
 /// catalog, a broken one, icon URLs made to escape the Caches folder, bad
@@ -87,6 +92,83 @@ import Testing
         #expect(lines.count == 1, "\(run.errors)")
         #expect(lines.first?.hasPrefix("\(target): catalog \(file.path) \(problem)") == true, "\(lines)")
         #expect(run.output.isEmpty)
+    }
+
+    /// `--catalog` on something that is not a file says what it is, at once:
+    /// a FIFO is never opened (reading it would wait for a writer for ever).
+    @Test func aCatalogThatIsNotAFileIsNamedForWhatItIs() async throws {
+        let folder = try ScratchFolder.make("not-a-catalog")
+        defer { ScratchFolder.remove(folder) }
+        let fifo = folder.appendingPathComponent("apps.plist")
+        try #require(mkfifo(fifo.path, 0o644) == 0)
+        for (path, problem) in [
+            (folder.path, "is a folder, not a catalog file"),
+            (fifo.path, "is a FIFO (a named pipe), not a catalog file"),
+            ("/dev/null", "is a device, not a catalog file"),
+        ] {
+            let run = try await Rig.runProduct(
+                "Lesson01SyncLoad", ["--catalog", path, "--json"], timeLimit: .seconds(30))
+            #expect(run.status == 1)
+            #expect(run.standardError == "Lesson01SyncLoad: catalog \(path) \(problem)\n")
+        }
+    }
+
+    /// The relaunched app reads the catalog again; deleted meanwhile, it still
+    /// finds the rows the run started with (the run reads its own copy).
+    @Test func aCatalogDeletedDuringARunIsStillTheCatalogOfTheRelaunch() async throws {
+        let folder = try ScratchFolder.make("deleted-catalog")
+        let temporary = try ScratchFolder.make("deleted-catalog-tmp")
+        defer {
+            ScratchFolder.remove(folder)
+            ScratchFolder.remove(temporary)
+        }
+        let file = folder.appendingPathComponent("three.plist")
+        _ = try AppCatalog.generated(rows: 3, file: file)
+        // Paced at a quarter of the story's speed, the relaunch comes seconds
+        // after the run starts: the file is gone well before it.
+        var step = ChildProcess(
+            Rig.productsDirectory.appendingPathComponent("Lesson06SandboxCache"),
+            ["--catalog", file.path, "--scenario", "relaunch", "--plain", "--pace", "--speed", "0.25"])
+        step.environment = ["XDG_CACHE_HOME": folder.appendingPathComponent("caches").path, "TMPDIR": temporary.path]
+        let output = Mutex("")
+        step.output = .stream { data in
+            let text = output.withLock {
+                $0 += String(decoding: data, as: UTF8.self)
+                return $0
+            }
+            if text.contains("Lesson 06") { try? FileManager.default.removeItem(at: file) }
+        }
+        let finished = try await step.finished(watchdog: Watchdog(limit: .seconds(120)))
+        #expect(finished.exited && finished.status == 0, "\(finished.errors)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let summary = output.withLock { $0 }
+        #expect(summary.contains("at the end 3/3 rows show their own icon"), "\(summary.suffix(1500))")
+        // The run's copy is gone with it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    /// Step 8 plays its own story: network faults it would explain wrongly are
+    /// refused, and so is a list of parts that names none.
+    @Test(arguments: [
+        (["--offline"], "--offline does not apply to this step"),
+        (["--fail-rate", "0.5"], "--fail-rate does not apply to this step"),
+        (["--part", ""], "--part needs a value"),
+        (["--part", " , "], "--part needs a value"),
+        (["--timeline", " "], "--timeline needs a value"),
+    ])
+    func stepEightRefusesWhatItCannotPlay(arguments: [String], message: String) async throws {
+        let run = try await Rig.runProduct("Lesson08Dependencies", arguments, timeLimit: .seconds(60))
+        #expect(run.status == 2)
+        #expect(run.standardError.hasPrefix("Lesson08Dependencies: \(message)"), "\(run.standardError.prefix(200))")
+        #expect(run.standardOutput.isEmpty)
+    }
+
+    /// `--latency` is the latency of step 8's own download (docs/cli.md).
+    @Test func stepEightTakesTheLatencyOfItsDownload() async throws {
+        let run = try await Rig.runProduct(
+            "Lesson08Dependencies", ["--latency", "100", "--part", "chain", "--json", "--speed", "20"],
+            timeLimit: .seconds(60))
+        #expect(run.status == 0, "\(run.standardError)")
     }
 
     /// Every lesson, image steps and the two others: exit status 2, the flag

@@ -181,6 +181,35 @@ import Testing
         #expect(run.standardOutput.isEmpty)
     }
 
+    /// Every command `lessons --help` lists has the same shape: `--help`
+    /// prints its own usage and exits 0; a flag it does not know is one
+    /// line naming the command, then that usage, exit status 2.
+    @Test func everyLessonsCommandHasItsOwnHelpAndUsage() async throws {
+        let help = try await Rig.runProduct("lessons", ["--help"])
+        #expect(help.status == 0)
+        let lines = help.standardOutput.split(separator: "\n")
+        let start = try #require(lines.firstIndex(of: "commands:"))
+        let commands = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
+            .map { String($0.split(separator: " ")[0]) }
+        #expect(
+            commands == [
+                "list", "run", "scoreboard", "timelines", "framecost", "bench", "exercise", "check", "hint", "reset",
+                "solution",
+            ])
+        for command in commands {
+            let own = try await Rig.runProduct("lessons", [command, "--help"])
+            #expect(own.status == 0, "\(command) --help")
+            #expect(
+                own.standardOutput.hasPrefix("usage: lessons \(command)"),
+                "\(command): \(own.standardOutput.prefix(80))")
+            let bad = try await Rig.runProduct("lessons", [command, "--no-such-flag"])
+            #expect(bad.status == 2, "\(command) --no-such-flag")
+            let errorLines = bad.standardError.split(separator: "\n")
+            #expect(errorLines.first?.hasPrefix("lessons \(command): ") == true, "\(errorLines.first ?? "")")
+            #expect(errorLines.dropFirst().first?.hasPrefix("usage: lessons \(command)") == true)
+        }
+    }
+
     @Test func theCatalogCommandListsEveryStepAndRejectsBadCommands() async throws {
         let list = try await Rig.runProduct("lessons", [])
         #expect(list.status == 0)

@@ -99,6 +99,90 @@ import Testing
         #expect(kept.hasSuffix("// my attempt\n"))
     }
 
+    /// The learner's own folder of helpers, beside untouched starting code:
+    /// not the exercise's, so it is backed up, at any depth, before it goes.
+    @Test func aLearnersOwnSubfolderIsBackedUpBeforeTheWorkbenchIsReplaced() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let helpers = root.appendingPathComponent("Sources/Workbench/Helpers/Deeper")
+        try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
+        try "// mine\n".write(to: helpers.appendingPathComponent("Cache.swift"), atomically: true, encoding: .utf8)
+
+        let started = try await Self.lessons(["exercise", "3", "--yes"], root: root)
+        #expect(started.status == 0, "\(started.standardError)")
+        #expect(
+            started.standardOutput.contains(
+                "not from the exercise: Helpers/, Helpers/Deeper/, Helpers/Deeper/Cache.swift"))
+        let backups = root.appendingPathComponent(".operationlessons/backups")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: backups.path)
+        try #require(kept.count == 1)
+        let copy = backups.appendingPathComponent("\(kept[0])/Helpers/Deeper/Cache.swift")
+        #expect(try String(contentsOf: copy, encoding: .utf8) == "// mine\n")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/Workbench/Helpers").path))
+    }
+
+    /// Two resets in the same second each keep their own backup: the second
+    /// takes the next free name rather than failing.
+    @Test func backupsMadeInTheSameSecondGetNamesOfTheirOwn() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // The names the next backup could take, this second and the next few,
+        // are taken already: a reset now meets the collision for certain.
+        let backups = root.appendingPathComponent(".operationlessons/backups")
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        var taken: Set<String> = []
+        for second in 0..<30 {
+            let name = formatter.string(from: Date().addingTimeInterval(Double(second))) + "-exercise-2"
+            try FileManager.default.createDirectory(
+                at: backups.appendingPathComponent(name), withIntermediateDirectories: true)
+            taken.insert(name)
+        }
+        let edited = root.appendingPathComponent("Sources/Workbench/AppsViewController.swift")
+        try (try String(contentsOf: edited, encoding: .utf8) + "// first try\n").write(
+            to: edited, atomically: true, encoding: .utf8)
+        let reset = try await Self.lessons(["reset", "2", "--yes"], root: root)
+        #expect(reset.status == 0, "\(reset.standardError)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: backups.path).filter { !taken.contains($0) }
+        try #require(made.count == 1, "\(made)")
+        #expect(made[0].hasSuffix("-exercise-2-2"))
+        let kept = try String(
+            contentsOf: backups.appendingPathComponent("\(made[0])/AppsViewController.swift"), encoding: .utf8)
+        #expect(kept.hasSuffix("// first try\n"))
+    }
+
+    /// A progress file that cannot be read is set aside and said so, never
+    /// silently replaced by an empty one.
+    @Test func aDamagedProgressFileIsSetAsideWithAMessage() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let state = root.appendingPathComponent(".operationlessons")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let damaged = #"{"current": 4, "solved": [2, 3"#
+        try damaged.write(to: state.appendingPathComponent("progress.json"), atomically: true, encoding: .utf8)
+
+        let list = try await Self.lessons(["exercise"], root: root)
+        #expect(list.status == 0)
+        #expect(list.standardError.contains(".operationlessons/progress.json is damaged (not JSON)"))
+        #expect(list.standardError.contains("kept as .operationlessons/progress.json.damaged"))
+        let setAside = try String(
+            contentsOf: state.appendingPathComponent("progress.json.damaged"), encoding: .utf8)
+        #expect(setAside == damaged)
+        #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("progress.json").path))
+    }
+
+    /// A missing `Sources/Workbench` is the package all the same: the exercise makes it again and says so.
+    @Test func aMissingWorkbenchIsMadeAgain() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Sources/Workbench"))
+        let started = try await Self.lessons(["exercise", "4", "--yes"], root: root)
+        #expect(started.status == 0, "\(started.standardError)")
+        #expect(started.standardOutput.contains("Made Sources/Workbench/ again."))
+        let workbench = try Self.files(root.appendingPathComponent("Sources/Workbench"))
+        #expect(workbench.keys.sorted() == ["AppInfo.swift", "AppsViewController.swift", "main.swift"])
+    }
+
     /// A step's variants (`--naive-pool`…) show its mistakes; they are not
     /// the app the learner fixes, and stay out of the workbench.
     @Test func theWorkbenchGetsTheStepsAppNotItsVariants() async throws {
@@ -156,8 +240,8 @@ import Testing
         (["exercise", "1"], "there is no exercise 1"),
         (["hint"], "hint needs an exercise number"),
         (["hint", "two"], "'two' is not an exercise number"),
-        (["check", "2", "3"], "unexpected '3'"),
-        (["reset", "--bogus"], "unexpected '--bogus'"),
+        (["check", "2", "3"], "unexpected argument '3'"),
+        (["reset", "--bogus"], "unknown flag --bogus"),
     ]
 
     @Test(arguments: badCommandLines)
@@ -167,7 +251,7 @@ import Testing
         let run = try await Self.lessons(arguments, root: root)
         #expect(run.status == 2)
         #expect(run.standardError.contains(message))
-        #expect(run.standardError.contains("usage: lessons exercise"))
+        #expect(run.standardError.contains("usage: lessons \(arguments[0])"))
     }
 
     @Test func aFolderThatIsNotThePackageIsRefused() async throws {

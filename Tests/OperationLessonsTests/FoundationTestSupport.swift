@@ -31,33 +31,22 @@ enum Rig {
         let standardError: String
     }
 
-    /// Runs a built executable of this package as a child process and collects its output.
-    static func runProduct(_ name: String, _ arguments: [String]) async throws -> ProcessResult {
+    /// Runs a built executable of this package as a child process (`ChildProcess`) and collects its output.
+    /// One that runs past `timeLimit` is stopped (its status then says the signal, 128 + 15).
+    static func runProduct(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        timeLimit: Duration = .seconds(300)
+    ) async throws -> ProcessResult {
         let executable = productsDirectory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw TestFailure("\(executable.path) is not built (run `swift build` first)")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes to the end on threads of their own (a full pipe would
-        // block the child), then wait for the child to exit.
-        async let out = onThread { output.fileHandleForReading.readDataToEndOfFile() }
-        async let err = onThread { errors.fileHandleForReading.readDataToEndOfFile() }
-        let (outData, errData) = await (out, err)
-        let status = await onThread {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        var child = ChildProcess(executable, arguments)
+        child.environment = environment
+        let finished = try await child.finished(watchdog: Watchdog(limit: timeLimit))
         return ProcessResult(
-            status: status, standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errData, as: UTF8.self))
+            status: finished.signal.map { 128 + $0 } ?? finished.status, standardOutput: finished.output,
+            standardError: finished.errors)
     }
 }
 

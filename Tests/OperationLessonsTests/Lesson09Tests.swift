@@ -196,115 +196,15 @@ import Testing
         #expect(run.restored)
     }
 
-    struct TerminalRun {
-        var status: Int32
-        var restored: Bool
-        var output: String
-        var report: [String: Any]?
-    }
-
-    /// Runs the step's executable on a pseudo-terminal (so it sees a keyboard
-    /// and enters raw mode), typing `keys` once the screen shows the text
-    /// each waits for (`send: nil`: send SIGTERM instead). Afterwards compares
-    /// the terminal's modes with those it had before.
+    /// Step 9 on a pseudo-terminal (`PseudoTerminal`), typing `keys` once the
+    /// screen shows the text each waits for (`send: nil`: send SIGTERM instead).
     static func runOnTerminal(
         arguments: [String], keys: [(after: String, send: String?)] = []
-    ) async throws -> TerminalRun {
-        let executable = try #require(
-            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("Lesson09LotteryMachine"),
-            "cannot find the test binary's folder")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path), "build Lesson09LotteryMachine first")
-
-        let (master, terminalPath) = try #require(openPseudoTerminal(), "no pseudo-terminal")
-        defer { close(master) }
-        let terminal = open(terminalPath, O_RDWR | O_NOCTTY)
-        try #require(terminal >= 0)
-        defer { close(terminal) }
-        var before = termios()
-        tcgetattr(terminal, &before)
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
-        process.standardInput = handle
-        process.standardOutput = handle
-        process.standardError = handle
-        let output = Mutex("")
-        let childEnded = Atomic(false)
-        let readerDone = Atomic(false)
-        // Read the screen as it is drawn, or the child would block on a full
-        // terminal buffer; once the child has ended, read what is left, then stop.
-        let reader = Thread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 50) > 0 else {
-                    if childEnded.load(ordering: .acquiring) { break }
-                    continue
-                }
-                let count = read(master, &buffer, buffer.count)
-                if count <= 0 { break }
-                let text = String(decoding: buffer[..<count], as: UTF8.self)
-                output.withLock { $0 += text }
-            }
-            readerDone.store(true, ordering: .releasing)
-        }
-        reader.start()
-        defer { childEnded.store(true, ordering: .releasing) }
-
-        try process.run()
-        // A run that hangs is ended, and fails below rather than hanging the suite.
-        let deadline = DispatchWorkItem { if process.isRunning { process.interrupt() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: deadline)
-        for key in keys {
-            let shown = await eventually(timeoutSeconds: 20) { output.withLock { $0.contains(key.after) } }
-            #expect(shown, "the screen never showed '\(key.after)'")
-            if let text = key.send {
-                _ = text.withCString { write(master, $0, strlen($0)) }
-            } else {
-                process.terminate()
-            }
-        }
-        let ended = await eventually(timeoutSeconds: 40) { !process.isRunning }
-        deadline.cancel()
-        try #require(ended, "the step did not end")
-        childEnded.store(true, ordering: .releasing)
-        let drained = await eventually(timeoutSeconds: 10) { readerDone.load(ordering: .acquiring) }
-        #expect(drained, "the screen was still being read 10 s after the step ended")
-
-        var after = termios()
-        tcgetattr(terminal, &after)
-        let text = output.withLock { $0 }
-        var report: [String: Any]?
-        if let start = text.firstIndex(of: "{"), let end = text.lastIndex(of: "}") {
-            let json = text[start...end].replacingOccurrences(of: "\r\n", with: "\n")
-            report = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        }
-        return TerminalRun(
-            status: process.terminationStatus, restored: after.c_lflag == before.c_lflag, output: text, report: report)
+    ) async throws -> PseudoTerminal.Run {
+        try await PseudoTerminal.run(
+            "Lesson09LotteryMachine", arguments: arguments,
+            keys: keys.map { key in
+                key.send.map { .type($0, after: key.after) } ?? .signal(SIGTERM, after: key.after)
+            })
     }
-}
-
-/// A new pseudo-terminal: the controlling side's descriptor and the path of
-/// the terminal side. Glibc's module does not export `posix_openpt` and
-/// friends (they hide behind _XOPEN_SOURCE), so they are looked up by name.
-private func openPseudoTerminal() -> (master: Int32, terminalPath: String)? {
-    typealias OpenMaster = @convention(c) (Int32) -> Int32
-    typealias OnMaster = @convention(c) (Int32) -> Int32
-    typealias TerminalName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-    func function<F>(_ name: String, _: F.Type) -> F? {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: F.self) }
-    }
-    guard let openMaster = function("posix_openpt", OpenMaster.self),
-        let grant = function("grantpt", OnMaster.self), let unlock = function("unlockpt", OnMaster.self),
-        let name = function("ptsname", TerminalName.self)
-    else { return nil }
-    let master = openMaster(O_RDWR | O_NOCTTY)
-    guard master >= 0, grant(master) == 0, unlock(master) == 0, let path = name(master) else {
-        if master >= 0 { close(master) }
-        return nil
-    }
-    return (master, String(cString: path))
 }

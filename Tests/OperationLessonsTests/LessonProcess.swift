@@ -65,45 +65,19 @@ enum LessonProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw LessonProcessError("\(executable.path) is not built (run `swift build` first)")
         }
-        // Output goes to files, not pipes: a TSan report can be larger than a pipe holds.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outputFile = folder.appendingPathComponent("stdout")
-        let errorFile = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         // Its own Caches folder, so no run reads what another left on disk.
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("caches").path
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-            process.terminationHandler = { _ in finished.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                finished.resume()
-            }
-        }
-        guard process.processIdentifier != 0 else { throw LessonProcessError("cannot start \(executable.path)") }
-        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        let caches = try ScratchFolder.make("lesson-run")
+        defer { ScratchFolder.remove(caches) }
+        // Output is collected in files (`ChildProcess`): a TSan report can be larger than a pipe holds.
+        var child = ChildProcess(executable, arguments)
+        child.environment = ["XDG_CACHE_HOME": caches.path].merging(extra) { _, new in new }
+        let finished = try await child.finished(watchdog: Watchdog(limit: .seconds(300)))
         // Thread Sanitizer catches a segmentation fault itself, says so, and
         // exits with its report status, 66: a crash all the same (step 4 under
         // TSan: 3 of 40 runs, measured, with no JSON printed).
         let crashed =
-            process.terminationReason == .uncaughtSignal
-            || (ThreadSanitizer.isOn && errors.contains("ThreadSanitizer:DEADLYSIGNAL"))
-        return LessonRun(
-            status: process.terminationStatus, crashed: crashed,
-            output: (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "", errors: errors)
+            finished.signal != nil || (ThreadSanitizer.isOn && finished.errors.contains("ThreadSanitizer:DEADLYSIGNAL"))
+        return LessonRun(status: finished.status, crashed: crashed, output: finished.output, errors: finished.errors)
     }
 
     /// The report of the first run that did not crash, and how many crashed

@@ -162,20 +162,10 @@ import Testing
     ]
 
     @Test(arguments: badCommandLines)
-    func badFlagsGetOneLineAndTheUsage(_ arguments: [String]) throws {
-        let lessons = StepProcess.besideThisProgram().directory.appendingPathComponent("lessons")
-        try #require(FileManager.default.isExecutableFile(atPath: lessons.path), "lessons is not built")
-        let process = Process()
-        process.executableURL = lessons
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        let lines = text.split(separator: "\n")
+    func badFlagsGetOneLineAndTheUsage(_ arguments: [String]) async throws {
+        let run = try await Rig.runProduct("lessons", arguments)
+        #expect(run.status == 2)
+        let lines = run.standardError.split(separator: "\n")
         #expect(lines.first?.hasPrefix("lessons \(arguments[0]): ") == true, "first line: \(lines.first ?? "")")
         #expect(lines.dropFirst().first?.contains("usage:") == true)
     }

@@ -172,7 +172,9 @@ final class HandClock: @unchecked Sendable {
 @Suite struct ImageDownloadOperationTests {
     @Test func itFinishesWhenItsFetchDoesAndReportsRisingProgress() async throws {
         try await ExclusiveRun.run { _ in
-            let network = WebRig.network()
+            // A second's latency: the fetch stays in flight long enough to be seen
+            // there, however late a busy machine runs this test's polls.
+            let network = WebRig.network(latency: 1)
             defer { network.shutdown() }
             let progress = Calls<(Int, Int)>()
             let results = Calls<Result<Data, NetworkError>>()
@@ -286,7 +288,10 @@ final class HandClock: @unchecked Sendable {
     /// other caller. Only the last caller's cancel stops it.
     @Test func cancellingOneCallersTokenLeavesTheDownloadToTheOther() async throws {
         try await ExclusiveRun.run { _ in
-            let network = WebRig.network(latency: 0.2)
+            // Two seconds' latency: each fetch stays in flight long enough for the
+            // cancels below to land while it runs, however late a busy machine
+            // runs this test.
+            let network = WebRig.network(latency: 2)
             defer { network.shutdown() }
             let downloader = ImageDownloader(network: network)
             let leaving = Calls<Outcome>()
@@ -317,7 +322,10 @@ final class HandClock: @unchecked Sendable {
     /// the newcomer gets a download of its own, and its image, not "cancelled".
     @Test func aCancelledDownloadIsNotJoined() async throws {
         try await ExclusiveRun.run { _ in
-            let network = WebRig.network(latency: 0.2)
+            // Two seconds' latency: each fetch stays in flight long enough for the
+            // cancels below to land while it runs, however late a busy machine
+            // runs this test.
+            let network = WebRig.network(latency: 2)
             defer { network.shutdown() }
             let downloader = ImageDownloader(network: network)
             // Held, so the cancelled operation stays on the list until the queue starts it.
@@ -503,7 +511,8 @@ final class HandClock: @unchecked Sendable {
     /// one caller, not the download.
     @Test func aReusedViewGivesUpItsLoadNotTheDownloadAnotherViewWaitsFor() async throws {
         try await ExclusiveRun.run { _ in
-            let network = WebRig.network(latency: 0.3)
+            // Two seconds' latency: the reuse below lands while the fetch is in flight.
+            let network = WebRig.network(latency: 2)
             defer { network.shutdown() }
             let folder = WebRig.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -541,7 +550,8 @@ final class HandClock: @unchecked Sendable {
     /// is still loading: the load goes on, with the new callbacks.
     @Test func askingAgainForTheURLAViewIsLoadingKeepsTheLoad() async throws {
         try await ExclusiveRun.run { _ in
-            let network = WebRig.network(latency: 0.3)
+            // Two seconds' latency: the reuse below lands while the fetch is in flight.
+            let network = WebRig.network(latency: 2)
             defer { network.shutdown() }
             let folder = WebRig.folder()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,0 +1,77 @@
+import Foundation
+import LessonKit
+
+/// The watchdog of one run of the workbench, and what it says when it stops one.
+///
+/// A learner's endless loop on the main queue (in `cellForRowAt`, say) stops
+/// the story clock's own hang guard too, since that guard runs on the main
+/// queue: the run would never end. So the run is watched from outside. The
+/// workbench says "playing NAME: …" as each scenario starts; a scenario gets
+/// the longest its story can take, as if played for a person at `--speed 1`
+/// (unpaced, the checks take a small part of that), plus the 30 s the story
+/// clock waits for a busy app before it ends a run itself
+/// (`ScenarioSetup.hangLimit`). Exercises 8 and 9 play no scenario: their
+/// checks time themselves out within a minute, and get two.
+public final class CheckWatch: @unchecked Sendable {
+    public static let hangLimit = Duration.seconds(30)
+    public static let otherChecksLimit = Duration.seconds(120)
+
+    public let watchdog: Watchdog
+    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
+    private let lock = NSLock()
+    /// The scenario playing and since when, and the start of a line not ended yet.
+    private var scenario: Scenario?
+    private var since = ContinuousClock.now
+    private var pending = ""
+
+    public init(_ exercise: Exercise) {
+        watchdog = Watchdog(
+            limit: exercise.kind == .imageList ? Self.hangLimit : Self.otherChecksLimit, asksForBacktrace: true)
+    }
+
+    /// Reads the workbench's output as it comes, a line at a time.
+    public func saw(_ data: Data) {
+        let lines: [Substring] = lock.withLock {
+            pending += String(decoding: data, as: UTF8.self)
+            var lines = pending.split(separator: "\n", omittingEmptySubsequences: false)
+            pending = String(lines.removeLast())
+            return lines
+        }
+        for line in lines {
+            let words = line.split(separator: " ")
+            if words.first == "playing", let name = words.dropFirst().first {
+                playing(String(name.dropLast(name.hasSuffix(":") ? 1 : 0)))
+            }
+        }
+    }
+
+    /// A scenario starts: it gets its own limit, from now.
+    public func playing(_ name: String) {
+        guard let scenario = Scenario.named(name) else { return }
+        lock.withLock { (self.scenario, since) = (scenario, .now) }
+        watchdog.restart(limit: scenario.longestStory + Self.hangLimit)
+    }
+
+    public func stoppedMessage(after ranFor: Duration, errors: String) -> String {
+        let (scenario, since) = lock.withLock { (self.scenario, self.since) }
+        let seconds = { (duration: Duration) in "\(Int(duration.components.seconds)) s" }
+        var lines: [String]
+        if let scenario {
+            lines = [
+                "✗ The workbench was stopped: it played scenario \(scenario.name) (\(scenario.summary)) for "
+                    + "\(seconds(.now - since)) without finishing. That story takes \(seconds(scenario.longestStory)) at most, "
+                    + "even played at the speed a person watches it, and the story clock ends a run by itself after "
+                    + "\(seconds(Self.hangLimit)) in which the app stays busy.",
+                "  So the main queue never came back: an endless loop, or a wait that never ends, in code the "
+                    + "main queue runs (cellForRowAt, a block added to OperationQueue.main).",
+            ]
+        } else {
+            lines = ["✗ The workbench was stopped after \(seconds(ranFor)): its checks never finished."]
+        }
+        if let place = WorkbenchDiagnostics.stuckPlace(errors) {
+            lines.append("  It was here: \(place)")
+        }
+        lines.append("A run that never ends counts as not fixed. Watch it: swift run Workbench")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the compiler and a crashed or stuck workbench wrote, cut down to what
+/// a learner reads: each compiler message once, and of a backtrace (dozens
+/// of lines per thread) the reason and the learner's own line.
+public enum WorkbenchDiagnostics {
+    /// The compiler's diagnostics from a `swift build` log, without the build's
+    /// progress lines, each message once (the module's interface and its code
+    /// are compiled by two jobs that report the same errors), paths relative
+    /// to the package.
+    public static func compilerErrors(_ log: String, root: URL) -> String {
+        let prefix = root.standardizedFileURL.path + "/"
+        let noise = ["[", "Building for", "Planning build", "Compiling", "Write ", "Emitting"]
+        var blocks: [[String]] = []
+        var seen = Set<String>()
+        var skipping = false
+        for line in log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if noise.contains(where: line.hasPrefix) || isJobFailure(line) { continue }
+            let line = line.replacingOccurrences(of: prefix, with: "")
+            if isDiagnosticHeader(line) {
+                skipping = !seen.insert(line).inserted
+                if !skipping { blocks.append([line]) }
+            } else if !skipping {
+                if blocks.isEmpty { blocks.append([]) }
+                blocks[blocks.count - 1].append(line)
+            }
+        }
+        return blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// "path/File.swift:12:7: error: …" (or warning, note).
+    private static func isDiagnosticHeader(_ line: String) -> Bool {
+        [": error: ", ": warning: ", ": note: "].contains { line.contains($0) } && line.first != " "
+            && !line.hasPrefix("error:") && line.range(of: #"^[^ ]+:\d+:\d+: "#, options: .regularExpression) != nil
+    }
+
+    /// "error: emit-module command failed with exit code 1 (use -v to see invocation)": the messages came before.
+    private static func isJobFailure(_ line: String) -> Bool {
+        line.hasPrefix("error: ") && line.hasSuffix("(use -v to see invocation)")
+    }
+
+    /// "Fatal error: Index out of range, in Sources/Workbench/AppsViewController.swift:42:9
+    /// (AppsViewController.tableView(_:cellForRowAt:))", from what a crashed Swift program wrote.
+    public static func crashSummary(_ errors: String) -> String {
+        let lines = errors.split(separator: "\n").map(String.init)
+        // The runtime's own words first: a fatal error says why, the backtracer only which signal.
+        let why =
+            lines.first { $0.contains("Fatal error:") }.map { String($0[$0.range(of: "Fatal error:")!.lowerBound...]) }
+            ?? lines.first { $0.contains("Program crashed:") }.map {
+                $0.replacingOccurrences(of: "*** Program crashed: ", with: "").replacingOccurrences(
+                    of: " ***", with: "")
+            }
+        let place =
+            frame(in: lines, under: learnersCode, crashedThreadOnly: true)
+            ?? frame(in: lines, under: "Sources/", crashedThreadOnly: true)
+        return [why, place.map { "in " + $0 }].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// Where a stuck workbench was, from the backtrace of every thread the
+    /// Swift runtime wrote when asked (SIGABRT): the learner's own code first.
+    /// The main queue's work need not be on the thread that got the signal
+    /// (an async `main` runs it on a Dispatch thread), so every thread is read.
+    public static func stuckPlace(_ errors: String) -> String? {
+        let lines = errors.split(separator: "\n").map(String.init)
+        return frame(in: lines, under: learnersCode, crashedThreadOnly: false)
+            ?? frame(in: lines, under: "Sources/", crashedThreadOnly: false)
+    }
+
+    public static let learnersCode = "Sources/Workbench/"
+
+    /// The first frame in `folder` ("path:line:col (function)"), in the
+    /// thread that crashed or in any thread.
+    private static func frame(in lines: [String], under folder: String, crashedThreadOnly: Bool) -> String? {
+        var inThread = !crashedThreadOnly
+        for line in lines {
+            if crashedThreadOnly, line.hasPrefix("Thread ") {
+                inThread = line.hasSuffix(" crashed:")
+                continue
+            }
+            guard inThread, line.contains(folder), let sources = line.range(of: "Sources/") else { continue }
+            // "  3 [ra] 0x000055aa564941b5 crash(_:) + 52 in Workbench at /…/Sources/Workbench/…"
+            let function = line.firstMatch(of: #/0x[0-9a-f]+ (.+?) \+ \d+ in /#).map { " (\($0.1))" } ?? ""
+            return String(line[sources.lowerBound...]) + function
+        }
+        return nil
+    }
+
+    public static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGSEGV: ", SIGSEGV"
+        case SIGBUS: ", SIGBUS"
+        case SIGABRT: ", SIGABRT"
+        case SIGILL: ", SIGILL"
+        case SIGTRAP: ", SIGTRAP"
+        case SIGKILL: ", SIGKILL"
+        default: ""
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A step's Caches folder as the harness sees it from outside: what counts as
+/// a cache file, and the harness's own chores there (`--clear-cache`, and the
+/// clean-up of writes a killed run left half done).
+public enum CacheFolder {
+    /// Foundation's `.atomic` write goes through a temporary file in the same
+    /// folder (`.dat.nosync` and a random suffix on Linux), renamed into place
+    /// when whole. A run killed between the two leaves it behind.
+    public static let unfinishedWritePrefix = ".dat.nosync"
+
+    /// How old an unfinished write must be before a launch removes it. Another
+    /// run on the same folder may be writing one this very moment (a write
+    /// takes milliseconds); an older one belongs to no running write. Git
+    /// prunes its temporary files by age for the same reason.
+    public static let abandonedAfter: TimeInterval = 60
+
+    /// The cache files in `folder`: every entry but unfinished writes.
+    public static func files(in folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.hasPrefix(unfinishedWritePrefix) }
+    }
+
+    /// Removes the unfinished writes older than `abandonedAfter`; returns how many went.
+    @discardableResult
+    public static func removeAbandonedWrites(in folder: URL, now: Date = Date()) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix(unfinishedWritePrefix) {
+            let file = folder.appendingPathComponent(name)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+            guard let modified = attributes?[.modificationDate] as? Date,
+                now.timeIntervalSince(modified) > abandonedAfter
+            else { continue }
+            if (try? FileManager.default.removeItem(at: file)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Empties `folder` (`--clear-cache`) and checks that it worked: nil when
+    /// the folder is gone, else what went wrong and what is still there.
+    public static func clear(_ folder: URL) -> String? {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return nil }
+        var reason = ""
+        do {
+            try FileManager.default.removeItem(at: folder)
+        } catch {
+            reason = ": " + SystemErrorText.describe(error)
+        }
+        guard FileManager.default.fileExists(atPath: folder.path) else { return nil }
+        let left = files(in: folder).count
+        return "cannot empty \(folder.path)\(reason) (\(left) file\(left == 1 ? "" : "s") still there)"
+    }
+}

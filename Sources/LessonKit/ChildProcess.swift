@@ -1,0 +1,402 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The one way this package starts a child process: `swift build`, the
+/// workbench, `diff`, a step's own executable for the scoreboard, and the
+/// tests' runs of the executables.
+///
+/// Foundation's `Process` puts each child in a process group of its own, so
+/// Ctrl-C at the terminal reaches only the parent: a parent that dies leaves
+/// its children running. Here every child is known while it runs, and
+/// `endChildrenOnSignals()` ends them (their whole group) when the parent is
+/// interrupted or terminated. A `Watchdog` stops a child that runs too long.
+public struct ChildProcess: Sendable {
+    /// Where a child's standard output or standard error goes.
+    public enum Output: Sendable {
+        /// Collected and handed back in `Finished` (through a file: no size
+        /// limit, and no pipe that fills up and blocks the child).
+        case collect
+        /// This process's own (the terminal, when it is one).
+        case inherit
+        case discard
+        case handle(FileHandle)
+        /// Each piece as it comes, on a reader thread of its own.
+        case stream(@Sendable (Data) -> Void)
+        /// For standard error: wherever standard output goes, interleaved as written
+        /// (a compiler's log reads in order).
+        case intoOutput
+    }
+
+    public enum Input: Sendable {
+        /// `/dev/null`: the child never waits for a keyboard.
+        case nothing
+        case handle(FileHandle)
+    }
+
+    public var executable: URL
+    public var arguments: [String]
+    public var directory: URL?
+    /// Added to this process's environment (replacing variables of the same name).
+    public var environment: [String: String] = [:]
+    public var input = Input.nothing
+    public var output = Output.collect
+    public var errors = Output.collect
+
+    public init(_ executable: URL, _ arguments: [String] = []) {
+        self.executable = executable
+        self.arguments = arguments
+    }
+
+    /// A program looked up on the PATH (`swift`, `diff`), as a shell would.
+    public init(command: [String]) {
+        self.init(URL(fileURLWithPath: "/usr/bin/env"), command)
+    }
+
+    /// How a child ended.
+    public struct Finished: Sendable {
+        /// The exit status, or the number of the signal that ended it.
+        public let status: Int32
+        /// The signal that ended it, if one did (a crash, or `stop()`).
+        public let signal: Int32?
+        /// What it wrote, for outputs that were `.collect`ed.
+        public let output: String
+        public let errors: String
+        /// Set when a watchdog stopped it: how long it had run.
+        public let stoppedAfter: Duration?
+
+        /// Ended by itself, with this status.
+        public var exited: Bool { signal == nil && stoppedAfter == nil }
+    }
+
+    /// Starts the child.
+    public func launch() throws -> RunningChild {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        switch input {
+        case .nothing: process.standardInput = FileHandle.nullDevice
+        case .handle(let handle): process.standardInput = handle
+        }
+        let scratch = try ScratchFolder.make("child")
+        let output = try Self.connect(self.output, named: "output", in: scratch)
+        let errors =
+            if case .intoOutput = self.errors {
+                Connected(handle: output.handle, connection: .none, writeEnd: nil)
+            } else {
+                try Self.connect(self.errors, named: "errors", in: scratch)
+            }
+        if let handle = output.handle { process.standardOutput = handle }
+        if let handle = errors.handle { process.standardError = handle }
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do {
+            try LiveChildren.launch(process)
+        } catch {
+            ScratchFolder.remove(scratch)
+            throw error
+        }
+        // The child has its own copies of the write ends now; ours must close,
+        // or a reader would wait for ever for the end of a pipe.
+        output.closeWriteEnd()
+        errors.closeWriteEnd()
+        return RunningChild(
+            process: process, exited: exited, scratch: scratch, output: output.connection,
+            errors: errors.connection)
+    }
+
+    /// Runs the child to its end (or until the watchdog stops it).
+    public func run(watchdog: Watchdog? = nil) throws -> Finished {
+        try launch().wait(watchdog: watchdog)
+    }
+
+    /// The same, awaited: the blocking wait happens on a thread of its own.
+    public func finished(watchdog: Watchdog? = nil) async throws -> Finished {
+        try await launch().finished(watchdog: watchdog)
+    }
+
+    // MARK: connecting the outputs
+
+    enum Connection: Sendable {
+        case none
+        case file(URL)
+        case reader(DispatchSemaphore)
+    }
+
+    private struct Connected {
+        let handle: FileHandle?
+        let connection: Connection
+        let writeEnd: FileHandle?
+
+        func closeWriteEnd() { try? writeEnd?.close() }
+    }
+
+    private static func connect(_ output: Output, named name: String, in scratch: URL) throws -> Connected {
+        switch output {
+        case .inherit, .intoOutput:
+            return Connected(handle: nil, connection: .none, writeEnd: nil)
+        case .discard:
+            return Connected(handle: FileHandle.nullDevice, connection: .none, writeEnd: nil)
+        case .handle(let handle):
+            return Connected(handle: handle, connection: .none, writeEnd: nil)
+        case .collect:
+            let file = scratch.appendingPathComponent(name)
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                throw ChildProcessError("cannot make \(file.path) for a child's \(name)")
+            }
+            let handle = try FileHandle(forWritingTo: file)
+            return Connected(handle: handle, connection: .file(file), writeEnd: handle)
+        case .stream(let receive):
+            let pipe = Pipe()
+            let done = DispatchSemaphore(value: 0)
+            let reader = pipe.fileHandleForReading
+            // A thread, not a dispatch worker: it blocks for the child's whole
+            // life, and dispatch workers are what the lessons' queues run on.
+            let thread = Thread {
+                // `availableData`: what has come so far (`read(upToCount:)` would
+                // wait until that many bytes came, or the end).
+                while case let data = reader.availableData, !data.isEmpty { receive(data) }
+                try? reader.close()
+                done.signal()
+            }
+            thread.start()
+            return Connected(
+                handle: pipe.fileHandleForWriting, connection: .reader(done),
+                writeEnd: pipe.fileHandleForWriting)
+        }
+    }
+}
+
+/// A child that was started: signal it, wait for it.
+public final class RunningChild: @unchecked Sendable {
+    // `Process` is not Sendable; it is only read here (pid, status) once started.
+    private let process: Process
+    private let exited: DispatchSemaphore
+    private let scratch: URL
+    private let output: ChildProcess.Connection
+    private let errors: ChildProcess.Connection
+    private let started = ContinuousClock.now
+
+    init(
+        process: Process, exited: DispatchSemaphore, scratch: URL, output: ChildProcess.Connection,
+        errors: ChildProcess.Connection
+    ) {
+        self.process = process
+        self.exited = exited
+        self.scratch = scratch
+        self.output = output
+        self.errors = errors
+    }
+
+    public var pid: pid_t { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` to the child and everything it started (its process group).
+    public func send(_ signal: Int32) {
+        LiveChildren.send(signal, toGroupOf: pid)
+    }
+
+    /// Waits for the end, stopping the child if the watchdog's time runs out,
+    /// and hands back what it wrote.
+    public func wait(watchdog: Watchdog? = nil) -> ChildProcess.Finished {
+        var stoppedAfter: Duration?
+        while true {
+            let slice = max(min(watchdog?.remaining ?? .seconds(1), .seconds(1)), .milliseconds(1))
+            let (seconds, attoseconds) = slice.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            if exited.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { break }
+            if let watchdog, watchdog.remaining <= .zero {
+                stoppedAfter = ContinuousClock.now - started
+                stop(askingForBacktrace: watchdog.asksForBacktrace)
+                exited.wait()
+                break
+            }
+        }
+        LiveChildren.ended(pid)
+        // A child ended because this program is ending (Ctrl-C): its end is
+        // no crash to report or to play again. The signal handling exits.
+        while LiveChildren.isEnding { sleep(60) }
+        let outputText = Self.collected(output)
+        let errorText = Self.collected(errors)
+        ScratchFolder.remove(scratch)
+        let signalled = process.terminationReason == .uncaughtSignal
+        return ChildProcess.Finished(
+            status: process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
+            output: outputText, errors: errorText, stoppedAfter: stoppedAfter)
+    }
+
+    /// `wait`, awaited: the blocking wait happens on a thread of its own, never
+    /// on one of Swift concurrency's few shared threads.
+    public func finished(watchdog: Watchdog? = nil) async -> ChildProcess.Finished {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.wait(watchdog: watchdog)) }
+        }
+    }
+
+    /// Ends the child: first, if asked, SIGABRT to the child alone, which the
+    /// Swift runtime answers with a backtrace of where it is on standard error
+    /// (and then, measured, runs on); then SIGTERM to its group, and SIGKILL
+    /// to whatever is left after a grace period.
+    public func stop(askingForBacktrace: Bool = false) {
+        if askingForBacktrace, case .file(let file) = errors {
+            kill(pid, SIGABRT)
+            let deadline = ContinuousClock.now + RunningChild.backtraceLimit
+            while ContinuousClock.now < deadline, process.isRunning {
+                let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                if text.contains(RunningChild.backtraceEnd) { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        LiveChildren.end([pid], with: SIGTERM)
+    }
+
+    /// The last line of the runtime's backtrace ("Backtrace took 0.41s").
+    static let backtraceEnd = "Backtrace took"
+    /// The backtracer symbolicates every frame: seconds on a busy machine.
+    static let backtraceLimit = Duration.seconds(15)
+
+    private static func collected(_ connection: ChildProcess.Connection) -> String {
+        switch connection {
+        case .none: return ""
+        case .file(let file): return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        case .reader(let done):
+            // A grandchild that outlived the child may still hold the pipe open.
+            _ = done.wait(timeout: .now() + 2)
+            return ""
+        }
+    }
+}
+
+/// A time limit for a child, which can be moved while it runs (a child that
+/// says it starts something long gets the time that thing needs).
+public final class Watchdog: @unchecked Sendable {
+    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
+    private let lock = NSLock()
+    private var deadline: ContinuousClock.Instant
+    /// Ask the child for a backtrace before stopping it (a Swift program).
+    public let asksForBacktrace: Bool
+
+    public init(limit: Duration, asksForBacktrace: Bool = false) {
+        deadline = .now + limit
+        self.asksForBacktrace = asksForBacktrace
+    }
+
+    /// A new limit, counted from now.
+    public func restart(limit: Duration) {
+        lock.withLock { deadline = .now + limit }
+    }
+
+    /// Time left before the child is stopped.
+    public var remaining: Duration { lock.withLock { deadline } - .now }
+}
+
+/// The children running now, so a signal to this process can end them.
+enum LiveChildren {
+    private struct State {
+        var pids: Set<pid_t> = []
+        /// Set once this process is ending: no new child may start.
+        var ending = false
+    }
+
+    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var state = State()
+    /// How long children get to end after SIGTERM or SIGINT before SIGKILL.
+    static let grace = Duration.seconds(3)
+
+    static func launch(_ process: Process) throws {
+        try lock.withLock {
+            guard !state.ending else { throw ChildProcessError("this program is ending; no new child started") }
+            // A child inherits the signal mask of the thread that starts it, and
+            // Dispatch's threads (an async function's, a concurrentPerform's)
+            // block nearly every signal: started there, a child would ignore
+            // SIGTERM and SIGINT for good, and never show a backtrace. So the
+            // mask is emptied while it starts (measured: SigBlk fffffffe3bfbea27
+            // in a child started from a Dispatch thread, 0 from the main thread).
+            var none = sigset_t()
+            var previous = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, &previous)
+            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+            try process.run()
+            state.pids.insert(process.processIdentifier)
+        }
+    }
+
+    static var isEnding: Bool { lock.withLock { state.ending } }
+
+    static func ended(_ pid: pid_t) {
+        _ = lock.withLock { state.pids.remove(pid) }
+    }
+
+    static func send(_ signal: Int32, toGroupOf pid: pid_t) {
+        // The child leads its group (Foundation makes one per child); should it
+        // have left the group, it still gets the signal itself.
+        kill(-pid, signal)
+        kill(pid, signal)
+    }
+
+    /// Sends `signal` to each group, waits up to `grace` for them to go, then kills what is left.
+    static func end(_ pids: [pid_t], with signal: Int32) {
+        for pid in pids { send(signal, toGroupOf: pid) }
+        let deadline = ContinuousClock.now + grace
+        func alive(_ pid: pid_t) -> Bool { kill(-pid, 0) == 0 || kill(pid, 0) == 0 }
+        while ContinuousClock.now < deadline, pids.contains(where: alive) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        for pid in pids where alive(pid) { send(SIGKILL, toGroupOf: pid) }
+    }
+
+    /// Ends every child with `signal` and stops new ones from starting.
+    static func endAll(with signal: Int32) {
+        let pids = lock.withLock {
+            state.ending = true
+            return Array(state.pids)
+        }
+        end(pids, with: signal)
+    }
+}
+
+extension ChildProcess {
+    /// The signals that end a command-line program run by a person or a script.
+    public static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    /// From now on, SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT end this
+    /// process the careful way: each running child gets the same signal (its
+    /// whole process group), then SIGKILL if it is still there after a grace
+    /// period; the scratch folders go; `beforeExit` runs (put the terminal
+    /// line back); and the process exits with 128 + the signal's number, as a
+    /// shell reports a program the signal ended.
+    public static func endChildrenOnSignals(beforeExit: @escaping @Sendable () -> Void = {}) {
+        let queue = DispatchQueue(label: "ending on a signal")
+        let sources = endingSignals.map { number in
+            // Ignored first, so only the source sees it; a child gets the
+            // default again (libdispatch catches it, and exec resets a caught signal).
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                LiveChildren.endAll(with: number)
+                ScratchFolder.removeAll()
+                beforeExit()
+                _exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+        signalSources += sources
+    }
+
+    /// Kept for the life of the process; written once, at start-up, before any signal can come.
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+}
+
+public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import TableKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Standard output or standard error, written so that a failure is never lost.
+///
+/// `print` buffers and drops a failed write without a word (`--json >
+/// /dev/full` exited 0), and `FileHandle.write` stops the program with a
+/// `try!` when the stream is closed or full. Here each text goes out with
+/// `write(2)` at once, the first failure is kept, and the program's exit
+/// status says so (`StandardStreams.exitStatus`).
+public struct StandardStream: Sendable {
+    public static let output = StandardStream(descriptor: STDOUT_FILENO, name: "standard output")
+    public static let error = StandardStream(descriptor: STDERR_FILENO, name: "standard error")
+
+    let descriptor: Int32
+    public let name: String
+
+    /// Writes all of `text`. After a failure nothing more is written to this
+    /// stream (a screen redrawn 30 times a second would fail 30 times a second).
+    @discardableResult
+    public func write(_ text: some StringProtocol) -> Bool {
+        write(bytes: Array(text.utf8))
+    }
+
+    /// Writes `data` as it is (a child's output passed on).
+    @discardableResult
+    public func write(_ data: Data) -> Bool {
+        write(bytes: Array(data))
+    }
+
+    private func write(bytes: [UInt8]) -> Bool {
+        guard failure == nil else { return false }
+        guard !StandardStreams.withState({ $0.closedAtStart.contains(descriptor) }) else {
+            StandardStreams.withState { $0.failures[descriptor] = "it is closed" }
+            return false
+        }
+        var bytes = bytes[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // Someone made the descriptor non-blocking: wait until it takes more.
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, 1000)
+            } else {
+                let reason = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                StandardStreams.withState { $0.failures[descriptor] = $0.failures[descriptor] ?? reason }
+                return false
+            }
+        }
+        return true
+    }
+
+    /// `text` and a newline.
+    @discardableResult
+    public func line(_ text: some StringProtocol = "") -> Bool {
+        write(text + "\n")
+    }
+
+    /// A message of one or more lines, every character printable (a path or
+    /// a parser's complaint may hold anything, escape sequences included).
+    @discardableResult
+    public func message(_ text: some StringProtocol) -> Bool {
+        line(TerminalText.printableLines(text))
+    }
+
+    /// Why the first write that failed failed, if one did.
+    public var failure: String? {
+        StandardStreams.withState { $0.failures[descriptor] }
+    }
+}
+
+public enum StandardStreams {
+    fileprivate struct State {
+        /// The first failure of each stream, by descriptor.
+        var failures: [Int32: String] = [:]
+        var closedAtStart: Set<Int32> = []
+        var outputFailureSaid = false
+    }
+
+    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var state = State()
+
+    fileprivate static func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.withLock { body(&state) }
+    }
+
+    /// Call first thing. A stream that was closed when the program started
+    /// fails every write to it. Its number may already be taken: an async
+    /// `main` starts Dispatch first, and its epoll descriptor gets the lowest
+    /// free number, 1 when standard output was closed (measured); a report
+    /// written there would go to Dispatch. A descriptor still free gets
+    /// `/dev/null`, so no file opened later takes its number.
+    public static func checkAtStart() {
+        for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
+            if fcntl(descriptor, F_GETFD) == -1 {
+                withState { _ = $0.closedAtStart.insert(descriptor) }
+                _ = open("/dev/null", O_RDWR)
+            } else if isTheRuntimes(descriptor) {
+                withState { _ = $0.closedAtStart.insert(descriptor) }
+            }
+        }
+    }
+
+    /// Whether the descriptor is an epoll, eventfd or timerfd: something this
+    /// program made for itself, not a stream a shell hands over.
+    private static func isTheRuntimes(_ descriptor: Int32) -> Bool {
+        var target = [CChar](repeating: 0, count: 256)
+        let count = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
+        guard count > 0 else { return false }
+        return String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("anon_inode:")
+    }
+
+    /// The status to exit with: `status`, or 1 when a write to standard output
+    /// or standard error failed; a failed standard output is said in one line
+    /// on standard error (when that works).
+    public static func exitStatus(_ status: Int32, program: String) -> Int32 {
+        let output = StandardStream.output.failure
+        if let output, isFirstSaying() {
+            StandardStream.error.line("\(program): cannot write to standard output: \(output)")
+        }
+        let failed = output != nil || StandardStream.error.failure != nil
+        return failed && status == 0 ? 1 : status
+    }
+
+    /// True the first time only: the failure is said once, though a program
+    /// may ask twice (the workbench runs a lesson's main).
+    private static func isFirstSaying() -> Bool {
+        withState { state in
+            defer { state.outputFailureSaid = true }
+            return !state.outputFailureSaid
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import LessonChecks
+import LessonKit
+
+/// `lessons check [N]`: builds the workbench, plays exercise N's checks in it
+/// (`Workbench --check N`), and records the exercise solved when they pass.
+enum CheckCommand: LessonsCommand {
+    static let name = "check"
+    static let abstract = "build the workbench and check it against exercise N (default: the one it holds)"
+    static let usage = """
+        usage: lessons check [N] [--root DIR]
+          N           the exercise to check against (default: the one the workbench holds)
+        \(ExerciseOptions.rootHelp)
+        Builds the workbench (swift build --product Workbench), then runs Workbench --check N. A run that crashes is
+        played again (three runs at most); a run that goes on past its scenario's time is stopped, and where it was
+        stuck is shown. Exercise 5 also builds the workbench with Thread Sanitizer and looks for its data race.
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
+        try ExerciseOptions.parse(arguments)
+    }
+
+    static func run(_ options: ExerciseOptions) throws -> Int32 {
+        let workspace = try Workspace.find(root: options.root)
+        return try check(try exercise(try options.number ?? workspace.currentExercise()), workspace)
+    }
+
+    /// How many times a workbench that crashes is played again: a data race
+    /// (step 4's dictionary) crashes some runs, not all.
+    static let attempts = 3
+
+    static func check(_ exercise: Exercise, _ workspace: Workspace) throws -> Int32 {
+        let state = workspace.workbenchState()
+        if case .missing = state {
+            say(
+                "There is no Sources/Workbench/ folder. Put an exercise there: swift run lessons exercise \(exercise.number)"
+            )
+            return 1
+        }
+        if let held = state.exercise, held != exercise.number {
+            say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
+        }
+        say("Building the workbench: swift build --product Workbench")
+        guard let workbench = try build(workspace, flags: []) else {
+            say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
+            return 1
+        }
+        var status: Int32 = 1
+        for attempt in 1...attempts {
+            let watch = CheckWatch(exercise)
+            var child = ChildProcess(workbench, ["--check", "\(exercise.number)"])
+            child.directory = workspace.root
+            child.output = .stream { data in
+                StandardStream.output.write(data)
+                watch.saw(data)
+            }
+            let run = try child.run(watchdog: watch.watchdog)
+            if let ranFor = run.stoppedAfter {
+                say("\n" + watch.stoppedMessage(after: ranFor, errors: run.errors))
+                status = 1
+                break
+            }
+            if let signal = run.signal {
+                let crash = WorkbenchDiagnostics.crashSummary(run.errors)
+                say(
+                    "\n✗ The workbench crashed (signal \(signal)\(WorkbenchDiagnostics.signalName(signal))) while playing your code"
+                        + (crash.isEmpty ? "" : ": \(crash)") + ".")
+                // Exercise 5 starts from step 4's racy cache; exercise 4's solution is that cache.
+                let racy = ImageListChecks.racyBefore
+                if racy.contains(exercise.number) || racy.contains(exercise.number + 1) {
+                    say(
+                        "If that line reads or writes a dictionary that download threads write too, it is the data"
+                            + " race step 5 fixes: two threads at once crash some runs, not all.")
+                }
+                say(
+                    attempt < attempts
+                        ? "Playing it again (run \(attempt + 1) of \(attempts))…\n"
+                        : "All \(attempts) runs crashed: a crash counts as not fixed.")
+                continue
+            }
+            if !run.errors.isEmpty { StandardStream.error.write(run.errors) }
+            status = run.status
+            break
+        }
+        if exercise.checksRaces && status != 2 {
+            let race = try raceCheck(exercise, workspace)
+            say("\n" + [race].renderedBugs)
+            // The workbench's own verdict came before the race check: add to it only what the race changes.
+            if status == 0 {
+                say(
+                    race.passed
+                        ? "\nExercise \(exercise.number) solved: every bug fixed, the data race too."
+                        : "\nExercise \(exercise.number) not solved yet: every other bug is fixed, the data race is not."
+                            + " More help: swift run lessons hint \(exercise.number)")
+            }
+            if !race.passed { status = 1 }
+        }
+        var progress = try workspace.progress()
+        if status == 0 {
+            progress.solved.insert(exercise.number)
+            try workspace.save(progress)
+            say("\n\(progress.summary).")
+            say("Compare with the step's own fix: swift run lessons solution \(exercise.number)")
+            if let next = progress.next { say("Next: swift run lessons exercise \(next)") }
+            return 0
+        }
+        say("\n\(progress.summary).")
+        return status == 2 ? 2 : 1
+    }
+
+    /// Builds the workbench (with `flags`) and returns its executable, or nil
+    /// after showing the compiler's errors.
+    static func build(_ workspace: Workspace, flags: [String]) throws -> URL? {
+        var build = ChildProcess(command: ["swift", "build", "--product", "Workbench"] + flags)
+        build.directory = workspace.root
+        build.errors = .intoOutput
+        let built = try build.run()
+        guard built.exited, built.status == 0 else {
+            say(built.exited ? "\nThe workbench does not compile:\n" : "\nThe build was stopped.\n")
+            say(WorkbenchDiagnostics.compilerErrors(built.output, root: workspace.root))
+            return nil
+        }
+        var binPath = ChildProcess(command: ["swift", "build", "--show-bin-path"] + flags)
+        binPath.directory = workspace.root
+        let folder = try binPath.run().output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return URL(fileURLWithPath: folder).appendingPathComponent("Workbench")
+    }
+
+    /// Where the Thread Sanitizer build goes (the CI's TSan leg uses it too).
+    static let sanitizerFlags = ["--sanitize=thread", "--scratch-path", ".build-tsan"]
+
+    /// Builds the workbench with Thread Sanitizer, plays the scenario where
+    /// downloads end together, and judges what TSan wrote.
+    static func raceCheck(_ exercise: Exercise, _ workspace: Workspace) throws -> CheckResult {
+        say("\nThe data race: building the workbench with Thread Sanitizer (the first time takes a minute or so):")
+        say((["swift", "build", "--product", "Workbench"] + sanitizerFlags).joined(separator: " "))
+        guard let workbench = try build(workspace, flags: sanitizerFlags) else {
+            return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
+        }
+        var verdict = RaceCheck.bug.result(passed: true, measured: "")
+        for attempt in 1...RaceCheck.runs {
+            say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
+            var child = ChildProcess(workbench, RaceCheck.arguments)
+            child.directory = workspace.root
+            child.output = .discard
+            let watch = CheckWatch(exercise)
+            watch.playing(RaceCheck.arguments[1])
+            let run = try child.run(watchdog: watch.watchdog)
+            if let ranFor = run.stoppedAfter {
+                return RaceCheck.bug.result(
+                    passed: false, measured: watch.stoppedMessage(after: ranFor, errors: run.errors))
+            }
+            guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
+                return RaceCheck.bug.result(
+                    passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
+            }
+            verdict = RaceCheck.judge(errors: run.errors, crashed: run.signal != nil)
+            if !verdict.passed { return verdict }
+        }
+        let (busy, load) = RaceCheck.machineWasBusy()
+        if busy {
+            say(
+                "Note: the machine was busy (load \(String(format: "%.1f", load)) on "
+                    + "\(ProcessInfo.processInfo.activeProcessorCount) cores). Thread Sanitizer sees a race only "
+                    + "when the threads really run at once, so a clean run on a busy machine proves less: check again "
+                    + "when it is idle.")
+        }
+        return verdict
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import LessonKit
+
+/// One command of `lessons`, in the shape swift-argument-parser gives one: a
+/// name, a one-line abstract, its usage; `parse` turns the arguments into
+/// options (nil for `--help`), `run` does the work and returns the exit status.
+///
+/// `Lessons.main` does the rest the same way for every command: `--help`
+/// prints the usage and exits 0, a bad command line is one line naming the
+/// problem, then the usage, exit status 2, and any other error is one line,
+/// exit status 1.
+protocol LessonsCommand {
+    associatedtype Options
+    static var name: String { get }
+    static var abstract: String { get }
+    static var usage: String { get }
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options?
+    static func run(_ options: Options) async throws -> Int32
+}
+
+enum Lessons {
+    static var commands: [any LessonsCommand.Type] {
+        [
+            ListCommand.self, RunCommand.self, ScoreboardCommand.self, TimelinesCommand.self, FrameCostCommand.self,
+            BenchCommand.self, ExerciseCommand.self, CheckCommand.self, HintCommand.self, ResetCommand.self,
+            SolutionCommand.self,
+        ]
+    }
+
+    static var usage: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
+        let lines = commands.map { command in
+            "  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.abstract
+        }
+        return
+            (["usage: lessons [COMMAND] [flags]   (no command: list the steps)", "commands:"] + lines + [
+                "Each command takes --help. Steps: swift run lessons run N --help.",
+                "Exercises (fix each step's bug yourself): start with swift run lessons exercise.",
+            ]).joined(separator: "\n")
+    }
+
+    /// Runs the command line (without the program's name) and returns the exit status.
+    static func main(_ arguments: [String]) async -> Int32 {
+        guard let name = arguments.first else { return await execute(ListCommand.self, []) }
+        if ["--help", "-h", "help"].contains(name) {
+            say(usage)
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            printError("lessons: unknown command '\(name)'\n\(usage)")
+            return 2
+        }
+        return await execute(command, Array(arguments.dropFirst()))
+    }
+
+    private static func execute<Command: LessonsCommand>(_ command: Command.Type, _ arguments: [String]) async -> Int32
+    {
+        do {
+            guard let options = try command.parse(arguments) else {
+                say(command.usage)
+                return 0
+            }
+            return try await command.run(options)
+        } catch let error as UsageError {
+            printError("lessons \(command.name): \(error)\n\(command.usage)")
+            return 2
+        } catch {
+            printError("lessons \(command.name): \(error)")
+            return 1
+        }
+    }
+}
+
+/// A command's arguments, taken one by one.
+struct Arguments {
+    private var remaining: ArraySlice<String>
+
+    init(_ arguments: [String]) {
+        remaining = arguments[...]
+    }
+
+    mutating func next() -> String? {
+        remaining.popFirst()
+    }
+
+    /// The word after `flag`.
+    mutating func value(of flag: String) throws(UsageError) -> String {
+        guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.allSatisfy(\.isWhitespace) else {
+            throw UsageError("\(flag) needs a value")
+        }
+        return value
+    }
+
+    mutating func speed(_ flag: String) throws(UsageError) -> Double {
+        let text = try value(of: flag)
+        guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
+            throw UsageError("\(flag) takes a number from 0.1 to 1000, not '\(text)'")
+        }
+        return speed
+    }
+
+    mutating func seed(_ flag: String) throws(UsageError) -> UInt64 {
+        let text = try value(of: flag)
+        guard let seed = UInt64(text) else { throw UsageError("\(flag) takes a whole number, not '\(text)'") }
+        return seed
+    }
+
+    mutating func scenario(_ flag: String) throws(UsageError) -> String {
+        let name = try value(of: flag)
+        guard Scenario.named(name) != nil else { throw UsageError("unknown scenario '\(name)'") }
+        return name
+    }
+
+    mutating func wholeNumber(_ flag: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        let text = try value(of: flag)
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(
+                "\(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
+    /// The error for an argument no case of the command took.
+    static func unexpected(_ argument: String) -> UsageError {
+        UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+    }
+}
+
+/// The step executables beside `lessons`, or nil (having said which are
+/// missing) when any of `steps` is not built.
+func stepProcesses(for steps: [LessonEntry], command: String) -> StepProcess? {
+    let children = StepProcess.besideThisProgram()
+    let missing = children.missing(steps)
+    guard missing.isEmpty else {
+        printError("lessons \(command): \(missing.map(\.target).joined(separator: ", ")) not built; run: swift build")
+        return nil
+    }
+    return children
+}
+
+/// A line on standard output.
+func say(_ text: String = "") {
+    StandardStream.output.line(text)
+}
+
+/// A message on standard error, its characters made printable.
+func printError(_ message: String) {
+    StandardStream.error.message(message)
+}

@@ -1,0 +1,76 @@
+import Foundation
+import LessonKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `lessons` or `lessons list`: every step, what it fixes, how to run and read it.
+enum ListCommand: LessonsCommand {
+    static let name = "list"
+    static let abstract = "list the steps (what `lessons` alone does)"
+    static let usage =
+        "usage: lessons list\n  Every step: its number, title, the bug it fixes, how to run it, its lesson text."
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Void? {
+        var arguments = Arguments(arguments)
+        while let argument = arguments.next() {
+            guard ["--help", "-h"].contains(argument) else { throw Arguments.unexpected(argument) }
+            return nil
+        }
+        return ()
+    }
+
+    static func run(_: Void) -> Int32 {
+        say("OperationLessons: Operation and OperationQueue, one bug at a time.\n")
+        for entry in LessonCatalog.all {
+            say("\(entry.id)  \(entry.title)")
+            say("    fixes: \(entry.fixes)")
+            say("    run:   swift run lessons run \(entry.number)   (or: swift run \(entry.target))")
+            say("    read:  \(entry.text)")
+        }
+        say("\nEvery step takes --help, --speed X, --json, --timeline FILE.svg. Tests: swift test")
+        say("Compare them: swift run lessons scoreboard")
+        say("Fix each bug yourself: swift run lessons exercise")
+        return 0
+    }
+}
+
+/// `lessons run N [flags]`: the step's own executable, in this process's place.
+enum RunCommand: LessonsCommand {
+    static let name = "run"
+    static let abstract = "run step N with the lesson flags: lessons run N [flags] (its flags: lessons run N --help)"
+    static var usage: String {
+        let known = LessonCatalog.all.map { String($0.number) }.joined(separator: ", ")
+        return """
+            usage: lessons run N [flags]
+              N      the step (\(known)); its flags: lessons run N --help
+            The step's own executable (built beside lessons) takes this process's place, so it owns the terminal
+            (colours, Ctrl-C) exactly as when run directly.
+            """
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> (entry: LessonEntry, flags: [String])? {
+        guard let first = arguments.first, !["--help", "-h"].contains(first) else {
+            if arguments.isEmpty { throw UsageError("run needs a step number") }
+            return nil
+        }
+        guard let number = Int(first), let entry = LessonCatalog.entry(number) else {
+            throw UsageError("'\(first)' is not a step number")
+        }
+        return (entry, Array(arguments.dropFirst()))
+    }
+
+    static func run(_ options: (entry: LessonEntry, flags: [String])) throws -> Int32 {
+        let executable = StepProcess.besideThisProgram().executable(for: options.entry).path
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ChildProcessError("\(executable) is not built; run: swift build")
+        }
+        // The step handles its own signals: none of ours stays ignored across exec.
+        for number in ChildProcess.endingSignals { signal(number, SIG_DFL) }
+        let argv = [executable] + options.flags
+        var cArguments = argv.map { strdup($0) } + [nil]
+        execv(executable, &cArguments)
+        throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(errno)))")
+    }
+}

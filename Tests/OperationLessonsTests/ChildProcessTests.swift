@@ -1,0 +1,148 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whether a process is still there: not in /proc, or a zombie (it has ended,
+/// and waits for its parent to collect its status), counts as gone.
+func isAlive(_ pid: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return false }
+    return stat[stat.index(close, offsetBy: 2)] != "Z"
+}
+
+/// The processes whose parent is `pid`, with their command lines.
+func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry in
+        guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+        guard fields.count > 1, pid_t(fields[1]) == pid else { return nil }
+        let command = (try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8)) ?? ""
+        return (child, command.replacingOccurrences(of: "\u{0}", with: " "))
+    }
+}
+
+/// The one child-process runner: a watchdog that stops a child that runs too
+/// long (and finds where it was), and an end that takes its whole group.
+@Suite struct ChildProcessTests {
+    /// A Swift program stuck in an endless loop, compiled for the test (a
+    /// third of a second), its source under `Sources/Workbench/` like a
+    /// learner's. It says it plays `standard` first, as the workbench does.
+    static func stuckProgram(in folder: URL) async throws -> URL {
+        let source = folder.appendingPathComponent("Sources/Workbench/Stuck.swift")
+        try FileManager.default.createDirectory(
+            at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try """
+        import Glibc
+        let line = "  playing standard: first screen, scroll down 20 rows and back\\n"
+        _ = line.withCString { write(1, $0, strlen($0)) }
+        func spin() -> Int {
+            var turns = 0
+            while turns >= 0 { turns &+= 1 }
+            return turns
+        }
+        _ = spin()
+        """.write(to: source, atomically: true, encoding: .utf8)
+        let program = folder.appendingPathComponent("stuck")
+        let compiled = try await ChildProcess(command: ["swiftc", "-Onone", "-g", "-o", program.path, source.path])
+            .finished(watchdog: Watchdog(limit: .seconds(120)))
+        try #require(compiled.exited && compiled.status == 0, "swiftc: \(compiled.errors)")
+        return program
+    }
+
+    @Test func aWatchdogStopsAStuckProgramAndFindsTheLineItWasStuckOn() async throws {
+        let folder = try ScratchFolder.make("stuck")
+        defer { ScratchFolder.remove(folder) }
+        var stuck = ChildProcess(try await Self.stuckProgram(in: folder))
+        let watch = CheckWatch(try #require(ExerciseCatalog.exercise(2)))
+        stuck.output = .stream { watch.saw($0) }
+        let child = try stuck.launch()
+        let finished = await child.finished(watchdog: Watchdog(limit: .seconds(1), asksForBacktrace: true))
+
+        #expect(finished.stoppedAfter.map { $0 >= .seconds(1) } == true)
+        #expect(!isAlive(child.pid))
+        #expect(
+            finished.errors.contains("Backtrace took"), "the runtime wrote no backtrace: \(finished.errors.prefix(500))"
+        )
+        // The line is there when the instruction the signal found has one (about
+        // half the time in an unoptimised loop): the file and function always are.
+        let place = try #require(WorkbenchDiagnostics.stuckPlace(finished.errors))
+        #expect(place.hasPrefix("Sources/Workbench/Stuck.swift") && place.hasSuffix(" (spin())"), "\(place)")
+        let message = watch.stoppedMessage(after: try #require(finished.stoppedAfter), errors: finished.errors)
+        #expect(message.contains("scenario standard"))
+        #expect(message.contains("It was here: Sources/Workbench/Stuck.swift"))
+    }
+
+    /// A scenario gets the longest its story can take, plus the 30 s the story clock waits for a busy app.
+    @Test func aScenariosLimitIsItsLongestStoryPlusTheHangGuard() throws {
+        #expect(Scenario.standard.longestStory == .milliseconds(33_500))
+        let watch = CheckWatch(try #require(ExerciseCatalog.exercise(2)))
+        #expect(watch.watchdog.remaining <= CheckWatch.hangLimit)
+        watch.saw(Data("Checking the workbench against exercise 2:\n  playing stan".utf8))
+        #expect(watch.watchdog.remaining <= CheckWatch.hangLimit, "half a line starts nothing")
+        watch.saw(Data("dard: first screen, scroll down 20 rows and back\n".utf8))
+        // Wall time, read a moment later: a generous margin, never an exact figure.
+        let remaining = watch.watchdog.remaining
+        #expect(remaining > .milliseconds(33_500) + CheckWatch.hangLimit - .seconds(10))
+        #expect(remaining <= .milliseconds(33_500) + CheckWatch.hangLimit)
+    }
+
+    /// Stopping a child ends what it started too: its whole process group.
+    @Test func stoppingAChildEndsItsChildren() async throws {
+        let child = try ChildProcess(command: ["sh", "-c", "sleep 300 & sleep 300 & wait"]).launch()
+        var grandchildren: [pid_t] = []
+        let started = await eventually(timeoutSeconds: 10) {
+            grandchildren = children(of: child.pid).map(\.pid)
+            return grandchildren.count == 2
+        }
+        try #require(started)
+        let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
+        #expect(finished.stoppedAfter != nil)
+        #expect(finished.signal == SIGTERM)
+        #expect(grandchildren.allSatisfy { !isAlive($0) })
+    }
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP to `lessons` ends what it started: no child left
+/// running with nobody to wait for it, no scratch folder left behind.
+@Suite struct SignalTests {
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func lessonsEndsItsChildrenAndRemovesItsScratchFolders(signal: Int32) async throws {
+        let temporary = try ScratchFolder.make("lessons-tmp")
+        let pictures = try ScratchFolder.make("lessons-out")
+        defer {
+            ScratchFolder.remove(temporary)
+            ScratchFolder.remove(pictures)
+        }
+        // Steps 1–7 play unpaced; step 8 plays its own story on the wall clock,
+        // at a tenth of its speed: minutes, while the signal comes.
+        var lessons = ChildProcess(
+            Rig.productsDirectory.appendingPathComponent("lessons"),
+            ["timelines", "--speed", "0.1", "--out", pictures.path])
+        lessons.environment = ["TMPDIR": temporary.path]
+        let child = try lessons.launch()
+        var step8: pid_t?
+        let started = await eventually(timeoutSeconds: 60) {
+            step8 = children(of: child.pid).first { $0.command.contains("Lesson08Dependencies") }?.pid
+            return step8 != nil
+        }
+        try #require(started, "lessons never started step 8")
+        let inTemporary = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(!inTemporary.isEmpty, "step 8 runs with a Caches folder and an output file of its own")
+        child.send(signal)
+        let finished = await child.finished(watchdog: Watchdog(limit: .seconds(60)))
+        defer { if let step8, isAlive(step8) { kill(step8, SIGKILL) } }
+
+        #expect(finished.status == 128 + signal)
+        #expect(step8.map(isAlive) == false, "step 8 was left running")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import LessonKit
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An executable of this package run on a pseudo-terminal, as a learner's
+/// terminal runs it: it sees a keyboard and a screen, so it draws its live
+/// screen (and step 9 enters raw mode). What it drew is kept, and the
+/// terminal's modes are compared before and after.
+enum PseudoTerminal {
+    struct Run {
+        var status: Int32
+        /// The signal that ended it, if one did.
+        var signal: Int32?
+        /// The terminal's line modes (echo, line editing) are as they were before.
+        var restored: Bool
+        var output: String
+        var report: [String: Any]?
+    }
+
+    /// What to do once the screen shows `after`: type `send`, or send the
+    /// signal `signal` to the program.
+    struct Key {
+        var after: String
+        var send: String?
+        var signal: Int32?
+
+        static func type(_ text: String, after: String) -> Key { Key(after: after, send: text) }
+        static func signal(_ number: Int32, after: String) -> Key { Key(after: after, signal: number) }
+    }
+
+    static func run(
+        _ target: String, arguments: [String], keys: [Key] = [], environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Run {
+        let executable = Rig.productsDirectory.appendingPathComponent(target)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path), "build \(target) first",
+            sourceLocation: sourceLocation)
+        let (master, terminalPath) = try #require(openPseudoTerminal(), "no pseudo-terminal")
+        defer { close(master) }
+        let terminal = open(terminalPath, O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        var before = termios()
+        tcgetattr(terminal, &before)
+
+        let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        var process = ChildProcess(executable, arguments)
+        process.input = .handle(handle)
+        process.output = .handle(handle)
+        process.errors = .handle(handle)
+        process.environment = environment
+        let output = Mutex("")
+        let childEnded = Atomic(false)
+        let readerDone = Atomic(false)
+        // Read the screen as it is drawn, or the child would block on a full
+        // terminal buffer; once the child has ended, read what is left, then stop.
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 50) > 0 else {
+                    if childEnded.load(ordering: .acquiring) { break }
+                    continue
+                }
+                let count = read(master, &buffer, buffer.count)
+                if count <= 0 { break }
+                let text = String(decoding: buffer[..<count], as: UTF8.self)
+                output.withLock { $0 += text }
+            }
+            readerDone.store(true, ordering: .releasing)
+        }
+        reader.start()
+        defer { childEnded.store(true, ordering: .releasing) }
+
+        let child = try process.launch()
+        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
+        async let finished = child.finished(watchdog: Watchdog(limit: .seconds(60)))
+        for key in keys {
+            let shown = await eventually(timeoutSeconds: 20) { output.withLock { $0.contains(key.after) } }
+            #expect(shown, "the screen never showed '\(key.after)'", sourceLocation: sourceLocation)
+            if let text = key.send {
+                _ = text.withCString { write(master, $0, strlen($0)) }
+            } else if let signal = key.signal {
+                child.send(signal)
+            }
+        }
+        let end = await finished
+        #expect(end.stoppedAfter == nil, "the program did not end by itself", sourceLocation: sourceLocation)
+        childEnded.store(true, ordering: .releasing)
+        let drained = await eventually(timeoutSeconds: 10) { readerDone.load(ordering: .acquiring) }
+        #expect(drained, "the screen was still being read 10 s after the program ended", sourceLocation: sourceLocation)
+
+        var after = termios()
+        tcgetattr(terminal, &after)
+        let text = output.withLock { $0 }
+        var report: [String: Any]?
+        if let start = text.firstIndex(of: "{"), let end = text.lastIndex(of: "}") {
+            let json = text[start...end].replacingOccurrences(of: "\r\n", with: "\n")
+            report = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        }
+        return Run(
+            status: end.signal.map { 128 + $0 } ?? end.status, signal: end.signal,
+            restored: after.c_lflag == before.c_lflag, output: text, report: report)
+    }
+
+    /// A new pseudo-terminal: the controlling side's descriptor and the path of
+    /// the terminal side. Glibc's module does not export `posix_openpt` and
+    /// friends (they hide behind _XOPEN_SOURCE), so they are looked up by name.
+    private static func openPseudoTerminal() -> (master: Int32, terminalPath: String)? {
+        typealias OpenMaster = @convention(c) (Int32) -> Int32
+        typealias OnMaster = @convention(c) (Int32) -> Int32
+        typealias TerminalName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        func function<F>(_ name: String, _: F.Type) -> F? {
+            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: F.self) }
+        }
+        guard let openMaster = function("posix_openpt", OpenMaster.self),
+            let grant = function("grantpt", OnMaster.self), let unlock = function("unlockpt", OnMaster.self),
+            let name = function("ptsname", TerminalName.self)
+        else { return nil }
+        let master = openMaster(O_RDWR | O_NOCTTY)
+        guard master >= 0, grant(master) == 0, unlock(master) == 0, let path = name(master) else {
+            if master >= 0 { close(master) }
+            return nil
+        }
+        return (master, String(cString: path))
+    }
+}
