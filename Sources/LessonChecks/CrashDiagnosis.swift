@@ -8,7 +8,8 @@ import Foundation
 public struct CrashDiagnosis: Sendable, Equatable {
     /// "Fatal error: Attempted to read an unowned reference…", when the runtime wrote one.
     public let message: String?
-    /// "Sources/Workbench/AppsViewController.swift:42:95", when the crashed thread's frames reach the sources.
+    /// "Sources/Workbench/AppsViewController.swift:42:95 (function)", when the
+    /// crashed thread's frames reach the sources: the learner's code first.
     public let place: String?
     /// What the crash is, in a sentence.
     public let reading: String
@@ -19,11 +20,18 @@ public struct CrashDiagnosis: Sendable, Equatable {
     /// package folder, where the line at `place` is looked up.
     public init(errors: String, signal: Int32?, root: URL) {
         let lines = errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        message = lines.first { $0.hasPrefix("Fatal error:") || $0.contains(": Fatal error:") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        place = Self.firstSourceFrame(ofCrashedThreadIn: lines)
+        message = lines.first { $0.contains("Fatal error:") }.map { line in
+            String(line[line.range(of: "Fatal error:")!.lowerBound...])
+        }
+        place = WorkbenchDiagnostics.crashPlace(lines)
         let code = place.flatMap { Self.line(at: $0, root: root) } ?? ""
         (reading, hint) = Self.read(message: message ?? "", code: code, signal: signal)
+    }
+
+    /// The whole diagnosis in one line, for a check's verdict.
+    public var line: String {
+        [message, place.map { "at " + $0 }, reading, hint.map { "try: " + $0 }].compactMap { $0 }
+            .joined(separator: " · ")
     }
 
     /// The whole diagnosis in a few lines for the learner.
@@ -68,23 +76,9 @@ public struct CrashDiagnosis: Sendable, Equatable {
         return ("\(how), on a line that is none of the crashes the course knows: read the line above", nil)
     }
 
-    /// The first frame of the thread the backtrace marks as crashed that
-    /// names a file under `Sources/`.
-    static func firstSourceFrame(ofCrashedThreadIn lines: [String]) -> String? {
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") })
-        else { return nil }
-        for line in lines[(start + 1)...] {
-            if line.hasPrefix("Thread ") { break }
-            if let range = line.range(of: "Sources/") {
-                return String(line[range.lowerBound...].prefix { $0 != " " })
-            }
-        }
-        return nil
-    }
-
-    /// The text of the line `place` ("Sources/…/File.swift:42:95") names.
+    /// The text of the line `place` ("Sources/…/File.swift:42:95 (function)") names.
     static func line(at place: String, root: URL) -> String? {
-        let parts = place.split(separator: ":")
+        let parts = place.prefix { $0 != " " }.split(separator: ":")
         guard parts.count >= 2, let number = Int(parts[1]), number > 0,
             let text = try? String(contentsOf: root.appendingPathComponent(String(parts[0])), encoding: .utf8)
         else { return nil }

@@ -25,6 +25,31 @@ public enum ImageListChecks {
         }
     }
 
+    /// Each scenario played by `executable` (the workbench, as a learner runs
+    /// it: `--scenario NAME --json`, after `arguments`) in a process of its own, with a Caches
+    /// folder of its own: a crash costs that scenario's verdicts, and is
+    /// explained from its backtrace; the other scenarios are still played.
+    public static func inChildProcesses(_ executable: URL, arguments: [String] = [], root: URL) -> RunSource {
+        { scenario in
+            let caches = try ScratchFolder.make("check-caches")
+            defer { ScratchFolder.remove(caches) }
+            var child = ChildProcess(executable, arguments + ["--scenario", scenario.name, "--json"])
+            child.directory = root
+            child.environment = ["XDG_CACHE_HOME": caches.path]
+            let run = try await child.finished()
+            if let signal = run.signal {
+                let diagnosis = CrashDiagnosis(errors: run.errors, signal: signal, root: root)
+                throw RunFailure("crashed (signal \(signal)): " + diagnosis.line)
+            }
+            guard run.exited, run.status == 0,
+                let report = try? JSONDecoder().decode(Report.self, from: Data(run.output.utf8))
+            else {
+                throw RunFailure("ended with status \(run.status) and no report: \(run.errors.suffix(300))")
+            }
+            return report
+        }
+    }
+
     /// The exercises whose starting code writes shared state from download
     /// threads, a race `RaceCheck` sees in a Thread Sanitizer build.
     public static let racyBefore: Set<Int> = [5]

@@ -55,10 +55,13 @@ public enum WorkbenchDiagnostics {
                 $0.replacingOccurrences(of: "*** Program crashed: ", with: "").replacingOccurrences(
                     of: " ***", with: "")
             }
-        let place =
-            frame(in: lines, under: learnersCode, crashedThreadOnly: true)
+        return [why, crashPlace(lines).map { "in " + $0 }].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// The crashed thread's first frame in the learner's code, else in any of the package's sources.
+    static func crashPlace(_ lines: [String]) -> String? {
+        frame(in: lines, under: learnersCode, crashedThreadOnly: true)
             ?? frame(in: lines, under: "Sources/", crashedThreadOnly: true)
-        return [why, place.map { "in " + $0 }].compactMap { $0 }.joined(separator: ", ")
     }
 
     /// Where a stuck workbench was, from the backtrace of every thread the

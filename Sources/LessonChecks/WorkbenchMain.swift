@@ -7,8 +7,9 @@ import SlowNetwork
 ///
 /// `swift run Workbench [flags]` runs the learner's code the way step N's
 /// executable runs the step's; `Workbench --check N` runs exercise N's checks
-/// against it, in this process, prints each bug fixed or not with the measured
-/// and expected numbers, and exits 0 only when all pass (`lessons check` reads that).
+/// against it (an image list's scenarios each in a process of its own), prints
+/// each bug fixed or not with the measured and expected numbers, and exits 0
+/// only when all pass (`lessons check` reads that).
 public enum WorkbenchMain {
     /// An image-list exercise: the learner's `AppsViewController`.
     public static func run(
@@ -26,9 +27,13 @@ public enum WorkbenchMain {
         case .exit(let status):
             return status
         case .check(let exercise):
+            // Each scenario in a process of its own (this program, in its watch
+            // mode): a crash in one costs that scenario's verdicts only.
+            guard let me = Bundle.main.executableURL else { return usage(exercise, error: "cannot find myself") }
+            let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let results = await ImageListChecks.check(
                 exercise: exercise.number, narrate: { say("  " + $0) },
-                run: ImageListChecks.inProcess(controller, exercise: exercise.number))
+                run: ImageListChecks.inChildProcesses(me, root: root))
             return verdict(results, exercise)
         case .watch(let exercise):
             let scenario = ImageListChecks.scenarios(exercise: exercise.number).first?.name

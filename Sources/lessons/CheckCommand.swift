@@ -61,17 +61,10 @@ enum CheckCommand: LessonsCommand {
                 break
             }
             if let signal = run.signal {
-                let crash = WorkbenchDiagnostics.crashSummary(run.errors)
                 say(
-                    "\n✗ The workbench crashed (signal \(signal)\(WorkbenchDiagnostics.signalName(signal))) while playing your code"
-                        + (crash.isEmpty ? "" : ": \(crash)") + ".")
-                // Exercise 5 starts from step 4's racy cache; exercise 4's solution is that cache.
-                let racy = ImageListChecks.racyBefore
-                if racy.contains(exercise.number) || racy.contains(exercise.number + 1) {
-                    say(
-                        "If that line reads or writes a dictionary that download threads write too, it is the data"
-                            + " race step 5 fixes: two threads at once crash some runs, not all.")
-                }
+                    "\n✗ The workbench crashed (signal \(signal)\(WorkbenchDiagnostics.signalName(signal))) while playing"
+                        + " your code:\n"
+                        + CrashDiagnosis(errors: run.errors, signal: signal, root: workspace.root).summary)
                 say(
                     attempt < attempts
                         ? "Playing it again (run \(attempt + 1) of \(attempts))…\n"

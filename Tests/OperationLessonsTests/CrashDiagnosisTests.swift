@@ -31,17 +31,20 @@ import Testing
             Thread 3 crashed:
 
             0 0x00005 swift_retain + 10 in libswiftCore.so
-            1 0x00006 closure #1 in AppsViewController.tableView(_:cellForRowAt:) + 400 in Lesson04CacheDictionary at /x/Sources/Lesson04CacheDictionary/AppsViewController.swift:\(line):13
+            1 0x0000000000006 closure #1 in AppsViewController.tableView(_:cellForRowAt:) + 400 in Lesson04CacheDictionary at /x/Sources/Lesson04CacheDictionary/AppsViewController.swift:\(line):13
             """
         let diagnosis = CrashDiagnosis(errors: errors, signal: 11, root: Rig.packageRoot)
         #expect(diagnosis.message == nil)
-        #expect(diagnosis.place == "Sources/Lesson04CacheDictionary/AppsViewController.swift:\(line):13")
+        #expect(
+            diagnosis.place
+                == "Sources/Lesson04CacheDictionary/AppsViewController.swift:\(line):13 "
+                + "(closure #1 in AppsViewController.tableView(_:cellForRowAt:))")
         #expect(diagnosis.reading.contains("data race step 5 fixes"))
     }
 
     /// A crash the course does not know is described, not guessed at.
     @Test func anUnknownCrashGetsNoGuess() {
-        let errors = "Thread 2 crashed:\n0 0x1 main + 1 in Workbench at /x/Sources/Nowhere.swift:1:1\n"
+        let errors = "Thread 2 crashed:\n0 0x0000001 main + 1 in Workbench at /x/Sources/Nowhere.swift:1:1\n"
         let diagnosis = CrashDiagnosis(errors: errors, signal: 4, root: Rig.packageRoot)
         #expect(diagnosis.hint == nil)
         #expect(diagnosis.reading.contains("none of the crashes the course knows"))

@@ -48,4 +48,27 @@ import Testing
         #expect(results.diagnosis?.hasPrefix("none of the course's bugs has this shape") == true)
         #expect(results.hint != bug.text.hint)
     }
+
+    /// One crash costs its own verdicts: step 7 with the tutorials' assign
+    /// delegate crashes whenever the controller goes while downloads still run
+    /// (the user leaves; or the run ends with slow icons still loading). Each
+    /// scenario in a process of its own, exercise 7's check still judges the
+    /// bugs of every other scenario, and says what the crash was.
+    @Test func aCrashInOneScenarioLeavesEveryOtherVerdict() async throws {
+        let executable = LessonProcess.buildDirectory.appendingPathComponent("Lesson07CustomOperation")
+        let results = await ImageListChecks.check(
+            exercise: 7,
+            run: ImageListChecks.inChildProcesses(executable, arguments: ["--assign-delegate"], root: Rig.packageRoot))
+        let crashedScenarios: Set<String> = ["leave-while-loading", "fast-scroll-slow-rows"]
+        for bug in ImageListChecks.bugs(exercise: 7) {
+            let result = try #require(results.first { $0.bug == bug.name })
+            if bug.scenarios.contains(where: { crashedScenarios.contains($0.name) }) {
+                #expect(!result.passed && result.measured.contains("crashed (signal"), "\(bug.name)")
+                #expect(result.measured.contains("`assign` delegate"), "\(result.measured)")
+            } else {
+                #expect(result.passed, "\(bug.name): \(result.measured)")
+            }
+        }
+        #expect(results.filter(\.passed).count >= 10)
+    }
 }
