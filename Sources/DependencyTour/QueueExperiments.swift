@@ -127,6 +127,56 @@ struct QueueExperiments: Sendable {
         return max(sample, Int(Double(sample) * seconds / sampleSeconds))
     }
 
+    // MARK: completionBlock set after addOperation
+
+    struct LateCompletion {
+        let rounds: Int
+        /// Of `rounds` short operations whose block was set right after
+        /// `addOperation`, as tutorial 000 does: the blocks that ran.
+        let ranWhenSetRightAfter: Int
+        /// The same order, the calling thread held until the operation had
+        /// left its queue: whether the block ran.
+        let ranWhenSetAfterItLeft: Bool
+    }
+
+    /// A completion block is read once, when its operation finishes: one set
+    /// later is never called. Set right after `addOperation`, it races the
+    /// operation; held back until the operation has left its queue (as a
+    /// calling thread that loses the CPU at that line would be), it loses.
+    func completionBlockSetAfterAdding(rounds: Int = 1000) async -> LateCompletion {
+        let queue = OperationQueue()
+        let ran = Locked(0)
+        for _ in 0..<rounds {
+            let operation = BlockOperation {}
+            queue.addOperation(operation)
+            operation.completionBlock = { ran.withLock { $0 += 1 } }
+        }
+        // The queue lets go of an operation only after reading its completion
+        // block (`isFinished` comes a little before that).
+        _ = await eventually(timeoutSeconds: 60) { queue.operationCount == 0 }
+        await Self.completionBlocksAlreadyDueHaveRun(on: queue)
+
+        let late = BlockOperation {}
+        queue.addOperation(late)
+        _ = await eventually(timeoutSeconds: 10) { queue.operationCount == 0 }
+        let lateRan = Locked(false)
+        late.completionBlock = { lateRan.withLock { $0 = true } }
+        await Self.completionBlocksAlreadyDueHaveRun(on: queue)
+        return LateCompletion(
+            rounds: rounds, ranWhenSetRightAfter: ran.current, ranWhenSetAfterItLeft: lateRan.current)
+    }
+
+    /// Returns once a completion block set the right way, before
+    /// `addOperation`, has run: the blocks of operations that finished
+    /// earlier were handed to the same global queue before it.
+    private static func completionBlocksAlreadyDueHaveRun(on queue: OperationQueue) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let marker = BlockOperation {}
+            marker.completionBlock = { done.resume() }
+            queue.addOperation(marker)
+        }
+    }
+
     // MARK: addOperations(_:waitUntilFinished:)
 
     struct Waiting {

@@ -46,6 +46,7 @@ final class Tour {
         let experiments = QueueExperiments(trace: trace, wall: conditions.wallSeconds)
         if parts.contains("priority") { await priorities(experiments) }
         if parts.contains("qos") { await qualityOfService(experiments) }
+        if parts.contains("completion") { await lateCompletionBlocks(experiments) }
         if parts.contains("wait") { await waiting(experiments) }
         if parts.contains("start") { await directStart(experiments) }
         if parts.contains("blocks") { await severalBlocks(experiments) }
@@ -110,8 +111,12 @@ final class Tour {
         console.say(
             "  finished: \(describe(steps, since: start))  \(console.mark(inOrder)) \(inOrder ? "in order" : "out of order")"
         )
+        // Offline (or a failed request), the package never came: say so, rather
+        // than blame the order.
+        let downloadFailed = world.network.log.failed > 0
+        let why = downloadFailed ? "the download failed" : "it started before the download finished"
         console.say(
-            "  unzip \(unzipHadPackage ? "found the package" : "found no package: it started before the download finished")"
+            "  unzip \(unzipHadPackage ? "found the package" : "found no package: \(why)")"
         )
         console.say("  install said: \"\(update.statusLabel.text ?? "")\"")
         // A completion block runs after its operation has finished, on another thread: "all finished" is not yet
@@ -251,6 +256,20 @@ final class Tour {
             "  Here libdispatch runs each QoS on threads with a different nice value, so QoS matters whenever"
                 + "\n  threads compete for the CPU (with each other or with other programs), and not otherwise."
                 + "\n  iOS also maps QoS to CPU priority, and to more (I/O, timer coalescing, which cores).")
+    }
+
+    private func lateCompletionBlocks(_ experiments: QueueExperiments) async {
+        heading("completionBlock set after addOperation, as tutorial 000 does", timeline: "late completion")
+        let late = await experiments.completionBlockSetAfterAdding()
+        console.say(
+            "  set right after addOperation, \(late.rounds) times: \(late.ranWhenSetRightAfter) of \(late.rounds)"
+                + " blocks ran  \(console.mark(late.ranWhenSetRightAfter == late.rounds))")
+        console.say(
+            "  set once the operation had left the queue: the block \(late.ranWhenSetAfterItLeft ? "ran" : "never ran")"
+                + "  \(console.mark(late.ranWhenSetAfterItLeft))")
+        console.say("  The block is read when the operation finishes: set it before addOperation.")
+        measures["lateCompletionBlocksMissed"] = Double(late.rounds - late.ranWhenSetRightAfter)
+        measures["lateCompletionBlockRanAfterItLeft"] = late.ranWhenSetAfterItLeft ? 1 : 0
     }
 
     private func waiting(_ experiments: QueueExperiments) async {

@@ -8,7 +8,9 @@ struct TourPlan {
         case broken, fixed, both
     }
 
-    static let allParts = ["chain", "cancel", "cycle", "priority", "qos", "wait", "start", "blocks", "limit"]
+    static let allParts = [
+        "chain", "cancel", "cycle", "priority", "qos", "completion", "wait", "start", "blocks", "limit",
+    ]
 
     static let flags = [
         LessonOptions.ExtraFlag(

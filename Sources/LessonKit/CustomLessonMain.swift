@@ -44,7 +44,7 @@ public enum CustomLessonMain {
         let thePlan: Plan
         do {
             options = try LessonOptions.parse(arguments, extraFlags: extraFlags)
-            if let flag = (unsupported + TableFlag.networkFaults).first(where: { $0.isSet(in: options) }) {
+            if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
                 throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
             }
             // A list flag (`--part`) given nothing to play would play nothing and say nothing.
@@ -132,11 +132,6 @@ public enum TableFlag: String, CaseIterable, Sendable {
     case failRate = "fail-rate"
     case catalog
     case clearCache = "clear-cache"
-
-    /// Refused by every step that is not a table, whatever it lists: their
-    /// stories tell a download that failed as one that came too late (step 8
-    /// said "unzip started before the download finished" when offline).
-    static let networkFaults: [TableFlag] = [.offline, .failRate]
 
     func isSet(in options: LessonOptions) -> Bool {
         switch self {

@@ -11,15 +11,11 @@ public enum OperationWaiter {
     /// false if `timeoutSeconds` of wall time pass first. Never blocks.
     ///
     /// It looks at `isFinished` every few milliseconds rather than making an
-    /// operation that depends on them all, because on Linux a waiting
-    /// operation is a hazard twice over (lesson 8, "Linux and iOS"):
-    /// swift-corelibs-foundation keeps an unretained pointer from each
-    /// dependency to its dependents, so a waiter given up on must first remove
-    /// its dependencies; and `removeDependency` takes the two operations' locks
-    /// in the opposite order from a dependency that is finishing at that
-    /// moment, so removing them while the caller cancels the operations
-    /// deadlocks both threads (seen: the TSan leg of `.ci/run` hung in the
-    /// dependency cycle's timeout).
+    /// operation that depends on them all: on Linux a waiting operation is a
+    /// hazard (swift-corelibs-foundation keeps an unretained pointer from each
+    /// dependency to its dependents, so one given up on must first remove its
+    /// dependencies, and that can deadlock with a dependency finishing at the
+    /// same moment). docs/linux-dependency-hazards.md has the details.
     public static func waitUntilFinished(_ operations: [Operation], timeoutSeconds: Double) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while !operations.allSatisfy(\.isFinished) {

@@ -147,11 +147,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 
-    /// Step 8 plays its own story: network faults it would explain wrongly are
-    /// refused, and so is a list of parts that names none.
+    /// Step 8 plays its own story: a list of parts that names none is refused.
     @Test(arguments: [
-        (["--offline"], "--offline does not apply to this step"),
-        (["--fail-rate", "0.5"], "--fail-rate does not apply to this step"),
         (["--part", ""], "--part needs a value"),
         (["--part", " , "], "--part needs a value"),
         (["--timeline", " "], "--timeline needs a value"),
@@ -161,6 +158,17 @@ import Testing
         #expect(run.status == 2)
         #expect(run.standardError.hasPrefix("Lesson08Dependencies: \(message)"), "\(run.standardError.prefix(200))")
         #expect(run.standardOutput.isEmpty)
+    }
+
+    /// Offline, step 8's download fails, and the tour says so: it does not
+    /// blame the order of operations that did wait for each other.
+    @Test func stepEightOfflineSaysTheDownloadFailed() async throws {
+        let run = try await Rig.runProduct(
+            "Lesson08Dependencies", ["--offline", "--part", "chain", "--variant", "fixed", "--plain", "--speed", "20"],
+            timeLimit: .seconds(60))
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("unzip found no package: the download failed"))
+        #expect(!run.standardOutput.contains("started before the download finished"))
     }
 
     /// `--latency` is the latency of step 8's own download (docs/cli.md).

@@ -184,6 +184,32 @@ import Testing
         #expect(order == ["veryHigh", "high", "normal", "low", "veryLow"])
     }
 
+    /// Tutorial 000 sets a completion block after `addOperation`. The block is
+    /// read when the operation finishes, so one set after that never runs.
+    @Test func aCompletionBlockSetAfterItsOperationLeftTheQueueNeverRuns() async {
+        let late = await Self.features.completionBlockSetAfterAdding(rounds: 10)
+        #expect(!late.ranWhenSetAfterItLeft)
+    }
+
+    /// A cancelled operation is ready at once, but only starting it finishes
+    /// it. A cancelled dependency that no queue holds never starts, so what
+    /// depends on it waits for ever; `start()` lets it go.
+    @Test func aCancelledDependencyThatNoQueueStartsHoldsItsDependentBack() async {
+        let download = BlockOperation {}
+        let unzip = BlockOperation {}
+        unzip.addDependency(download)
+        download.cancel()
+        #expect(download.isReady)
+        #expect(!download.isFinished)
+        let queue = OperationQueue()
+        queue.addOperation(unzip)
+        #expect(!(await OperationWaiter.waitUntilFinished([unzip], timeoutSeconds: 0.3)))
+        #expect(!unzip.isReady)
+        download.start()
+        #expect(download.isFinished)
+        #expect(await OperationWaiter.waitUntilFinished([unzip], timeoutSeconds: 10))
+    }
+
     @Test func startCalledDirectlyRunsOnTheCallingThreadAndReturnsWhenDone() {
         let start = Self.features.startDirectly()
         #expect(start.ranOnCallingThread)
