@@ -44,7 +44,10 @@ public struct Exercise: Sendable {
         self.solutionFolder = solutionFolder
         // The race is a bug to fix like the others: listed with them, before the safeguards.
         self.bugs =
-            bugs.filter { !$0.isSafeguard } + (checksRaces ? [RaceCheck.bug] : []) + bugs.filter(\.isSafeguard)
+            bugs.filter { !$0.isSafeguard }
+            + (checksRaces && number == ImageListChecks.raceFixedIn ? [RaceCheck.bug] : [])
+            + bugs.filter(\.isSafeguard)
+            + (checksRaces && number > ImageListChecks.raceFixedIn ? [RaceCheck.bug.safeguard(true)] : [])
         self.watchFlags = watchFlags
         self.watchSays = watchSays
         self.checksRaces = checksRaces
@@ -150,7 +153,7 @@ public enum ExerciseCatalog {
                 $0.text.safeguard(ImageListChecks.isSafeguard($0, exercise: number))
             },
             watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)",
-            checksRaces: ImageListChecks.racyBefore.contains(number))
+            checksRaces: number >= ImageListChecks.raceFixedIn)
     }
 
     public static func exercise(_ number: Int) -> Exercise? {

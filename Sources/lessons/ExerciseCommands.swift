@@ -75,7 +75,9 @@ enum ExerciseCommand: LessonsCommand {
 
     static func list(_ workspace: Workspace) throws -> Int32 {
         let progress = try workspace.progress()
-        say("Exercises: fix each step's bug yourself, in Sources/Workbench/, and let the step's tests check it.\n")
+        say(
+            "Exercises: fix each step's bug yourself, in Sources/Workbench/, and let the step's tests check it. A"
+                + " check keeps every earlier fix: exercise N also plays the bugs of the steps before N.\n")
         for exercise in ExerciseCatalog.all {
             let mark = progress.solved.contains(exercise.number) ? "✓" : progress.current == exercise.number ? "→" : " "
             let bugs = exercise.bugs.filter { !$0.isSafeguard }.map(\.name).joined(separator: "; ")
@@ -161,7 +163,14 @@ enum WorkbenchChange {
             "Sources/Workbench/ holds the code before step \(exercise.number)'s fix (\(exercise.startFolder)). Fix:",
         ]
         for (index, bug) in fixes.enumerated() { lines.append("  \(index + 1). \(bug.name)") }
-        for bug in keeps { lines.append("  and keep this right: \(bug.name)") }
+        // A check keeps every earlier fix: name them when they are few, count them when not.
+        if keeps.count <= 3 {
+            for bug in keeps { lines.append("  and keep this right: \(bug.name)") }
+        } else {
+            lines.append(
+                "  and keep right the \(keeps.count) fixes before it (a check plays every earlier step's bugs;"
+                    + " swift run lessons hint \(exercise.number) lists them)")
+        }
         lines += [
             "",
             "Watch it:     \(exercise.watchCommand)    (\(exercise.watchSays))",

@@ -190,6 +190,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let started = try await Self.lessons(["exercise", "6", "--yes"], root: root)
         #expect(started.status == 0, "\(started.standardError)")
+        // The task says a check keeps every earlier fix, and so does the list.
+        #expect(started.standardOutput.contains("a check plays every earlier step's bugs"))
+        let list = try await Self.lessons(["exercise"], root: root)
+        #expect(list.standardOutput.contains("A check keeps every earlier fix"))
         let workbench = try Self.files(root.appendingPathComponent("Sources/Workbench"))
         #expect(workbench.keys.sorted() == ["AppInfo.swift", "AppsViewController.swift", "main.swift"])
         let step5 = try String(
