@@ -38,7 +38,7 @@ public enum BugMatrix {
         var rows: [[String]] = []
         for bug in bugs {
             var cells = [bug.name, bug.scenario.name]
-            if markdown { cells.append(bug.measure.name) }
+            if markdown { cells.append(bug.measure.name + (bug.measure.units.isEmpty ? "" : " (\(bug.measure.units))")) }
             for step in steps {
                 let mark = step.number == bug.fixedIn ? (markdown ? " ←" : "←") : ""
                 switch outcome(run(for: bug, step: step.number)) {
@@ -70,8 +70,8 @@ public enum BugMatrix {
 
     private static func cell(_ verdict: Verdict, measure: Measure, markdown: Bool) -> String {
         switch verdict {
-        case .present(let value): markdown ? "**✗ \(measure.text(value))**" : "✗ \(measure.text(value))"
-        case .gone(let value): "✓ \(measure.text(value))"
+        case .present(let value): markdown ? "**✗ \(measure.cell(value))**" : "✗ \(measure.cell(value))"
+        case .gone(let value): "✓ \(measure.cell(value))"
         case .notMeasured: "n/a"
         }
     }

@@ -116,28 +116,42 @@ public struct Shape: Sendable {
 /// made of keys) and the words that say it.
 public struct Measure: Sendable {
     public let name: String
-    /// What one of it is called: "duplicate in flight" reads "3 duplicates in flight".
+    /// What one of it is called, and more than one: "duplicate in flight",
+    /// "duplicates in flight". Measured in a unit ("ms", "B"), both are it.
     public let unit: String
+    public let units: String
     public let value: @Sendable (Report) -> Double?
-    /// How a value is written; nil: the number and the unit.
+    /// How a value is written in a sentence; nil: the number and the unit.
     private let format: (@Sendable (Double) -> String)?
 
     public init(
-        name: String, unit: String, format: (@Sendable (Double) -> String)? = nil,
+        name: String, unit: String, units: String? = nil, format: (@Sendable (Double) -> String)? = nil,
         value: @escaping @Sendable (Report) -> Double?
     ) {
         self.name = name
         self.unit = unit
+        self.units = units ?? (unit == "ms" || unit == "B" || unit.isEmpty ? unit : Self.plural(unit))
         self.format = format
         self.value = value
     }
 
+    /// The value in a sentence: "3 duplicates in flight".
     public func text(_ value: Double) -> String {
         if let format { return format(value) }
-        let number =
-            value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+        let number = Self.number(value)
         if unit.isEmpty { return number }
-        return value == 1 || unit == "ms" || unit == "B" ? "\(number) \(unit)" : "\(number) \(Self.plural(unit))"
+        return "\(number) \(value == 1 ? unit : units)"
+    }
+
+    /// The value in a table's cell, where the column names what it counts:
+    /// the number, or a word for a yes-or-no measure ("freed").
+    public func cell(_ value: Double) -> String {
+        if unit.isEmpty, let format { return format(value) }
+        return Self.number(value) + (unit == "ms" || unit == "B" ? " " + unit : "")
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
     }
 
     /// "duplicate in flight" → "duplicates in flight", "blank frame" → "blank
@@ -145,7 +159,9 @@ public struct Measure: Sendable {
     static func plural(_ unit: String) -> String {
         var words = unit.split(separator: " ").map(String.init)
         guard !words.isEmpty else { return unit }
-        let describing: Set<String> = ["in", "with", "without", "after", "at", "on", "started", "delivered", "kept"]
+        let describing: Set<String> = [
+            "in", "with", "without", "after", "at", "on", "started", "delivered", "kept", "blocked",
+        ]
         let noun = (words.firstIndex { describing.contains($0) } ?? words.count) - 1
         guard noun >= 0, !words[noun].hasSuffix("s") else { return unit }
         words[noun] += "s"

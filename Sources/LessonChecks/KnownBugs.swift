@@ -160,7 +160,9 @@ extension KnownBug {
                     + "every later visit to the row finds it there and waits for a download that will never come "
                     + "back."),
             fixedIn: 5, origin: .variant(flag: "naive-pool"), scenario: .failOnce,
-            measure: Measure(name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end") {
+            measure: Measure(
+                name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end",
+                units: "rows without their icon at the end") {
                 Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
             },
             conditions: [
@@ -220,7 +222,9 @@ extension KnownBug {
                     "Offline, the relaunched app has nothing in memory and the network fails: only what was kept on "
                     + "disk can be shown."),
             fixedIn: 6, scenario: .offlineRelaunch,
-            measure: Measure(name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end") {
+            measure: Measure(
+                name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end",
+                units: "rows without their icon at the end") {
                 $0.visibleRowsAtEnd == 0 ? nil : Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
             }),
         KnownBug(
@@ -310,7 +314,9 @@ extension KnownBug {
                     "A pool keyed by URL gives the second row nothing to wait on: it finds the download under way, "
                     + "starts none, and is never told when the first one ends, so it keeps its placeholder."),
             fixedIn: 10, scenario: .sharedIcon,
-            measure: Measure(name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end") {
+            measure: Measure(
+                name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end",
+                units: "rows without their icon at the end") {
                 Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
             }),
         KnownBug(

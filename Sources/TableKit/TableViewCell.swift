@@ -16,6 +16,7 @@ open class TableViewCell {
     }
 
     /// Called when the table hands this cell out again. UIKit's default resets
-    /// nothing the app set, and neither does ours.
+    /// none of the content the app set (only state such as selection, which
+    /// these cells do not have), and neither does ours.
     open func prepareForReuse() {}
 }

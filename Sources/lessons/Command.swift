@@ -22,7 +22,7 @@ enum Lessons {
     static var commands: [any LessonsCommand.Type] {
         [
             ListCommand.self, RunCommand.self, ScoreboardCommand.self, TimelinesCommand.self, FrameCostCommand.self,
-            BenchCommand.self, ExerciseCommand.self, CheckCommand.self, HintCommand.self, ResetCommand.self,
+            BenchCommand.self, DocsCommand.self, ExerciseCommand.self, CheckCommand.self, HintCommand.self, ResetCommand.self,
             SolutionCommand.self,
         ]
     }
