@@ -5,7 +5,7 @@ import TableKit
 
 /// Step 7: each download is a `DownloadOperation` that checks `isCancelled`
 /// and reports to a weak delegate on the main queue. A memory warning cancels
-/// every download and empties the caches; the queue is suspended while the
+/// every download and empties the memory cache; the queue is suspended while the
 /// user drags, so downloads do not compete with the scrolling.
 class AppsViewController: TableViewController, LessonController, DownloadOperationDelegate {
     let network: SlowNetwork

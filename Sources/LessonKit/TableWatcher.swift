@@ -7,8 +7,9 @@ import TableKit
 /// memory warning, by reloading a row or by setting an image on a cell, and
 /// the progress an image library shows while a load runs.
 ///
-/// A delivery is stale when its icon's last request started before the
-/// warning: a download the warning should have stopped brought it. That is
+/// A delivery is stale when its icon's download was under way at the warning
+/// (started before it, answered after it) and none was asked for since: a
+/// download the warning should have stopped brought it. That is
 /// judged here, from the table and the request log, so it holds for any code.
 final class TableWatcher: TableViewObserver {
     /// Each row's icon URL, from the catalog the run plays.
@@ -73,7 +74,11 @@ final class TableWatcher: TableViewObserver {
     }
 
     func tableView(_ tableView: TableView, cell: TableViewCell, showsImage image: Image?) {
-        guard let image, !image.isPlaceholder, let shown = progressShown[ObjectIdentifier(cell)] else { return }
+        // A bar still empty (a load from disk shows one until its image comes)
+        // never had a report to fall short of.
+        guard let image, !image.isPlaceholder, let shown = progressShown[ObjectIdentifier(cell)], shown > 0 else {
+            return
+        }
         if shown < 1 { progressEndedShort += 1 }
     }
 
@@ -86,17 +91,20 @@ final class TableWatcher: TableViewObserver {
     }
 
     /// How many icons were delivered after a memory warning by a download
-    /// started before it, each icon counted once per warning.
-    func staleDeliveries(requests: [Request]) -> Int {
-        var starts: [String: [Double]] = [:]
-        for request in requests { starts[SlowNetwork.resourceName(request.url), default: []].append(request.startMs) }
+    /// under way at it, each icon counted once per warning.
+    func staleDeliveries(requests requestLog: [Request]) -> Int {
+        var requests: [String: [Request]] = [:]
+        for request in requestLog { requests[SlowNetwork.resourceName(request.url), default: []].append(request) }
         var stale: Set<String> = []
         for delivery in deliveries {
             guard let warning = warningsMs.last(where: { $0 <= delivery.ms }) else { continue }
-            let asked = starts[SlowNetwork.resourceName(delivery.icon)] ?? []
-            let askedBefore = asked.contains { $0 < warning }
-            let askedSince = asked.contains { $0 >= warning && $0 <= delivery.ms }
-            if askedBefore && !askedSince { stale.insert("\(warning) \(delivery.icon)") }
+            let asked = requests[SlowNetwork.resourceName(delivery.icon)] ?? []
+            // Under way at the warning: started before it, answered after it. One
+            // answered before it left its bytes on disk, and reading them back
+            // afterwards (step 10 reads the disk off the main queue) is no delivery.
+            let underWay = asked.contains { $0.startMs < warning && ($0.endMs ?? .infinity) >= warning }
+            let askedSince = asked.contains { $0.startMs >= warning && $0.startMs <= delivery.ms }
+            if underWay && !askedSince { stale.insert("\(warning) \(delivery.icon)") }
         }
         return stale.count
     }

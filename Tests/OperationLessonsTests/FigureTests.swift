@@ -73,12 +73,13 @@ import Testing
                     LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help)
                 })
             let variant = controller.variants.first { options.extra[$0.flag] != nil }
-            let scenario = try #require(Scenario.named(options.scenario ?? "standard"))
+            // No --scenario: the step's own, as `lessons run N` plays it.
+            let entry = try #require(LessonCatalog.entry(run.step))
+            let scenario = try #require(Scenario.named(options.scenario ?? entry.defaultScenario))
             options.scenario = nil
             if variant == nil && run.arguments == ["--scenario", scenario.name] {
                 report = await SharedRuns.shared.result(controller, scenario).report
             } else {
-                let entry = try #require(LessonCatalog.entry(run.step))
                 report = await ScenarioRunner.run(
                     ScenarioSetup(
                         lesson: entry.id, title: entry.title, controller: variant?.controller ?? controller,

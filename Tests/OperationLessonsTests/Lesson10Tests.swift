@@ -101,7 +101,8 @@ import Testing
     /// memory warning empties memory, not the disk.
     @Test func memoryThenDiskThenNetwork() async {
         let standard = await Self.run(Self.step10, .standard).report
-        // 17 icons downloaded once each (one more download was cancelled when its cell was reused).
+        // 17 icons downloaded once each; one more download, under way at the
+        // memory warning that ends the scroll, was cancelled by it.
         #expect(standard.requests == 18 && standard.failedRequests == 1 && standard.diskCacheFiles == 17)
         let relaunch = await Self.run(Self.step10, .relaunch).report
         #expect(relaunch.requests == 8 && relaunch.requestsAfterRelaunch == 0)
