@@ -433,7 +433,7 @@ public enum TimelineSVG {
     }
 
     static func seconds(_ ms: Double, step: Double) -> String {
-        let decimals = step >= 1000 ? 0 : (step.truncatingRemainder(dividingBy: 100) == 0 ? 1 : 2)
+        let decimals = (0...2).first { step.truncatingRemainder(dividingBy: 1000 / pow(10, Double($0))) == 0 } ?? 3
         return String(format: "%.\(decimals)f", ms / 1000)
     }
 
@@ -463,3 +463,5 @@ public enum TimelineSVG {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
+    /// A tick's label in seconds, with as many decimals as the step needs for
+    /// every label to be its tick's true value (2.5 s steps: "2.5", not "2").
