@@ -20,12 +20,16 @@ public struct Timeline: Sendable {
     /// lane that ran it: "main queue" or "worker N".
     public struct Span: Sendable, Equatable {
         public let name: String
+        /// What sort of work it is ("unzip", "priority", "execution block"): the
+        /// picture gives each kind a colour of its own. The name, unless said.
+        public let kind: String
         public let lane: String
         public let startMs: Double
         public let endMs: Double
 
-        public init(name: String, lane: String, startMs: Double, endMs: Double) {
+        public init(name: String, kind: String? = nil, lane: String, startMs: Double, endMs: Double) {
             self.name = name
+            self.kind = kind ?? name
             self.lane = lane
             self.startMs = startMs
             self.endMs = endMs
