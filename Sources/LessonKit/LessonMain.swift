@@ -80,8 +80,9 @@ public enum LessonMain {
         }
         defer { snapshot?.remove() }
         let cachesDirectory = cachesDirectory(for: entry, variant: variant)
-        if options.clearCache, let problem = CacheFolder.clear(cachesDirectory) {
-            printError("\(program): --clear-cache: \(problem)")
+        let startsCold = entry.ownScenarioStartsCold && scenario.name == entry.defaultScenario
+        if options.clearCache || startsCold, let problem = CacheFolder.clear(cachesDirectory) {
+            printError("\(program): \(options.clearCache ? "--clear-cache" : "emptying the disk cache"): \(problem)")
             return 1
         }
         CacheFolder.removeAbandonedWrites(in: cachesDirectory)
@@ -99,8 +100,14 @@ public enum LessonMain {
         if options.json {
             StandardStream.output.line(result.report.json())
         } else {
-            StandardStream.output.line(TerminalText.printableLines(result.report.summary))
-            StandardStream.output.line("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+            var summary = result.report.summary.split(separator: "\n", omittingEmptySubsequences: false)
+            if startsCold && !options.clearCache {
+                summary.insert(
+                    "  Disk cache: emptied first, as for every run of step \(entry.number)'s own scenario: icons an "
+                        + "earlier run left on disk would skip the downloads it is about.", at: 1)
+            }
+            StandardStream.output.line(TerminalText.printableLines(summary.joined(separator: "\n")))
+            StandardStream.output.line(ending(entry))
         }
         if let stuck = result.report.stuck {
             printError("\(program): the run was stopped: \(stuck)")
@@ -139,6 +146,13 @@ public enum LessonMain {
 
         example: swift run \(entry.target) --speed 5 --timeline /tmp/lesson\(entry.id).svg
         """
+    }
+
+    /// The last lines of a run: where to read about it, the one-sentence
+    /// lesson, and what is still broken (the next step's hook).
+    static func ending(_ entry: LessonEntry) -> String {
+        "\nRead it beside the code: \(entry.text)\nThe lesson: \(entry.lesson)"
+            + (entry.stillBroken.map { "\n" + $0.prefix(1).uppercased() + $0.dropFirst() } ?? "")
     }
 
     /// One message on standard error, its characters made printable (a

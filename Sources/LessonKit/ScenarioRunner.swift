@@ -136,6 +136,8 @@ private final class ActiveRun: @unchecked Sendable {
             })
     }()
     private var cellRequestsOfRetired = 0
+    /// What an earlier run left in the caches folder: a warm start.
+    private let diskCacheFilesAtStart: Int
 
     /// The idle look and main-queue state to confirm on the next turn.
     private var confirming: (uiTouches: Int, changes: Int)?
@@ -164,6 +166,7 @@ private final class ActiveRun: @unchecked Sendable {
         environment = LessonEnvironment(
             network: network, catalogURL: catalog.source, cachesDirectory: setup.cachesDirectory)
         recorder = FrameRecorder(iconURLs: catalog.entries.map(\.icon))
+        diskCacheFilesAtStart = CacheFolder.files(in: setup.cachesDirectory).count
     }
 
     func start() {
@@ -574,6 +577,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameWorkMaxWallMs = frameWork.maxMs
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
         let files = CacheFolder.files(in: setup.cachesDirectory)
+        report.diskCacheFilesAtStart = diskCacheFilesAtStart
         report.diskCacheFiles = files.count
         report.diskCacheBytes = files.reduce(0) { total, name in
             let path = setup.cachesDirectory.appendingPathComponent(name).path
