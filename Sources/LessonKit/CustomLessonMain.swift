@@ -132,6 +132,7 @@ public enum TableFlag: String, CaseIterable, Sendable {
     case failRate = "fail-rate"
     case catalog
     case clearCache = "clear-cache"
+    case frames
 
     /// Refused by every step that is not a table, whatever it lists: their
     /// stories tell a download that failed as one that came too late (step 8
@@ -146,6 +147,7 @@ public enum TableFlag: String, CaseIterable, Sendable {
         case .failRate: options.failRate != 0
         case .catalog: options.catalogPath != nil
         case .clearCache: options.clearCache
+        case .frames: options.frames
         }
     }
 }

@@ -87,7 +87,8 @@ public enum LessonMain {
         }
         CacheFolder.removeAbandonedWrites(in: cachesDirectory)
 
-        let screen = Screen(options: options, entry: entry, scenario: scenario)
+        let stream = options.frames ? FrameStream.Writer { StandardStream.output.write($0) } : nil
+        let screen = Screen(options: options, entry: entry, scenario: scenario, stream: stream)
         screen.begin()
         let result = await ScenarioRunner.run(
             ScenarioSetup(
@@ -97,7 +98,9 @@ public enum LessonMain {
                 paced: options.pace ?? screen.live))
         screen.end()
 
-        if options.json {
+        if let stream {
+            stream.end(FrameStream.End(report: result.report, timeline: result.timeline))
+        } else if options.json {
             StandardStream.output.line(result.report.json())
         } else {
             var summary = result.report.summary.split(separator: "\n", omittingEmptySubsequences: false)
@@ -163,18 +166,21 @@ public enum LessonMain {
 }
 
 /// Where the run is shown: a live colour screen on a terminal, plain text
-/// snapshots after each script step otherwise, nothing with `--json`.
+/// snapshots after each script step otherwise, nothing with `--json`, a
+/// stream of frames with `--frames`.
 private struct Screen: Sendable {
     let display: (@Sendable (ScreenFrame) -> Void)?
     /// A live colour screen on a terminal: what a person watches, so the story is paced.
     let live: Bool
     private let header: String
 
-    init(options: LessonOptions, entry: LessonEntry, scenario: Scenario) {
+    init(options: LessonOptions, entry: LessonEntry, scenario: Scenario, stream: FrameStream.Writer?) {
         let header = "Lesson \(entry.id) · \(entry.title) · scenario \(scenario.name): \(scenario.summary)"
         self.header = header
-        live = !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
-        if options.json {
+        live = stream == nil && !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
+        if let stream {
+            display = { stream.frame($0) }
+        } else if options.json {
             display = nil
         } else if live {
             let terminal = TerminalScreen(style: .colour)

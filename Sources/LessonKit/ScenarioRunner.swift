@@ -49,11 +49,22 @@ public struct ScenarioSetup: Sendable {
 /// One screenful for a display: what is on screen, how each row is judged,
 /// and the live counts for the status line.
 public struct ScreenFrame: Sendable {
+    /// When the frame was shown, in story milliseconds since the launch.
+    public let storyMs: Double
     public let snapshot: ScreenSnapshot
     public let marks: [Int: String]
     public let status: String
     /// The script step that just ended, when this frame closes one (plain output prints those).
     public let finishedStep: String?
+
+    public init(storyMs: Double, snapshot: ScreenSnapshot, marks: [Int: String], status: String, finishedStep: String?)
+    {
+        self.storyMs = storyMs
+        self.snapshot = snapshot
+        self.marks = marks
+        self.status = status
+        self.finishedStep = finishedStep
+    }
 }
 
 /// A finished run: its report and its timeline.
@@ -641,6 +652,7 @@ private final class ActiveRun: @unchecked Sendable {
             "stall max \(Int(recorder.maxStallMs)) ms · dropped \(recorder.droppedFrames) · wrong-icon frames \(recorder.wrongImageFrames)"
                 + (network.isOffline ? " · OFFLINE" : ""),
         ].joined(separator: "\n")
-        return ScreenFrame(snapshot: snapshot, marks: marks, status: status, finishedStep: finishedStep)
+        return ScreenFrame(
+            storyMs: clock.now.milliseconds, snapshot: snapshot, marks: marks, status: status, finishedStep: finishedStep)
     }
 }

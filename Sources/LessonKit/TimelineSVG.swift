@@ -54,7 +54,29 @@ public enum TimelineSVG {
     public static func render(_ timeline: Timeline) -> String {
         var canvas = Canvas(timeline: timeline)
         canvas.draw()
-        return canvas.svg
+        return document(width: canvas.width, height: canvas.height, body: canvas.parts)
+    }
+
+    /// Two runs of one scenario (`lessons compare`), one above the other on
+    /// one time axis, as long as the longer story: the same instant is at the
+    /// same place in both, and the shorter run is greyed out after its end.
+    /// One legend, under the second.
+    public static func render(pair before: Timeline, _ after: Timeline) -> String {
+        let axisMs = max(before.durationMs, after.durationMs)
+        var top = Canvas(timeline: before, axisMs: axisMs, legend: false)
+        top.draw()
+        var bottom = Canvas(timeline: after, axisMs: axisMs, legend: true)
+        bottom.draw()
+        let body =
+            top.parts + ["<g transform=\"translate(0 \(f(top.height)))\">"] + bottom.parts + ["</g>"]
+        return document(width: top.width, height: top.height + bottom.height, body: body)
+    }
+
+    private static func document(width: Double, height: Double, body: [String]) -> String {
+        ([
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+                + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" \(font) font-size=\"11\" fill=\"\(Palette.text)\">"
+        ] + body + ["</svg>"]).joined(separator: "\n") + "\n"
     }
 
     /// A request drawn as one bar, or a run of tiny requests drawn as one
@@ -83,13 +105,20 @@ public enum TimelineSVG {
         let kindColours: [String: String]
         var parts: [String] = []
 
-        init(timeline: Timeline) {
+        /// The story time the axis spans: the run's own, or a longer one shared with another run.
+        let axisMs: Double
+        let hasLegend: Bool
+
+        init(timeline: Timeline, axisMs: Double? = nil, legend: Bool = true) {
             self.timeline = timeline
+            let axisMs = max(axisMs ?? timeline.durationMs, timeline.durationMs)
+            self.axisMs = axisMs
+            hasLegend = legend
             laneOf = TimelineSVG.lanes(of: timeline.requests)
             workers = TimelineSVG.workerLanes(Array(laneOf.values) + timeline.spans.map(\.lane))
             workerHeight = workers.count > 10 ? 14 : 22
-            scale = plotWidth / max(timeline.durationMs, 1)
-            let eventXs = timeline.events.map { left + $0.ms * (plotWidth / max(timeline.durationMs, 1)) }
+            scale = plotWidth / max(axisMs, 1)
+            let eventXs = timeline.events.map { left + $0.ms * (plotWidth / max(axisMs, 1)) }
             (eventRowOf, eventRows) = TimelineSVG.stagger(eventXs, labels: timeline.events.map(\.label))
             duplicates = Set(timeline.requests.filter(\.isDuplicate).map(\.id))
             kinds = TimelineSVG.operationKinds(timeline.spans)
@@ -108,17 +137,10 @@ public enum TimelineSVG {
         var lanesBottom: Double { workersTop + Double(nothingRan ? 1 : workers.count) * workerHeight }
         var axisY: Double { lanesBottom + 4 }
         var legendTop: Double { axisY + 50 }
-        var height: Double { legendTop + 36 }
+        var height: Double { hasLegend ? legendTop + 36 : axisY + 40 }
         var width: Double { left + plotWidth + right }
 
         func x(_ ms: Double) -> Double { left + min(max(ms, 0), timeline.durationMs) * scale }
-
-        var svg: String {
-            ([
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
-                    + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" \(font) font-size=\"11\" fill=\"\(Palette.text)\">"
-            ] + parts + ["</svg>"]).joined(separator: "\n") + "\n"
-        }
 
         mutating func draw() {
             parts.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
@@ -131,8 +153,9 @@ public enum TimelineSVG {
             drawMainQueue()
             drawWorkers()
             drawEvents()
+            drawEnd()
             drawAxis()
-            drawLegend()
+            if hasLegend { drawLegend() }
         }
 
         mutating func drawLaneBackgrounds() {
@@ -166,7 +189,7 @@ public enum TimelineSVG {
         }
 
         mutating func drawGrid() {
-            for tick in TimelineSVG.ticks(timeline.durationMs) {
+            for tick in TimelineSVG.ticks(axisMs) {
                 parts.append(line(x(tick), lanesTop, x(tick), lanesBottom, stroke: Palette.grid))
             }
         }
@@ -298,9 +321,22 @@ public enum TimelineSVG {
             }
         }
 
+        /// On an axis longer than the run (the other run of a pair went on),
+        /// the time after its end is greyed out and its end said.
+        mutating func drawEnd() {
+            guard axisMs > timeline.durationMs else { return }
+            let endX = x(timeline.durationMs)
+            parts.append(
+                rect(endX, lanesTop, left + plotWidth - endX, lanesBottom - lanesTop, fill: "#ffffff",
+                    extra: "fill-opacity=\"0.75\""))
+            parts.append(
+                "<text x=\"\(f(endX + 6))\" y=\"\(f(lanesTop + 14))\" fill=\"\(Palette.muted)\">"
+                    + "the story ended at \(TimelineSVG.seconds(timeline.durationMs, step: 100)) s</text>")
+        }
+
         mutating func drawAxis() {
             parts.append(line(left, axisY, left + plotWidth, axisY, stroke: "#444444"))
-            let ticks = TimelineSVG.ticks(timeline.durationMs)
+            let ticks = TimelineSVG.ticks(axisMs)
             let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1000
             for tick in ticks {
                 parts.append(line(x(tick), axisY, x(tick), axisY + 5, stroke: "#444444"))

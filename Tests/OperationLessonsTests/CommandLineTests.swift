@@ -193,7 +193,7 @@ import Testing
             .map { String($0.split(separator: " ")[0]) }
         #expect(
             commands == [
-                "list", "run", "scoreboard", "timelines", "framecost", "bench", "exercise", "check", "hint", "reset",
+                "list", "run", "compare", "scoreboard", "timelines", "framecost", "bench", "exercise", "check", "hint", "reset",
                 "solution",
             ])
         for command in commands {
