@@ -140,7 +140,7 @@ public enum TimelineSVG {
         var height: Double { hasLegend ? legendTop + 36 : axisY + 40 }
         var width: Double { left + plotWidth + right }
 
-        func x(_ ms: Double) -> Double { left + min(max(ms, 0), timeline.durationMs) * scale }
+        func x(_ ms: Double) -> Double { left + min(max(ms, 0), axisMs) * scale }
 
         mutating func draw() {
             parts.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")

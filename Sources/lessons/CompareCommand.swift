@@ -66,24 +66,12 @@ enum CompareCommand: LessonsCommand {
             printError("lessons compare: cannot write the timeline to \(path): \(problem)")
             return 1
         }
-        let scenario = Scenario.named(lesson.scenario ?? comparison.scenario) ?? .standard
-        let flags = childFlags(lesson, scenario: scenario.name)
-        let sides = try [comparison.before, comparison.after].map { entry in
-            try SideRun(entry: entry, executable: children.executable(for: entry), flags: flags)
-        }
         let live = !lesson.json && !lesson.plain && TerminalScreen.standardOutputIsTerminal
-        let player = Player(
-            comparison: comparison, scenario: scenario, sides: sides, speed: lesson.speed,
-            paced: lesson.pace ?? live, live: live, plain: !lesson.json && !live)
-        await player.play()
-        let ends = sides.map(\.end)
-
-        guard let before = ends[0], let after = ends[1] else {
-            for side in sides where side.end == nil {
-                printError("lessons compare: step \(side.entry.number) \(side.failure)")
-            }
-            return 1
-        }
+        guard
+            let (before, after) = try await play(
+                comparison, lesson: lesson, children: children, paced: lesson.pace ?? live, live: live,
+                plain: !lesson.json && !live)
+        else { return 1 }
         if lesson.json {
             say(bothReports(before.report, after.report))
         } else {
@@ -106,6 +94,30 @@ enum CompareCommand: LessonsCommand {
             }
         }
         return 0
+    }
+
+    /// Plays both sides and hands back their reports and timelines; nil (each
+    /// failure said on standard error) when a side gave none.
+    static func play(
+        _ comparison: LessonComparison, lesson: LessonOptions, children: StepProcess, paced: Bool = false,
+        live: Bool = false, plain: Bool = false
+    ) async throws -> (before: FrameStream.End, after: FrameStream.End)? {
+        let scenario = Scenario.named(lesson.scenario ?? comparison.scenario) ?? .standard
+        let flags = childFlags(lesson, scenario: scenario.name)
+        let sides = try [comparison.before, comparison.after].map { entry in
+            try SideRun(entry: entry, executable: children.executable(for: entry), flags: flags)
+        }
+        let player = Player(
+            comparison: comparison, scenario: scenario, sides: sides, speed: lesson.speed, paced: paced, live: live,
+            plain: plain)
+        await player.play()
+        guard let before = sides[0].end, let after = sides[1].end else {
+            for side in sides where side.end == nil {
+                printError("lessons compare: step \(side.entry.number) \(side.failure)")
+            }
+            return nil
+        }
+        return (before, after)
     }
 
     /// The flags both sides play with: the scenario, and whatever shapes the story.

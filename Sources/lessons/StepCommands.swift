@@ -26,7 +26,13 @@ enum ListCommand: LessonsCommand {
         for entry in LessonCatalog.all {
             say("\(entry.id)  \(entry.title)")
             say("    fixes: \(entry.fixes)")
-            say("    run:   swift run lessons run \(entry.number)   (or: swift run \(entry.target))")
+            if let comparison = LessonComparison.of(entry.number) {
+                say(
+                    "    run:   swift run lessons compare \(entry.number)   (beside step \(comparison.before.number);"
+                        + " alone: lessons run \(entry.number))")
+            } else {
+                say("    run:   swift run lessons run \(entry.number)   (or: swift run \(entry.target))")
+            }
             say("    read:  \(entry.text)")
         }
         say("\nEvery step takes --help, --speed X, --json, --timeline FILE.svg. Tests: swift test")

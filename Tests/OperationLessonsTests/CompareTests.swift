@@ -19,6 +19,21 @@ import Testing
         #expect(LessonComparison.of(1) == nil && LessonComparison.of(8) == nil && LessonComparison.of(9) == nil)
     }
 
+    /// A learner meets steps 2–7 and 10 through their comparison: it is the
+    /// first command of the lesson text and the catalog's "run:" line.
+    @Test func aComparisonIsHowEachStepIsMet() async throws {
+        let list = try await Rig.runProduct("lessons", ["list"])
+        for number in LessonComparison.steps {
+            let entry = try #require(LessonCatalog.entry(number))
+            let text = try String(contentsOf: Rig.packageRoot.appendingPathComponent(entry.text), encoding: .utf8)
+            let firstCommand = text.components(separatedBy: "```sh\n").dropFirst().first?.split(separator: "\n").first
+            #expect(
+                firstCommand?.hasPrefix("swift run lessons compare \(number)") == true,
+                "\(entry.text) starts with \(firstCommand ?? "no command")")
+            #expect(list.standardOutput.contains("    run:   swift run lessons compare \(number)   (beside step "))
+        }
+    }
+
     @Test func aStepWithoutAComparisonIsRefusedWithTheListOfThoseWithOne() async throws {
         let run = try await Rig.runProduct("lessons", ["compare", "8"])
         #expect(run.status == 2)
