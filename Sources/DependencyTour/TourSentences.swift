@@ -40,7 +40,9 @@ enum TourSentences {
             no: "The unzip did not run once the download it depended on was cancelled."),
         MeasureSentence("cycleTimeoutMs") { "The unchecked cycle was given \(number($0)) ms to finish." },
         MeasureSentence("cycleFinishedWithinTimeout") {
-            $0 == 0 ? "None of its 3 operations finished, and nothing said why." : "\(number($0)) of its 3 operations finished."
+            $0 == 0
+                ? "None of its 3 operations finished, and nothing said why."
+                : "\(number($0)) of its 3 operations finished."
         },
         MeasureSentence("cycleReadyOperations") {
             $0 == 0
@@ -51,7 +53,8 @@ enum TourSentences {
             "cycleReleasedByCancel", yes: "Cancelling all three let the queue finish them.",
             no: "Even cancelled, the cycle's operations never finished."),
         MeasureSentence("cycleOperationsThatRan") {
-            $0 == 0 ? "None of them did its work once cancelled." : "\(count($0, "operation")) did its work all the same."
+            $0 == 0
+                ? "None of them did its work once cancelled." : "\(count($0, "operation")) did its work all the same."
         },
         MeasureSentence(
             "cycleDetected", yes: "The cycle check refused the cycle before anything was queued.",
@@ -59,7 +62,8 @@ enum TourSentences {
         MeasureSentence("cycleLength") { "The cycle it named is \(count($0, "operation")) long." },
         MeasureSentence(
             "priorityOrderAsDocumented",
-            yes: "A suspended queue that runs one at a time started its operations highest priority first, as documented.",
+            yes:
+                "A suspended queue that runs one at a time started its operations highest priority first, as documented.",
             no: "A suspended queue that runs one at a time did not start its operations in the documented order."),
         MeasureSentence("qosContendedBackgroundSlowdown") {
             "With more busy threads than cores, .background operations took \(number($0))× as long as .userInteractive ones."

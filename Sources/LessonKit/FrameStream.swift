@@ -76,12 +76,15 @@ public enum FrameStream {
                 frame.snapshot.rows.map { visible in
                     StreamedRow(
                         row: visible.row, title: visible.title, detail: visible.detail,
-                        image: visible.image.map { id(for: $0, announcing: &lines) }, mark: frame.marks[visible.row] ?? "",
+                        image: visible.image.map { id(for: $0, announcing: &lines) },
+                        mark: frame.marks[visible.row] ?? "",
                         progress: visible.progress)
                 }
             }
             lines.append(
-                Line(frame: StreamedFrame(ms: frame.storyMs, rows: rows, status: frame.status, step: frame.finishedStep)))
+                Line(
+                    frame: StreamedFrame(ms: frame.storyMs, rows: rows, status: frame.status, step: frame.finishedStep))
+            )
             write(lines.map(Self.encoded).joined())
         }
 
@@ -159,7 +162,8 @@ public enum FrameStream {
             decoder.nonConformingFloatDecodingStrategy = .convertFromString(
                 positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
             guard let line = try? decoder.decode(Line.self, from: bytes) else {
-                problem = "a line of its screen stream could not be read: \(String(decoding: bytes.prefix(80), as: UTF8.self))"
+                problem =
+                    "a line of its screen stream could not be read: \(String(decoding: bytes.prefix(80), as: UTF8.self))"
                 return
             }
             if let image = line.image {

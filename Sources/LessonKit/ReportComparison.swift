@@ -47,8 +47,9 @@ public enum ReportComparison {
     ]
 
     /// The figures whose values differ: what each counts, and its two values.
-    public static func differences(_ before: Report, _ after: Report) -> [(label: String, before: String, after: String)]
-    {
+    public static func differences(_ before: Report, _ after: Report) -> [(
+        label: String, before: String, after: String
+    )] {
         figures.compactMap { figure in
             let values = (figure.value(before), figure.value(after))
             return values.0 == values.1 ? nil : (figure.label, values.0, values.1)

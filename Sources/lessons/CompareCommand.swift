@@ -20,16 +20,19 @@ enum CompareCommand: LessonsCommand {
     static let abstract = "steps N-1 and N on one scenario, side by side: lessons compare N [flags]"
     static var usage: String {
         """
-        usage: lessons compare N [flags]        (the same: lessons run N --compare [flags])
-          N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): step N beside the step before it (10 beside 7)
-          --scenario NAME    the script both play (default: step N's own; for step 2, standard)
-          --speed X          play X story seconds per wall second (default 1)
-          --pace, --no-pace  pace the story for a person watching, or not (default: on a terminal)
-          --json             print both reports as JSON, {"before": …, "after": …}, nothing else
-          --plain            no colours or cursor moves: each side's screen after each script step
-          --timeline FILE    one picture of both runs, one above the other, on one time axis
-          --seed N, --latency MS, --offline, --fail-rate P, --catalog FILE   as for a step (lessons run N --help)
-        Each side starts with an empty disk cache of its own. Ends with a table of the figures that differ.
+        usage: lessons compare N [flags]   (the same: lessons run N --compare [flags])
+          N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): step N beside the one \
+        before (10: 7)
+          --scenario NAME    both play it (default: step N's own; for step 2, standard)
+          --speed X          X story seconds per wall second (default 1)
+          --pace, --no-pace  pace the story for a person or not (default: a terminal)
+          --json             both reports as JSON: {"before": …, "after": …}
+          --plain            no colours or cursor moves: each screen after each step
+          --timeline FILE    both runs in one picture, one above the other
+          --seed N, --latency MS, --offline, --fail-rate P, --catalog FILE
+                             as for a step (lessons run N --help)
+        Each side starts with an empty disk cache of its own. At the end, a table of
+        the figures that differ.
         """
     }
 
@@ -82,7 +85,9 @@ enum CompareCommand: LessonsCommand {
                     before: before.report, after: after.report, beforeName: "step \(comparison.before.number)",
                     afterName: "step \(comparison.after.number)", columns: columns))
             say()
-            say(ReportComparison.wrap("The lesson of step \(comparison.after.number): \(comparison.after.lesson)", to: columns))
+            say(
+                ReportComparison.wrap(
+                    "The lesson of step \(comparison.after.number): \(comparison.after.lesson)", to: columns))
             say(ReportComparison.wrap("Read it beside the code: \(comparison.after.text)", to: columns))
         }
         if let path = lesson.timelinePath {
@@ -282,6 +287,8 @@ private struct Player {
         let screen = ComparisonScreen(style: .plain, lines: 0, columns: TerminalScreen.terminalSize().columns)
         let title = String(format: "step \(side.entry.number) at %.1f s", frame.storyMs / 1000)
         say()
-        say(screen.renderSide(ComparisonScreen.Side(title: title, frame: frame, state: "after \(frame.finishedStep ?? "")")))
+        say(
+            screen.renderSide(
+                ComparisonScreen.Side(title: title, frame: frame, state: "after \(frame.finishedStep ?? "")")))
     }
 }

@@ -94,7 +94,8 @@ import Testing
         #expect(run.status == 1)
         #expect(
             run.standardError.contains(
-                "lessons compare: step 2 exited with status 1: Lesson02AsyncPlaceholder: catalog \(catalog.path) is empty"))
+                "lessons compare: step 2 exited with status 1: Lesson02AsyncPlaceholder: catalog \(catalog.path) is empty"
+            ))
         #expect(!run.standardOutput.contains("step 2  step 3"))
     }
 
