@@ -33,7 +33,7 @@ struct QueueExperiments: Sendable {
         var operations: [Operation] = []
         for (name, priority) in Self.priorities {
             let operation = BlockOperation {
-                self.trace.span(name) { Thread.sleep(forTimeInterval: self.wall(0.05)) }
+                self.trace.span(name, kind: "priority") { Thread.sleep(forTimeInterval: self.wall(0.05)) }
                 order.withLock { $0.append(name) }
             }
             operation.queuePriority = priority
@@ -194,7 +194,9 @@ struct QueueExperiments: Sendable {
             Thread.detachNewThread {
                 let queue = OperationQueue()
                 let operations = (1...3).map { number in
-                    BlockOperation { self.trace.span("op \(number)") { Thread.sleep(forTimeInterval: self.wall(0.3)) } }
+                    BlockOperation {
+                        self.trace.span("op \(number)", kind: "operation") { Thread.sleep(forTimeInterval: self.wall(0.3)) }
+                    }
                 }
                 let lane = self.trace.currentLane()
                 let start = self.trace.now()
@@ -252,11 +254,13 @@ struct QueueExperiments: Sendable {
     func severalBlocks(count: Int = 4) async -> SeveralBlocks {
         let blockSeconds = wall(0.3)
         let operation = BlockOperation {
-            self.trace.span("block 1") { Thread.sleep(forTimeInterval: blockSeconds) }
+            self.trace.span("block 1", kind: "execution block") { Thread.sleep(forTimeInterval: blockSeconds) }
         }
         for number in 2...count {
             operation.addExecutionBlock {
-                self.trace.span("block \(number)") { Thread.sleep(forTimeInterval: blockSeconds) }
+                self.trace.span("block \(number)", kind: "execution block") {
+                    Thread.sleep(forTimeInterval: blockSeconds)
+                }
             }
         }
         let start = trace.now()
@@ -285,7 +289,7 @@ struct QueueExperiments: Sendable {
         let name = "limit \(limit.map(String.init) ?? "default")"
         let start = trace.now()
         let operations = (0..<count).map { _ in
-            BlockOperation { self.trace.span(name) { Thread.sleep(forTimeInterval: self.wall(0.3)) } }
+            BlockOperation { self.trace.span(name, kind: "limit") { Thread.sleep(forTimeInterval: self.wall(0.3)) } }
         }
         operations.forEach(queue.addOperation)
         _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 60)

@@ -51,7 +51,8 @@ final class Tour {
         if parts.contains("start") { await directStart(experiments) }
         if parts.contains("blocks") { await severalBlocks(experiments) }
         if parts.contains("limit") { await limits(experiments) }
-        return CustomLessonOutcome(story: "software update, variant \(plan.variant.rawValue)", measures: measures)
+        return CustomLessonOutcome(
+            story: "software update, variant \(plan.variant.rawValue)", measures: measures, sentences: TourSentences.all)
     }
 
     /// A part's title on screen, and its short name on the timeline.

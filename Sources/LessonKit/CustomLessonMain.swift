@@ -97,8 +97,8 @@ public enum CustomLessonMain {
         if options.json {
             StandardStream.output.line(report.json())
         } else {
-            StandardStream.output.line("\n" + report.stepSummary)
-            StandardStream.output.line("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+            StandardStream.output.line("\n" + report.stepSummary(sentences: outcome.sentences))
+            StandardStream.output.line(LessonMain.ending(entry))
         }
         if let path = options.timelinePath {
             let title = "Lesson \(entry.id) · \(entry.title) · \(outcome.story)"
@@ -132,6 +132,7 @@ public enum TableFlag: String, CaseIterable, Sendable {
     case failRate = "fail-rate"
     case catalog
     case clearCache = "clear-cache"
+    case frames
 
     func isSet(in options: LessonOptions) -> Bool {
         switch self {
@@ -141,6 +142,7 @@ public enum TableFlag: String, CaseIterable, Sendable {
         case .failRate: options.failRate != 0
         case .catalog: options.catalogPath != nil
         case .clearCache: options.clearCache
+        case .frames: options.frames
         }
     }
 }
@@ -163,11 +165,15 @@ public struct CustomLessonOutcome: Sendable {
     /// One word or phrase for the report's `scenario` key: what was played.
     public var story: String
     public var measures: [String: Double]
+    /// How the summary says each measure, in the order the story played them.
+    public var sentences: [MeasureSentence]
     public var exitStatus: Int32
 
-    public init(story: String, measures: [String: Double], exitStatus: Int32 = 0) {
+    public init(story: String, measures: [String: Double], sentences: [MeasureSentence] = [], exitStatus: Int32 = 0)
+    {
         self.story = story
         self.measures = measures
+        self.sentences = sentences
         self.exitStatus = exitStatus
     }
 }
@@ -203,15 +209,29 @@ public struct LessonConsole: Sendable {
 }
 
 extension Report {
-    /// The summary of a step that is not a table: its own numbers, one a line.
-    public var stepSummary: String {
+    /// The summary of a step that is not a table: each of its measures in a
+    /// sentence (`sentences`, in the story's order; a measure without one, by
+    /// its key), the UI touched off the main queue, how long it took.
+    public func stepSummary(sentences: [MeasureSentence]) -> String {
         var lines = ["Lesson \(lesson) · \(title) · \(scenario) · seed \(seed) · speed \(speed.formatted)×"]
-        for (key, value) in measures.sorted(by: { $0.key < $1.key }) {
-            lines.append(
-                "  " + key.padding(toLength: max(34, key.count), withPad: " ", startingAt: 0) + " " + value.formatted)
+        for sentence in sentences {
+            guard let value = measures[sentence.key] else { continue }
+            // A sentence that ends in "," or ";" goes on with the next one.
+            if let last = lines.last, last.hasSuffix(",") || last.hasSuffix(";") {
+                lines[lines.count - 1] += " " + sentence.say(value)
+            } else {
+                lines.append("  " + sentence.say(value))
+            }
         }
-        lines.append("  main-queue violations             \(mainThreadViolations)")
-        lines.append(String(format: "  took                              %.0f ms", durationMs))
+        let said = Set(sentences.map(\.key))
+        for (key, value) in measures.sorted(by: { $0.key < $1.key }) where !said.contains(key) {
+            lines.append("  \(key): \(value.formatted)")
+        }
+        lines.append(
+            mainThreadViolations == 0
+                ? "  No UI was touched off the main queue."
+                : "  UI was touched off the main queue \(mainThreadViolations) \(mainThreadViolations == 1 ? "time" : "times").")
+        lines.append(String(format: "  It took %.0f ms.", durationMs))
         return lines.joined(separator: "\n")
     }
 }

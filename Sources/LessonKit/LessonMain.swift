@@ -80,13 +80,15 @@ public enum LessonMain {
         }
         defer { snapshot?.remove() }
         let cachesDirectory = cachesDirectory(for: entry, variant: variant)
-        if options.clearCache, let problem = CacheFolder.clear(cachesDirectory) {
-            printError("\(program): --clear-cache: \(problem)")
+        let startsCold = entry.ownScenarioStartsCold && scenario.name == entry.defaultScenario
+        if options.clearCache || startsCold, let problem = CacheFolder.clear(cachesDirectory) {
+            printError("\(program): \(options.clearCache ? "--clear-cache" : "emptying the disk cache"): \(problem)")
             return 1
         }
         CacheFolder.removeAbandonedWrites(in: cachesDirectory)
 
-        let screen = Screen(options: options, entry: entry, scenario: scenario)
+        let stream = options.frames ? FrameStream.Writer { StandardStream.output.write($0) } : nil
+        let screen = Screen(options: options, entry: entry, scenario: scenario, stream: stream)
         screen.begin()
         let result = await ScenarioRunner.run(
             ScenarioSetup(
@@ -96,11 +98,19 @@ public enum LessonMain {
                 paced: options.pace ?? screen.live))
         screen.end()
 
-        if options.json {
+        if let stream {
+            stream.end(FrameStream.End(report: result.report, timeline: result.timeline))
+        } else if options.json {
             StandardStream.output.line(result.report.json())
         } else {
-            StandardStream.output.line(TerminalText.printableLines(result.report.summary))
-            StandardStream.output.line("\nThe lesson: \(entry.lesson)\nRead it beside the code: \(entry.text)")
+            var summary = result.report.summary.split(separator: "\n", omittingEmptySubsequences: false)
+            if startsCold && !options.clearCache {
+                summary.insert(
+                    "  Disk cache: emptied first, as for every run of step \(entry.number)'s own scenario: icons an "
+                        + "earlier run left on disk would skip the downloads it is about.", at: 1)
+            }
+            StandardStream.output.line(TerminalText.printableLines(summary.joined(separator: "\n")))
+            StandardStream.output.line(ending(entry))
         }
         if let stuck = result.report.stuck {
             printError("\(program): the run was stopped: \(stuck)")
@@ -141,6 +151,13 @@ public enum LessonMain {
         """
     }
 
+    /// The last lines of a run: where to read about it, the one-sentence
+    /// lesson, and what is still broken (the next step's hook).
+    static func ending(_ entry: LessonEntry) -> String {
+        "\nRead it beside the code: \(entry.text)\nThe lesson: \(entry.lesson)"
+            + (entry.stillBroken.map { "\n" + $0.prefix(1).uppercased() + $0.dropFirst() } ?? "")
+    }
+
     /// One message on standard error, its characters made printable (a
     /// catalog's path or a parser's complaint may hold anything).
     static func printError(_ message: String) {
@@ -149,18 +166,21 @@ public enum LessonMain {
 }
 
 /// Where the run is shown: a live colour screen on a terminal, plain text
-/// snapshots after each script step otherwise, nothing with `--json`.
+/// snapshots after each script step otherwise, nothing with `--json`, a
+/// stream of frames with `--frames`.
 private struct Screen: Sendable {
     let display: (@Sendable (ScreenFrame) -> Void)?
     /// A live colour screen on a terminal: what a person watches, so the story is paced.
     let live: Bool
     private let header: String
 
-    init(options: LessonOptions, entry: LessonEntry, scenario: Scenario) {
+    init(options: LessonOptions, entry: LessonEntry, scenario: Scenario, stream: FrameStream.Writer?) {
         let header = "Lesson \(entry.id) · \(entry.title) · scenario \(scenario.name): \(scenario.summary)"
         self.header = header
-        live = !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
-        if options.json {
+        live = stream == nil && !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
+        if let stream {
+            display = { stream.frame($0) }
+        } else if options.json {
             display = nil
         } else if live {
             let terminal = TerminalScreen(style: .colour)

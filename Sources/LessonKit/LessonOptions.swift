@@ -14,6 +14,9 @@ public struct LessonOptions: Equatable, Sendable {
     public var failRate: Double = 0
     public var seed: UInt64 = 1
     public var json = false
+    /// Print the screen as a stream of JSON lines (`FrameStream`), then the
+    /// report and timeline: what `lessons compare` reads from each side.
+    public var frames = false
     public var timelinePath: String?
     public var plain = false
     public var catalogPath: String?
@@ -72,6 +75,7 @@ public struct LessonOptions: Equatable, Sendable {
                 guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
                 options.seed = seed
             case "--json": options.json = true
+            case "--frames": options.frames = true
             case "--timeline": options.timelinePath = try value(for: argument)
             case "--plain": options.plain = true
             case "--catalog": options.catalogPath = try value(for: argument)
@@ -101,6 +105,7 @@ public struct LessonOptions: Equatable, Sendable {
             "  --fail-rate P        each request fails with probability P (0…1), drawn from the seed",
             "  --seed N             the seed for jitter and faults (same seed, same faults)",
             "  --json               print the report as JSON instead of the screen",
+            "  --frames             print the screen as JSON lines, then the report (what lessons compare reads)",
             "  --timeline FILE.svg  write the timeline picture",
             "  --plain              no colours or cursor moves (automatic when not a terminal)",
             "  --catalog FILE       load another app catalog (plist)",

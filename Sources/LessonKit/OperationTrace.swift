@@ -44,12 +44,13 @@ public final class OperationTrace: @unchecked Sendable {
         lanes.current(onMainQueue: MainQueue.isCurrent)
     }
 
-    /// Runs `body` and records it as a span named `name` on the caller's lane.
+    /// Runs `body` and records it as a span named `name` (of `kind`, when the
+    /// name alone does not say it) on the caller's lane.
     @discardableResult
-    public func span<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+    public func span<T>(_ name: String, kind: String? = nil, _ body: () throws -> T) rethrows -> T {
         let lane = currentLane()
         let start = now()
-        defer { record(Timeline.Span(name: name, lane: lane, startMs: start, endMs: now())) }
+        defer { record(Timeline.Span(name: name, kind: kind, lane: lane, startMs: start, endMs: now())) }
         return try body()
     }
 

@@ -71,6 +71,9 @@ public struct Report: Codable, Equatable, Sendable {
     public var progressReports = 0
     public var progressOutOfOrder = 0
     public var progressEndedShort = 0
+    /// Entries the step's caches folder held when the run began: icons an
+    /// earlier run left there (a warm start).
+    public var diskCacheFilesAtStart = 0
     public var diskCacheFiles = 0
     /// The bytes of the files in the step's caches folder at the end.
     public var diskCacheBytes = 0
@@ -124,33 +127,99 @@ public struct Report: Codable, Equatable, Sendable {
         return String(decoding: full, as: UTF8.self)
     }
 
-    /// The readable summary a lesson prints at the end.
+    /// The readable summary a lesson prints at the end: each figure said in a
+    /// sentence, one or two a line (the keys are the JSON's).
     public var summary: String {
-        func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "never" }
-        var lines = [
-            "Lesson \(lesson) · \(title) · scenario \(scenario) · seed \(seed) · latency \(latencyMs.formatted) ms",
-            "  network   \(counted(requests, "request")) for \(counted(uniqueURLs, "icon")) · \(counted(duplicateRequests, "duplicate")) in flight · \(failedRequests) failed · \(counted(bytes, "byte")) · at most \(maxInFlight) at once"
-                + (requestsOnMainQueue > 0 ? " · \(requestsOnMainQueue) on the main queue" : ""),
-            "  screen    \(counted(frames, "frame")) · \(droppedFrames) dropped · longest main-queue stall \(ms(maxMainStallMs))",
-            "            \(blankFrames) blank · \(placeholderFrames) with a placeholder · \(wrongImageFrames) with another row's icon",
-            "            all visible icons shown after \(ms(timeToAllVisibleMs)) · at the end \(ownIconsAtEnd)/\(visibleRowsAtEnd) rows show their own icon",
-            "  memory    \(counted(memoryWarnings, "memory warning")) · image bytes kept after the last one: \(liveImageBytes.map(String.init) ?? "n/a")"
-                + (memoryWarnings > 0
-                    ? " · \(counted(staleDeliveries, "icon")) delivered after it by downloads started before it"
-                        + " · \(counted(requestsAfterMemoryWarning ?? 0, "request")) started after it" : ""),
-            "  app       \(counted(mainThreadViolations, "main-queue violation")) · controller freed: \(controllerFreed ? "yes" : "no") · \(counted(cellsCreated, "cell")) made · \(counted(diskCacheFiles, "file")) in the disk cache",
-        ]
-        if let requestsAfterRelaunch { lines[1] += " · \(requestsAfterRelaunch) after the relaunch" }
-        lines.insert("            \(requestsStartedWhileScrolling) of them started while the user was scrolling", at: 2)
-        if !measures.isEmpty {
-            lines.append(
-                "  step      " + measures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.formatted)" }
-                    .joined(separator: " · "))
+        var lines = ["Lesson \(lesson) · \(title) · scenario \(scenario) · seed \(seed) · latency \(latencyMs.formatted) ms"]
+        func say(_ sentence: String) { lines.append("  " + sentence) }
+        if diskCacheFilesAtStart > 0 {
+            say("Disk cache: \(counted(diskCacheFilesAtStart, "icon")) from an earlier run — `--clear-cache` to start cold.")
         }
-        lines.append("  took      \(ms(durationMs)) of story (\(ms(runWallMs)) here)")
-        for note in clockNotes { lines.append("  clock     not exact: \(note)") }
-        if let stuck { lines.append("  stuck     \(stuck)") }
+        say(networkSentence)
+        for sentence in requestDetails { say(sentence) }
+        say(stallSentence)
+        say(
+            timeToAllVisibleMs.map { "Every visible row first showed its own icon \(milliseconds($0)) after the launch." }
+                ?? "Never did every visible row show its own icon at once.")
+        say(screenSentence)
+        say("At the end \(ownIconsAtEnd) of \(visibleRowsAtEnd) rows show their own icon.")
+        if memoryWarnings > 0 { say(memorySentence) }
+        say(appSentence)
+        if diskCacheFiles > 0 || diskCacheFilesAtStart > 0 {
+            say(
+                "The disk cache holds \(counted(diskCacheFiles, "file")) (\(counted(diskCacheBytes, "byte"))) at the end.")
+        }
+        say("The story took \(milliseconds(durationMs)) (\(milliseconds(runWallMs)) on this machine).")
+        for note in clockNotes { say("Not exact: \(note).") }
+        if let stuck { say("The run was stopped, stuck: \(stuck)") }
         return lines.joined(separator: "\n")
+    }
+
+    private var networkSentence: String {
+        guard requests > 0 else { return "Network: no request." }
+        let failed =
+            failedRequests == 0
+            ? "none failed" : failedRequests == requests ? "every one failed" : "\(failedRequests) failed"
+        return "Network: \(counted(requests, "request")) for \(counted(uniqueURLs, "icon")), \(failed); "
+            + "\(counted(bytes, "byte")) came, at most \(counted(maxInFlight, "request")) at once."
+    }
+
+    /// What the requests did that a lesson is about, each said only when it happened.
+    private var requestDetails: [String] {
+        var sentences: [String] = []
+        if duplicateRequests > 0 {
+            sentences.append(
+                "\(counted(duplicateRequests, "request")) asked for an icon already in flight (a duplicate).")
+        }
+        if requestsOnMainQueue > 0 {
+            sentences.append("\(counted(requestsOnMainQueue, "request")) waited on the main queue.")
+        }
+        if requestsStartedWhileScrolling > 0 {
+            sentences.append(
+                "\(counted(requestsStartedWhileScrolling, "request")) started while the user was scrolling.")
+        }
+        if let requestsAfterRelaunch {
+            sentences.append("After the relaunch: \(counted(requestsAfterRelaunch, "request")).")
+        }
+        return sentences
+    }
+
+    private var stallSentence: String {
+        guard maxMainStallMs > 0 else {
+            return "The main queue never stalled: none of the \(counted(frames, "frame")) was dropped."
+        }
+        return "The main queue stalled for up to \(milliseconds(maxMainStallMs)): "
+            + "\(droppedFrames) of \(counted(frames, "frame")) were dropped."
+    }
+
+    private var screenSentence: String {
+        func frames(_ count: Int) -> String { count == 0 ? "none" : counted(count, "frame") }
+        let placeholder =
+            placeholderFrames == 0 ? "No frame showed a placeholder" : "\(frames(placeholderFrames)) showed a placeholder"
+        return "\(placeholder), \(frames(blankFrames)) a blank row, \(frames(wrongImageFrames)) another row's icon."
+    }
+
+    private var memorySentence: String {
+        let warning = memoryWarnings == 1 ? "the memory warning" : "the last of \(memoryWarnings) memory warnings"
+        let kept = liveImageBytes.map { "the app kept \(counted($0, "byte")) of images" } ?? "nothing was measured"
+        return "After \(warning) \(kept); \(counted(staleDeliveries, "icon")) came after it from downloads "
+            + "started before it, and \(counted(requestsAfterMemoryWarning ?? 0, "request")) started after it."
+    }
+
+    private var appSentence: String {
+        let violations =
+            mainThreadViolations == 0
+            ? "The app touched no UI off the main queue"
+            : "The app touched UI off the main queue \(mainThreadViolations) \(mainThreadViolations == 1 ? "time" : "times")"
+        let freed =
+            controllerFreed
+            ? "its controller was freed when its screen went away"
+            : "its controller was still held when its screen went away"
+        return "\(violations); \(freed); its table made \(counted(cellsCreated, "cell"))."
+    }
+
+    private func milliseconds(_ value: Double) -> String {
+        value >= 10_000 ? String(format: "%.1f s", value / 1000) : String(format: "%.0f ms", value)
     }
 }
 

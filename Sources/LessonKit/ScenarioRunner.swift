@@ -49,11 +49,22 @@ public struct ScenarioSetup: Sendable {
 /// One screenful for a display: what is on screen, how each row is judged,
 /// and the live counts for the status line.
 public struct ScreenFrame: Sendable {
+    /// When the frame was shown, in story milliseconds since the launch.
+    public let storyMs: Double
     public let snapshot: ScreenSnapshot
     public let marks: [Int: String]
     public let status: String
     /// The script step that just ended, when this frame closes one (plain output prints those).
     public let finishedStep: String?
+
+    public init(storyMs: Double, snapshot: ScreenSnapshot, marks: [Int: String], status: String, finishedStep: String?)
+    {
+        self.storyMs = storyMs
+        self.snapshot = snapshot
+        self.marks = marks
+        self.status = status
+        self.finishedStep = finishedStep
+    }
 }
 
 /// A finished run: its report and its timeline.
@@ -136,6 +147,8 @@ private final class ActiveRun: @unchecked Sendable {
             })
     }()
     private var cellRequestsOfRetired = 0
+    /// What an earlier run left in the caches folder: a warm start.
+    private let diskCacheFilesAtStart: Int
 
     /// The idle look and main-queue state to confirm on the next turn.
     private var confirming: (uiTouches: Int, changes: Int)?
@@ -164,6 +177,7 @@ private final class ActiveRun: @unchecked Sendable {
         environment = LessonEnvironment(
             network: network, catalogURL: catalog.source, cachesDirectory: setup.cachesDirectory)
         recorder = FrameRecorder(iconURLs: catalog.entries.map(\.icon))
+        diskCacheFilesAtStart = CacheFolder.files(in: setup.cachesDirectory).count
     }
 
     func start() {
@@ -574,6 +588,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameWorkMaxWallMs = frameWork.maxMs
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
         let files = CacheFolder.files(in: setup.cachesDirectory)
+        report.diskCacheFilesAtStart = diskCacheFilesAtStart
         report.diskCacheFiles = files.count
         report.diskCacheBytes = files.reduce(0) { total, name in
             let path = setup.cachesDirectory.appendingPathComponent(name).path
@@ -637,6 +652,7 @@ private final class ActiveRun: @unchecked Sendable {
             "stall max \(Int(recorder.maxStallMs)) ms · dropped \(recorder.droppedFrames) · wrong-icon frames \(recorder.wrongImageFrames)"
                 + (network.isOffline ? " · OFFLINE" : ""),
         ].joined(separator: "\n")
-        return ScreenFrame(snapshot: snapshot, marks: marks, status: status, finishedStep: finishedStep)
+        return ScreenFrame(
+            storyMs: clock.now.milliseconds, snapshot: snapshot, marks: marks, status: status, finishedStep: finishedStep)
     }
 }

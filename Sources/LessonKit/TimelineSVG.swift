@@ -40,7 +40,11 @@ public enum TimelineSVG {
         static let failed = "#7f7f7f"
         static let cutOff = "#6baed6"
         static let duplicate = "#b00000"
-        static let operation = "#9467bd"
+        /// One colour per kind of operation, in the order the kinds first start.
+        static let operationKinds = [
+            "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
+            "#d62728", "#393b79", "#637939",
+        ]
         static let lane = "#f6f6f6"
         static let grid = "#e2e2e2"
         static let text = "#222222"
@@ -50,7 +54,29 @@ public enum TimelineSVG {
     public static func render(_ timeline: Timeline) -> String {
         var canvas = Canvas(timeline: timeline)
         canvas.draw()
-        return canvas.svg
+        return document(width: canvas.width, height: canvas.height, body: canvas.parts)
+    }
+
+    /// Two runs of one scenario (`lessons compare`), one above the other on
+    /// one time axis, as long as the longer story: the same instant is at the
+    /// same place in both, and the shorter run is greyed out after its end.
+    /// One legend, under the second.
+    public static func render(pair before: Timeline, _ after: Timeline) -> String {
+        let axisMs = max(before.durationMs, after.durationMs)
+        var top = Canvas(timeline: before, axisMs: axisMs, legend: false)
+        top.draw()
+        var bottom = Canvas(timeline: after, axisMs: axisMs, legend: true)
+        bottom.draw()
+        let body =
+            top.parts + ["<g transform=\"translate(0 \(f(top.height)))\">"] + bottom.parts + ["</g>"]
+        return document(width: top.width, height: top.height + bottom.height, body: body)
+    }
+
+    private static func document(width: Double, height: Double, body: [String]) -> String {
+        ([
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+                + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" \(font) font-size=\"11\" fill=\"\(Palette.text)\">"
+        ] + body + ["</svg>"]).joined(separator: "\n") + "\n"
     }
 
     /// A request drawn as one bar, or a run of tiny requests drawn as one
@@ -74,17 +100,29 @@ public enum TimelineSVG {
         let eventRows: Int
         let eventRowOf: [Int]
         let duplicates: Set<Int>
+        /// Each kind of operation and its colour, in the order the kinds first start.
+        let kinds: [(kind: String, colour: String)]
+        let kindColours: [String: String]
         var parts: [String] = []
 
-        init(timeline: Timeline) {
+        /// The story time the axis spans: the run's own, or a longer one shared with another run.
+        let axisMs: Double
+        let hasLegend: Bool
+
+        init(timeline: Timeline, axisMs: Double? = nil, legend: Bool = true) {
             self.timeline = timeline
+            let axisMs = max(axisMs ?? timeline.durationMs, timeline.durationMs)
+            self.axisMs = axisMs
+            hasLegend = legend
             laneOf = TimelineSVG.lanes(of: timeline.requests)
             workers = TimelineSVG.workerLanes(Array(laneOf.values) + timeline.spans.map(\.lane))
             workerHeight = workers.count > 10 ? 14 : 22
-            scale = plotWidth / max(timeline.durationMs, 1)
-            let eventXs = timeline.events.map { left + $0.ms * (plotWidth / max(timeline.durationMs, 1)) }
+            scale = plotWidth / max(axisMs, 1)
+            let eventXs = timeline.events.map { left + $0.ms * (plotWidth / max(axisMs, 1)) }
             (eventRowOf, eventRows) = TimelineSVG.stagger(eventXs, labels: timeline.events.map(\.label))
             duplicates = Set(timeline.requests.filter(\.isDuplicate).map(\.id))
+            kinds = TimelineSVG.operationKinds(timeline.spans)
+            kindColours = Dictionary(kinds.map { ($0.kind, $0.colour) }, uniquingKeysWith: { first, _ in first })
         }
 
         var headerHeight: Double { 58 }
@@ -99,17 +137,10 @@ public enum TimelineSVG {
         var lanesBottom: Double { workersTop + Double(nothingRan ? 1 : workers.count) * workerHeight }
         var axisY: Double { lanesBottom + 4 }
         var legendTop: Double { axisY + 50 }
-        var height: Double { legendTop + 36 }
+        var height: Double { hasLegend ? legendTop + 36 : axisY + 40 }
         var width: Double { left + plotWidth + right }
 
-        func x(_ ms: Double) -> Double { left + min(max(ms, 0), timeline.durationMs) * scale }
-
-        var svg: String {
-            ([
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
-                    + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" \(font) font-size=\"11\" fill=\"\(Palette.text)\">"
-            ] + parts + ["</svg>"]).joined(separator: "\n") + "\n"
-        }
+        func x(_ ms: Double) -> Double { left + min(max(ms, 0), axisMs) * scale }
 
         mutating func draw() {
             parts.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
@@ -122,8 +153,9 @@ public enum TimelineSVG {
             drawMainQueue()
             drawWorkers()
             drawEvents()
+            drawEnd()
             drawAxis()
-            drawLegend()
+            if hasLegend { drawLegend() }
         }
 
         mutating func drawLaneBackgrounds() {
@@ -157,7 +189,7 @@ public enum TimelineSVG {
         }
 
         mutating func drawGrid() {
-            for tick in TimelineSVG.ticks(timeline.durationMs) {
+            for tick in TimelineSVG.ticks(axisMs) {
                 parts.append(line(x(tick), lanesTop, x(tick), lanesBottom, stroke: Palette.grid))
             }
         }
@@ -223,20 +255,21 @@ public enum TimelineSVG {
             }
         }
 
-        /// Operations, named when the bar is wide enough for the name.
+        /// Operations in their kind's colour, named when the bar is wide enough
+        /// for the name (in smaller type if need be; the legend names every kind).
         mutating func drawSpans(_ spans: [Timeline.Span], top: Double, height: Double) {
             for span in spans {
                 let x0 = x(span.startMs)
                 let width = max(1.5, x(min(span.endMs, timeline.durationMs)) - x0)
                 parts.append(
                     rect(
-                        x0, top, width, height, fill: Palette.operation, extra: "stroke=\"white\" stroke-width=\"0.5\"",
-                        title: "\(span.name) · \(span.lane) · \(Int((span.endMs - span.startMs).rounded())) ms"))
-                if width >= Double(span.name.count) * 6 + 6 {
-                    parts.append(
-                        "<text x=\"\(f(x0 + 3))\" y=\"\(f(top + height / 2 + 4))\" fill=\"white\" font-size=\"10\">"
-                            + "\(escape(span.name))</text>")
-                }
+                        x0, top, width, height, fill: kindColours[span.kind] ?? Palette.operationKinds[0],
+                        extra: "stroke=\"white\" stroke-width=\"0.5\"",
+                        title: "\(span.name) (\(span.kind)) · \(span.lane) · \(Int((span.endMs - span.startMs).rounded())) ms"))
+                guard let (label, size) = TimelineSVG.label(span.name, width: width) else { continue }
+                parts.append(
+                    "<text x=\"\(f(x0 + 2))\" y=\"\(f(top + height / 2 + size * 0.4))\" fill=\"white\" "
+                        + "font-size=\"\(f(size))\">\(escape(label))</text>")
             }
         }
 
@@ -288,9 +321,22 @@ public enum TimelineSVG {
             }
         }
 
+        /// On an axis longer than the run (the other run of a pair went on),
+        /// the time after its end is greyed out and its end said.
+        mutating func drawEnd() {
+            guard axisMs > timeline.durationMs else { return }
+            let endX = x(timeline.durationMs)
+            parts.append(
+                rect(endX, lanesTop, left + plotWidth - endX, lanesBottom - lanesTop, fill: "#ffffff",
+                    extra: "fill-opacity=\"0.75\""))
+            parts.append(
+                "<text x=\"\(f(endX + 6))\" y=\"\(f(lanesTop + 14))\" fill=\"\(Palette.muted)\">"
+                    + "the story ended at \(TimelineSVG.seconds(timeline.durationMs, step: 100)) s</text>")
+        }
+
         mutating func drawAxis() {
             parts.append(line(left, axisY, left + plotWidth, axisY, stroke: "#444444"))
-            let ticks = TimelineSVG.ticks(timeline.durationMs)
+            let ticks = TimelineSVG.ticks(axisMs)
             let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1000
             for tick in ticks {
                 parts.append(line(x(tick), axisY, x(tick), axisY + 5, stroke: "#444444"))
@@ -326,7 +372,7 @@ public enum TimelineSVG {
             if !hasScreen { groups.removeAll { $0.0 == "screen" } }
             if !hasScreen && timeline.stalls.isEmpty { groups.removeAll { $0.0 == "main queue" } }
             if timeline.requests.isEmpty && !timeline.spans.isEmpty { groups.removeAll { $0.0 == "downloads" } }
-            if !timeline.spans.isEmpty { groups.append(("operations", [(Palette.operation, "", "one operation")])) }
+            if !kinds.isEmpty { groups.append(("operations", kinds.map { ($0.colour, "", $0.kind) })) }
             var legendX = 14.0
             var legendY = legendTop
             for (group, entries) in groups {
@@ -382,6 +428,29 @@ public enum TimelineSVG {
         return lanes
     }
 
+    /// Each kind of operation gets the next colour of the palette, in the
+    /// order the kinds first start (the palette starts over past its end).
+    static func operationKinds(_ spans: [Timeline.Span]) -> [(kind: String, colour: String)] {
+        var kinds: [(kind: String, colour: String)] = []
+        for span in spans.sorted(by: { ($0.startMs, $0.kind) < ($1.startMs, $1.kind) })
+        where !kinds.contains(where: { $0.kind == span.kind }) {
+            kinds.append((span.kind, Palette.operationKinds[kinds.count % Palette.operationKinds.count]))
+        }
+        return kinds
+    }
+
+    /// What fits of an operation's name in a bar `width` wide, and its type
+    /// size: the name at 10 or 8, else its last word ("block 3" → "3", the
+    /// legend says the kind); nil when nothing fits.
+    static func label(_ name: String, width: Double) -> (text: String, size: Double)? {
+        let lastWord = name.split(separator: " ").last.map(String.init)
+        let candidates = [name] + (lastWord.map { $0 == name ? [] : [$0] } ?? [])
+        for text in candidates {
+            if let size = [10.0, 8].first(where: { width >= Double(text.count) * $0 * 0.6 + 4 }) { return (text, size) }
+        }
+        return nil
+    }
+
     static func colour(_ request: Request) -> String {
         switch request.outcome {
         case .ok: Palette.ok
@@ -432,8 +501,10 @@ public enum TimelineSVG {
         return stride(from: 0, through: durationMs, by: step).map { $0 }
     }
 
+    /// A tick's label in seconds, with as many decimals as the step needs for
+    /// every label to be its tick's true value (2.5 s steps: "2.5", not "2").
     static func seconds(_ ms: Double, step: Double) -> String {
-        let decimals = step >= 1000 ? 0 : (step.truncatingRemainder(dividingBy: 100) == 0 ? 1 : 2)
+        let decimals = (0...2).first { step.truncatingRemainder(dividingBy: 1000 / pow(10, Double($0))) == 0 } ?? 3
         return String(format: "%.\(decimals)f", ms / 1000)
     }
 

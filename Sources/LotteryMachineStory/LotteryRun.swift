@@ -146,7 +146,8 @@ final class LotteryRun: Sendable {
 
         return CustomLessonOutcome(
             story: plan.script.map { "script " + $0.steps.map(\.description).joined(separator: ",") } ?? "keyboard",
-            measures: measures(session, presses: presses, restored: terminal.map { _ in RawTerminal.isRestored }))
+            measures: measures(session, presses: presses, restored: terminal.map { _ in RawTerminal.isRestored }),
+            sentences: LotterySentences.all)
     }
 
     /// Waits the script's time, in slices, so a q can end it early.

@@ -18,6 +18,9 @@ public struct TerminalScreen: Sendable {
     public let style: Style
     /// Icon size in pixels on screen; each text line shows two pixel rows.
     public let iconPixels: Int
+    /// The icon's width in columns (one pixel each): `iconPixels`, unless a
+    /// layout short of lines draws it wider than tall.
+    public let iconWidth: Int
     /// The terminal's width: the header and status lines are cut to it, so none wraps
     /// and pushes the table down (plain text is not cut).
     public let columns: Int
@@ -30,6 +33,17 @@ public struct TerminalScreen: Sendable {
         self.columns = columns
         // Three lines a row when they fit, else two: the whole table stays on screen.
         self.iconPixels = terminalLines >= visibleRows * 3 + 6 ? 6 : 4
+        self.iconWidth = iconPixels
+    }
+
+    /// A screen whose rows are `lines` text lines high (two pixel rows each),
+    /// their icons `iconWidth` columns wide: for a layout that shares the
+    /// terminal (`lessons compare` puts two screens in one).
+    public init(style: Style, lines: Int, iconWidth: Int, columns: Int) {
+        self.style = style
+        self.columns = columns
+        self.iconPixels = max(1, lines) * 2
+        self.iconWidth = iconWidth
     }
 
     public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
@@ -58,12 +72,26 @@ public struct TerminalScreen: Sendable {
         }
     }
 
-    private func rowLines(_ visible: VisibleRow, mark: String) -> [String] {
+    /// The visible rows alone, every line exactly `width` columns (padded):
+    /// one screen of a layout that puts two side by side. A narrow width
+    /// leaves out the detail, then shortens the title.
+    public func rows(_ snapshot: ScreenSnapshot, marks: [Int: String], width: Int) -> [String] {
+        snapshot.rows.flatMap { rowLines($0, mark: marks[$0.row] ?? "", width: width) }
+    }
+
+    private func rowLines(_ visible: VisibleRow, mark: String, width: Int? = nil) -> [String] {
         let number = String(visible.row).leftPadded(to: 3)
-        let title = TerminalText.fitted(visible.title ?? "", to: 16)
-        let detail = TerminalText.fitted(visible.detail ?? "", to: 8)
         let bar = visible.progress.map { " " + progressBar($0) } ?? ""
-        let text = "\(number) \(title) \(detail) \(TerminalText.printable(mark))\(bar)"
+        let iconColumns = style == .colour ? iconWidth : 8
+        // The columns the text beside the icon has, and what the title and detail may take of them.
+        let room = width.map { $0 - iconColumns - 1 }
+        let fixed = 4 + min(TerminalText.width(of: TerminalText.printable(mark)), 16) + 1 + bar.count
+        let full = room.map { $0 >= fixed + 26 } ?? true
+        let title = TerminalText.fitted(visible.title ?? "", to: full ? 16 : max(4, min(16, (room ?? 0) - fixed)))
+        let detail = full ? TerminalText.fitted(visible.detail ?? "", to: 8) + " " : ""
+        var text = "\(number) \(title) \(detail)\(TerminalText.printable(mark))\(bar)"
+        if let room { text = TerminalText.fitted(text, to: max(0, room)) }
+        let pad = String(repeating: " ", count: max(0, (width ?? 0) - iconColumns))
         guard style == .colour else {
             let icon =
                 switch visible.image {
@@ -75,7 +103,7 @@ public struct TerminalScreen: Sendable {
         }
         let iconLines = drawIcon(visible.image)
         return iconLines.enumerated().map { index, icon in
-            index == iconLines.count / 2 - (iconLines.count + 1) % 2 ? "\(icon) \(text)" : icon
+            index == iconLines.count / 2 - (iconLines.count + 1) % 2 ? "\(icon) \(text)" : icon + (width == nil ? "" : pad)
         }
     }
 
@@ -96,21 +124,21 @@ public struct TerminalScreen: Sendable {
         return "▕" + TerminalText.fitted(cells, to: width) + "▏" + percent
     }
 
-    /// The icon scaled to `iconPixels`, two pixel rows per text line.
+    /// The icon scaled to `iconWidth` × `iconPixels`, two pixel rows per text line.
     private func drawIcon(_ image: Image?) -> [String] {
         let lineCount = iconPixels / 2
         guard let image else {
-            return Array(repeating: String(repeating: " ", count: iconPixels), count: lineCount)
+            return Array(repeating: String(repeating: " ", count: iconWidth), count: lineCount)
         }
         func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
-            let sourceX = x * image.width / iconPixels
+            let sourceX = x * image.width / iconWidth
             let sourceY = y * image.height / iconPixels
             let offset = (sourceY * image.width + sourceX) * 3
             return (Int(image.pixels[offset]), Int(image.pixels[offset + 1]), Int(image.pixels[offset + 2]))
         }
         return (0..<lineCount).map { line in
             var text = ""
-            for x in 0..<iconPixels {
+            for x in 0..<iconWidth {
                 let top = pixel(x, line * 2)
                 let bottom = pixel(x, line * 2 + 1)
                 text +=

@@ -21,8 +21,9 @@ protocol LessonsCommand {
 enum Lessons {
     static var commands: [any LessonsCommand.Type] {
         [
-            ListCommand.self, RunCommand.self, ScoreboardCommand.self, TimelinesCommand.self, FrameCostCommand.self,
-            BenchCommand.self, DocsCommand.self, ExerciseCommand.self, CheckCommand.self, HintCommand.self, ResetCommand.self,
+            ListCommand.self, RunCommand.self, CompareCommand.self, ScoreboardCommand.self, TimelinesCommand.self,
+            FrameCostCommand.self, BenchCommand.self, DocsCommand.self, ExerciseCommand.self, CheckCommand.self,
+            HintCommand.self, ResetCommand.self,
             SolutionCommand.self,
         ]
     }

@@ -26,7 +26,13 @@ enum ListCommand: LessonsCommand {
         for entry in LessonCatalog.all {
             say("\(entry.id)  \(entry.title)")
             say("    fixes: \(entry.fixes)")
-            say("    run:   swift run lessons run \(entry.number)   (or: swift run \(entry.target))")
+            if let comparison = LessonComparison.of(entry.number) {
+                say(
+                    "    run:   swift run lessons compare \(entry.number)   (beside step \(comparison.before.number);"
+                        + " alone: lessons run \(entry.number))")
+            } else {
+                say("    run:   swift run lessons run \(entry.number)   (or: swift run \(entry.target))")
+            }
             say("    read:  \(entry.text)")
         }
         say("\nEvery step takes --help, --speed X, --json, --timeline FILE.svg. Tests: swift test")
@@ -45,6 +51,8 @@ enum RunCommand: LessonsCommand {
         return """
             usage: lessons run N [flags]
               N      the step (\(known)); its flags: lessons run N --help
+              --compare  play step N beside the step before it: lessons compare N (steps \(
+                LessonComparison.steps.map(String.init).joined(separator: ", ")))
             The step's own executable (built beside lessons) takes this process's place, so it owns the terminal
             (colours, Ctrl-C) exactly as when run directly.
             """
@@ -58,10 +66,20 @@ enum RunCommand: LessonsCommand {
         guard let number = Int(first), let entry = LessonCatalog.entry(number) else {
             throw UsageError("'\(first)' is not a step number")
         }
+        // `--compare` makes it `lessons compare N`: its command line is checked now.
+        if arguments.contains("--compare") { _ = try CompareCommand.parse(withoutCompare(arguments)) }
         return (entry, Array(arguments.dropFirst()))
     }
 
-    static func run(_ options: (entry: LessonEntry, flags: [String])) throws -> Int32 {
+    static func run(_ options: (entry: LessonEntry, flags: [String])) async throws -> Int32 {
+        if options.flags.contains("--compare") {
+            let arguments = withoutCompare([String(options.entry.number)] + options.flags)
+            guard let compare = try CompareCommand.parse(arguments) else {
+                say(CompareCommand.usage)
+                return 0
+            }
+            return try await CompareCommand.run(compare)
+        }
         let executable = StepProcess.besideThisProgram().executable(for: options.entry).path
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ChildProcessError("\(executable) is not built; run: swift build")
@@ -72,5 +90,9 @@ enum RunCommand: LessonsCommand {
         var cArguments = argv.map { strdup($0) } + [nil]
         execv(executable, &cArguments)
         throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(errno)))")
+    }
+
+    private static func withoutCompare(_ arguments: [String]) -> [String] {
+        arguments.filter { $0 != "--compare" }
     }
 }

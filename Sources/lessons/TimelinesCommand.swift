@@ -2,8 +2,9 @@ import Foundation
 import LessonKit
 
 /// `lessons timelines`: one timeline picture per step, into docs/timelines/.
-/// An image-list step plays the scenario that shows its bug best (its
-/// default); steps 8 and 9 play their own story, drawn as operations on the
+/// A step with a comparison (2–7 and 10) is drawn beside the step before it,
+/// as `lessons compare N --timeline` draws them; step 1 plays its own
+/// scenario; steps 8 and 9 play their own story, drawn as operations on the
 /// threads that ran them.
 enum TimelinesCommand: LessonsCommand {
     static let name = "timelines"
@@ -11,10 +12,11 @@ enum TimelinesCommand: LessonsCommand {
     static let usage = """
         usage: lessons timelines [--out DIR] [--scenario NAME] [--speed X] [--seed N]
           --out DIR        where to write the pictures (default: docs/timelines)
-          --scenario NAME  play this script on every image-list step (default: each step's own scenario)
+          --scenario NAME  play this script on every image-list step (default: as lessons compare N plays it)
           --speed X        play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)
           --seed N         the seed for jitter and faults (default: 1)
-        Writes DIR/NN-title.svg for each step, named after its lesson text. Run `swift build` first.
+        Writes DIR/NN-title.svg for each step, named after its lesson text; steps 2-7 and 10 beside the step
+        before them, as lessons compare N --timeline draws them. Run `swift build` first.
         """
 
     struct Options {
@@ -40,7 +42,7 @@ enum TimelinesCommand: LessonsCommand {
         return options
     }
 
-    static func run(_ options: Options) -> Int32 {
+    static func run(_ options: Options) async throws -> Int32 {
         let steps = LessonCatalog.all
         guard let children = stepProcesses(for: steps, command: name) else { return 1 }
         let folder = URL(fileURLWithPath: options.out)
@@ -53,13 +55,29 @@ enum TimelinesCommand: LessonsCommand {
         var failures = 0
         let progress = Progress(total: steps.count)
         for entry in steps {
-            let scenario = entry.showsImageList ? options.scenario ?? entry.defaultScenario : nil
+            let scenario =
+                entry.showsImageList
+                ? options.scenario ?? LessonComparison.of(entry.number)?.scenario ?? entry.defaultScenario : nil
             let file = folder.appendingPathComponent(pictureName(entry))
             let shown = (options.out as NSString).appendingPathComponent(pictureName(entry))
             progress.started("step \(entry.id) \(entry.title)" + (scenario.map { " · \($0)" } ?? ""))
             let flags =
                 scenario.map { ScoreboardCommand.flags($0, options.seed) }
                 ?? ["--speed", options.speed.clean, "--seed", String(options.seed)]
+            if let comparison = LessonComparison.of(entry.number) {
+                var lesson = LessonOptions()
+                (lesson.scenario, lesson.seed) = (options.scenario, options.seed)
+                let pair = try await CompareCommand.play(comparison, lesson: lesson, children: children)
+                progress.finished()
+                progress.end()
+                guard let pair else {
+                    failures += 1
+                    continue
+                }
+                try OutputFile.write(TimelineSVG.render(pair: pair.before.timeline, pair.after.timeline), to: file.path)
+                say("\(shown)  (steps \(comparison.before.number) and \(entry.number) on \(pair.after.report.scenario))")
+                continue
+            }
             let outcome = children.run(entry, arguments: flags + ["--timeline", file.path])
             progress.finished()
             progress.end()

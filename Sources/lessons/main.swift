@@ -6,7 +6,11 @@ import LessonKit
 /// the exercises. The commands are in `Lessons.commands`.
 StandardStreams.checkAtStart()
 // Ctrl-C, SIGTERM, SIGHUP: the children (a step, the workbench, `swift build`)
-// end too, the scratch folders go, and a progress line is wiped.
-ChildProcess.endChildrenOnSignals(beforeExit: { Progress.wipeLine() })
+// end too, the scratch folders go, a progress line is wiped, and a live
+// screen (compare's) gets its cursor and colours back.
+ChildProcess.endChildrenOnSignals(beforeExit: {
+    Progress.wipeLine()
+    ExitCleanup.runNow()
+})
 let status = await Lessons.main(Array(CommandLine.arguments.dropFirst()))
 exit(StandardStreams.exitStatus(status, program: "lessons"))

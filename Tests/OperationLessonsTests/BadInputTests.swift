@@ -142,7 +142,7 @@ import Testing
         #expect(finished.exited && finished.status == 0, "\(finished.errors)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
         let summary = output.withLock { $0 }
-        #expect(summary.contains("at the end 3/3 rows show their own icon"), "\(summary.suffix(1500))")
+        #expect(summary.contains("At the end 3 of 3 rows show their own icon."), "\(summary.suffix(1500))")
         // The run's copy is gone with it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }

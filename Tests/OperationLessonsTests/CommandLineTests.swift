@@ -193,8 +193,8 @@ import Testing
             .map { String($0.split(separator: " ")[0]) }
         #expect(
             commands == [
-                "list", "run", "scoreboard", "timelines", "framecost", "bench", "docs", "exercise", "check", "hint",
-                "reset", "solution",
+                "list", "run", "compare", "scoreboard", "timelines", "framecost", "bench", "docs", "exercise", "check",
+                "hint", "reset", "solution",
             ])
         for command in commands {
             let own = try await Rig.runProduct("lessons", [command, "--help"])
@@ -215,7 +215,9 @@ import Testing
         #expect(list.status == 0)
         for entry in LessonCatalog.all {
             #expect(list.standardOutput.contains("\(entry.id)  \(entry.title)"))
-            #expect(list.standardOutput.contains("swift run lessons run \(entry.number)"))
+            // A step with a comparison is listed by it (CompareTests), the others by their run.
+            let command = LessonComparison.of(entry.number) == nil ? "swift run lessons run" : "lessons run"
+            #expect(list.standardOutput.contains("\(command) \(entry.number)"))
         }
         let unknown = try await Rig.runProduct("lessons", ["frobnicate"])
         #expect(unknown.status == 2)

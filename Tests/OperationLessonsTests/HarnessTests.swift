@@ -574,18 +574,20 @@ enum CLIDocs {
         var report = Report()
         report.requests = 1
         report.uniqueURLs = 1
+        report.maxInFlight = 1
         report.memoryWarnings = 1
         report.cellsCreated = 1
         report.diskCacheFiles = 1
         let summary = report.summary
-        #expect(summary.contains("1 request for 1 icon ·"))
-        #expect(summary.contains("1 memory warning ·"))
-        #expect(summary.contains("1 cell made"))
-        #expect(summary.contains("1 file in the disk cache"))
+        #expect(summary.contains("1 request for 1 icon,"))
+        #expect(summary.contains("at most 1 request at once"))
+        #expect(summary.contains("After the memory warning"))
+        #expect(summary.contains("its table made 1 cell."))
+        #expect(summary.contains("The disk cache holds 1 file"))
         report.requests = 28
-        report.memoryWarnings = 0
-        #expect(report.summary.contains("28 requests for 1 icon ·"))
-        #expect(report.summary.contains("0 memory warnings ·"))
+        report.memoryWarnings = 3
+        #expect(report.summary.contains("28 requests for 1 icon,"))
+        #expect(report.summary.contains("After the last of 3 memory warnings"))
     }
 }
 

@@ -33,9 +33,10 @@ enum PseudoTerminal {
         static func signal(_ number: Int32, after: String) -> Key { Key(after: after, signal: number) }
     }
 
+    /// `size` is the terminal's lines and columns (none set: programs take it as 24 × 80).
     static func run(
         _ target: String, arguments: [String], keys: [Key] = [], environment: [String: String] = [:],
-        sourceLocation: SourceLocation = #_sourceLocation
+        size: (lines: Int, columns: Int)? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         let executable = Rig.productsDirectory.appendingPathComponent(target)
         try #require(
@@ -48,6 +49,10 @@ enum PseudoTerminal {
         defer { close(terminal) }
         var before = termios()
         tcgetattr(terminal, &before)
+        if let size {
+            var window = winsize(ws_row: UInt16(size.lines), ws_col: UInt16(size.columns), ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(terminal, UInt(TIOCSWINSZ), &window)
+        }
 
         let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
         var process = ChildProcess(executable, arguments)

@@ -1,0 +1,111 @@
+import TableKit
+
+/// Two reports of one scenario, before a fix and after it, as the table a
+/// compare run ends with: one line per figure that differs, in words.
+public enum ReportComparison {
+    /// A figure as the table says it: what it counts, and its value in a report.
+    struct Figure: Sendable {
+        let label: String
+        let value: @Sendable (Report) -> String
+    }
+
+    static func ms(_ value: Double?) -> String {
+        guard let value else { return "never" }
+        return value >= 10_000 ? String(format: "%.1f s", value / 1000) : String(format: "%.0f ms", value)
+    }
+
+    static func count(_ value: Int?) -> String { value.map(String.init) ?? "—" }
+
+    static let figures: [Figure] = [
+        Figure(label: "requests") { count($0.requests) },
+        Figure(label: "icons asked for") { count($0.uniqueURLs) },
+        Figure(label: "requests for an icon already in flight") { count($0.duplicateRequests) },
+        Figure(label: "failed requests") { count($0.failedRequests) },
+        Figure(label: "bytes downloaded") { count($0.bytes) },
+        Figure(label: "most requests at once") { count($0.maxInFlight) },
+        Figure(label: "requests made on the main queue") { count($0.requestsOnMainQueue) },
+        Figure(label: "requests started while the user scrolled") { count($0.requestsStartedWhileScrolling) },
+        Figure(label: "requests after the relaunch") { count($0.requestsAfterRelaunch) },
+        Figure(label: "requests after the memory warning") { count($0.requestsAfterMemoryWarning) },
+        Figure(label: "icons delivered after the warning by downloads started before it") {
+            count($0.staleDeliveries)
+        },
+        Figure(label: "image bytes kept after the memory warning") { count($0.liveImageBytes) },
+        Figure(label: "longest main-queue stall") { ms($0.maxMainStallMs) },
+        Figure(label: "frames dropped") { count($0.droppedFrames) },
+        Figure(label: "frames with a blank row") { count($0.blankFrames) },
+        Figure(label: "frames with a placeholder") { count($0.placeholderFrames) },
+        Figure(label: "frames with another row's icon") { count($0.wrongImageFrames) },
+        Figure(label: "every visible row first shows its own icon after") { ms($0.timeToAllVisibleMs) },
+        Figure(label: "rows showing their own icon at the end") { "\($0.ownIconsAtEnd) of \($0.visibleRowsAtEnd)" },
+        Figure(label: "UI touched off the main queue") { count($0.mainThreadViolations) },
+        Figure(label: "controller freed when its screen went away") { $0.controllerFreed ? "yes" : "no" },
+        Figure(label: "cells the table made") { count($0.cellsCreated) },
+        Figure(label: "load progress shown") { count($0.progressReports) },
+        Figure(label: "files in the disk cache at the end") { count($0.diskCacheFiles) },
+        Figure(label: "length of the story") { ms($0.durationMs) },
+    ]
+
+    /// The figures whose values differ: what each counts, and its two values.
+    public static func differences(_ before: Report, _ after: Report) -> [(
+        label: String, before: String, after: String
+    )] {
+        figures.compactMap { figure in
+            let values = (figure.value(before), figure.value(after))
+            return values.0 == values.1 ? nil : (figure.label, values.0, values.1)
+        }
+    }
+
+    /// The table, every line at most `columns` wide: a label too long for its
+    /// column goes on over the next lines, under itself.
+    public static func table(
+        before: Report, after: Report, beforeName: String, afterName: String, columns: Int
+    ) -> String {
+        let rows = differences(before, after)
+        guard !rows.isEmpty else { return "The two runs gave the same figures." }
+        let valueWidth = max(
+            rows.map { max($0.before.count, $0.after.count) }.max() ?? 0, beforeName.count, afterName.count)
+        let labelWidth = min(rows.map(\.label.count).max() ?? 0, max(16, columns - 2 * (valueWidth + 2)))
+        func line(_ label: String, _ left: String, _ right: String) -> String {
+            label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  "
+                + left.leftPadded(to: valueWidth) + "  " + right.leftPadded(to: valueWidth)
+        }
+        var lines = [line("", beforeName, afterName)]
+        for row in rows {
+            let pieces = wrapped(row.label, to: labelWidth)
+            lines.append(line(pieces[0], row.before, row.after))
+            lines += pieces.dropFirst().map { "  " + $0 }
+        }
+        return lines.map { TerminalText.printable($0).trimmingTrailingSpaces }.joined(separator: "\n")
+    }
+
+    /// `text` broken between words into lines of at most `width` characters,
+    /// the lines after the first indented by two.
+    public static func wrap(_ text: String, to width: Int) -> String {
+        wrapped(text, to: width).enumerated().map { $0.offset == 0 ? $0.element : "  " + $0.element }
+            .joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `width` characters, broken between words
+    /// (the lines after the first are two shorter: they are indented).
+    static func wrapped(_ text: String, to width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            let limit = lines.isEmpty ? width : width - 2
+            if !current.isEmpty && current.count + 1 + word.count > limit {
+                lines.append(current)
+                current = String(word)
+            } else {
+                current += (current.isEmpty ? "" : " ") + word
+            }
+        }
+        return lines + [current]
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
