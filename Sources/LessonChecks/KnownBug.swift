@@ -94,7 +94,9 @@ public struct Condition: Sendable {
 
     /// The app downloaded something: no download, no bug, and no fix either.
     static func downloads(on scenario: Scenario) -> Condition {
-        Condition(on: scenario, { $0.requests > 0 }) { "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))" }
+        Condition(on: scenario, { $0.requests > 0 }) {
+            "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))"
+        }
     }
 }
 
@@ -121,23 +123,41 @@ public struct Measure: Sendable {
     public let value: @Sendable (Report) -> Double?
     /// How a value is written; nil: the number and the unit.
     private let format: (@Sendable (Double) -> String)?
+    /// How a value is written where there is room for a word at most (a yes or no measure); nil: the number.
+    private let short: (@Sendable (Double) -> String)?
 
     public init(
         name: String, unit: String, format: (@Sendable (Double) -> String)? = nil,
-        value: @escaping @Sendable (Report) -> Double?
+        short: (@Sendable (Double) -> String)? = nil, value: @escaping @Sendable (Report) -> Double?
     ) {
         self.name = name
         self.unit = unit
         self.format = format
+        self.short = short
         self.value = value
     }
 
     public func text(_ value: Double) -> String {
         if let format { return format(value) }
-        let number =
-            value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
-        if unit.isEmpty { return number }
-        return value == 1 || unit == "ms" || unit == "B" ? "\(number) \(unit)" : "\(number) \(Self.plural(unit))"
+        if unit.isEmpty { return number(value) }
+        let unit = value == 1 || unit == "ms" || unit == "B" ? unit : Self.plural(unit)
+        return "\(number(value)) \(unit)"
+    }
+
+    /// The value alone, for a narrow table: "4000", "0.5", "freed".
+    public func shortText(_ value: Double) -> String {
+        short?(value) ?? number(value)
+    }
+
+    /// What `shortText` shows, in words: "N blank frames", "longest main-queue stall N ms", "freed or kept".
+    public var counts: String {
+        if let short { return "\(short(1)) or \(short(0))" }
+        let sample = text(7)
+        return sample.contains("7") ? sample.replacingOccurrences(of: "7", with: "N") : name
+    }
+
+    private func number(_ value: Double) -> String {
+        value == value.rounded() || value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
     }
 
     /// "duplicate in flight" → "duplicates in flight", "blank frame" → "blank
