@@ -165,7 +165,9 @@ public struct Measure: Sendable {
     static func plural(_ unit: String) -> String {
         var words = unit.split(separator: " ").map(String.init)
         guard !words.isEmpty else { return unit }
-        let describing: Set<String> = ["in", "with", "without", "after", "at", "on", "started", "delivered", "kept"]
+        let describing: Set<String> = [
+            "in", "with", "without", "after", "at", "on", "started", "delivered", "kept", "blocked",
+        ]
         let noun = (words.firstIndex { describing.contains($0) } ?? words.count) - 1
         guard noun >= 0, !words[noun].hasSuffix("s") else { return unit }
         words[noun] += "s"

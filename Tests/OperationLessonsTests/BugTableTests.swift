@@ -95,6 +95,7 @@ import Testing
         #expect(Measure.plural("row without its icon at the end") == "rows without its icon at the end")
         #expect(Measure.plural("download started while scrolling") == "downloads started while scrolling")
         #expect(Measure.plural("main-queue violation") == "main-queue violations")
+        #expect(Measure.plural("thread blocked at once") == "threads blocked at once")
     }
 }
 
