@@ -193,8 +193,8 @@ import Testing
             .map { String($0.split(separator: " ")[0]) }
         #expect(
             commands == [
-                "list", "run", "scoreboard", "timelines", "framecost", "bench", "exercise", "check", "hint", "reset",
-                "solution",
+                "list", "run", "next", "scoreboard", "timelines", "framecost", "bench", "exercise", "check", "watch",
+                "hint", "reset", "solution",
             ])
         for command in commands {
             let own = try await Rig.runProduct("lessons", [command, "--help"])

@@ -35,7 +35,7 @@ enum PseudoTerminal {
 
     static func run(
         _ target: String, arguments: [String], keys: [Key] = [], environment: [String: String] = [:],
-        sourceLocation: SourceLocation = #_sourceLocation
+        directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         let executable = Rig.productsDirectory.appendingPathComponent(target)
         try #require(
@@ -55,6 +55,7 @@ enum PseudoTerminal {
         process.output = .handle(handle)
         process.errors = .handle(handle)
         process.environment = environment
+        process.directory = directory
         let output = Mutex("")
         let childEnded = Atomic(false)
         let readerDone = Atomic(false)
