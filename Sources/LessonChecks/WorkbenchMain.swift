@@ -28,7 +28,9 @@ public enum WorkbenchMain {
             return status
         case .check(let exercise, let verdictFile):
             // Each scenario in a process of its own (this program, in its watch
-            // mode): a crash in one costs that scenario's verdicts only.
+            // mode): a crash in one costs that scenario's verdicts only. Ctrl-C
+            // (or `lessons check` ending) ends them too, and their scratch folders go.
+            ChildProcess.endChildrenOnSignals()
             guard let me = Bundle.main.executableURL else { return usage(exercise, error: "cannot find myself") }
             let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let results = await ImageListChecks.check(
