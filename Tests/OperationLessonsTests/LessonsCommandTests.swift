@@ -92,6 +92,25 @@ import Testing
         let coloured = TerminalOutput(isTerminal: true, terminalColumns: 80, environment: ["TERM": "xterm"])
         #expect(LessonConsole(options: options, output: coloured).mark(false).contains("\u{1B}[31m"))
     }
+
+    /// `lessons timelines` with no folder named writes to the package's
+    /// git-ignored state folder, never over the committed pictures, and on a
+    /// terminal its progress counts the seconds from the first one on.
+    @Test func timelinesGoWhereTheyAreToldAndShowTheyAreAlive() async throws {
+        let root = try ExerciseCommandTests.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["timelines", "--speed", "4"], environment: ["COLUMNS": "80"], directory: root)
+        #expect(run.status == 0, "\(run.output.suffix(500))")
+        #expect(run.output.contains("Writing 10 timeline pictures to .operationlessons/timelines/"))
+        let pictures = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent(".operationlessons/timelines").path)
+        #expect(pictures.count == 10 && pictures.contains("08-dependencies.svg"))
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("docs").path))
+        // Step 8 plays its story on the wall clock for about 3 s at --speed 4: its line counts them.
+        #expect(run.output.contains("[8/10] step 08 dependencies … 0 s"))
+        #expect(run.output.contains("[8/10] step 08 dependencies … 1 s"))
+    }
 }
 
 /// docs/cli.md lists every command of `lessons`, and each flag a row gives is one its usage takes, and back.
