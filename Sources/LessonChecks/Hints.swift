@@ -1,4 +1,5 @@
 import Foundation
+import TableKit
 
 /// What `lessons hint` tells about one bug, a level at a time, as a teacher
 /// would: first a question and where to look, then the API that fixes it, and
@@ -48,9 +49,10 @@ public struct CodePlace: Sendable, CustomStringConvertible {
 public enum HintText {
     /// One bug: its name, what the last check measured and saw (if it
     /// failed), then level 1 (the question, where to look), level 2 (the why
-    /// and the API), level 3 (the code, from `step`).
+    /// and the API), level 3 (the code, from `step`). A line of code too long
+    /// for `width` goes on under its own indentation and four more columns.
     public static func bug(
-        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String
+        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil
     ) -> [String] {
         var lines = ["\(number)\(bug.name)"]
         if let lastCheck, !lastCheck.passed {
@@ -70,7 +72,11 @@ public enum HintText {
         if level >= 3 {
             lines.append("   Code, as \(step) has it:")
             for snippet in bug.hints.code {
-                lines += snippet.split(separator: "\n", omittingEmptySubsequences: false).map { "       " + $0 }
+                for line in snippet.split(separator: "\n", omittingEmptySubsequences: false).map({ "       " + $0 }) {
+                    let indentation = line.prefix { $0 == " " }
+                    lines += width.map { TerminalText.wrappedLine(line, width: $0, continuation: indentation + "    ") }
+                        ?? [line]
+                }
                 lines.append("")
             }
             lines.removeLast()

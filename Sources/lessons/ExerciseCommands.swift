@@ -264,7 +264,8 @@ enum HintCommand: LessonsCommand {
             number += 1
             lines += HintText.bug(
                 bug, level: level, lastCheck: failed?.first { $0.bug == bug.name },
-                number: (bug.isSafeguard ? "Keep right: " : "\(number). "), step: "step \(fixingStep(bug, exercise))")
+                number: (bug.isSafeguard ? "Keep right: " : "\(number). "), step: "step \(fixingStep(bug, exercise))",
+                width: StandardStream.output.terminal.columns)
             lines.append("")
         }
         let keeps = exercise.bugs.filter(\.isSafeguard)
