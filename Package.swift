@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit"]),
         .executableTarget(
             name: "lessons",
-            dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork"] + lessonTargets.map { .target(name: $0) }
+            dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit"]
+                + lessonTargets.map { .target(name: $0) }
         ),
         .target(name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]),
     ] + stepStories.values.sorted().map {

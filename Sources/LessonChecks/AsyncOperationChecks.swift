@@ -33,43 +33,93 @@ public enum AsyncOperationChecks {
         expected:
             "each of 4 downloads says isExecuting while it downloads, and isFinished (no longer isExecuting) once it "
             + "has delivered",
-        hint:
-            "Give the operation a state of its own under `lock` (ready, executing, finished); override "
-            + "`isAsynchronous` (true), `isExecuting` and `isFinished` to read it; set executing in `start()` and "
-            + "finished at the end of `complete(with:)`.",
         why:
             "An asynchronous operation's `start()` returns while its work goes on, and the queue then believes only "
             + "`isFinished`. The base class's flags know nothing of a `start()` you wrote: `isFinished` stays false, "
             + "the operation keeps its slot for ever, and once `maxConcurrentOperationCount` of them have started "
-            + "nothing else ever starts.")
+            + "nothing else ever starts.",
+        hints: Hints(
+            question:
+                "`start()` returns before the download is over. What do `isExecuting` and `isFinished` say while "
+                + "it downloads, and once it has delivered?",
+            place: CodePlace("MARK: the state of an asynchronous operation", in: "ImageDownloadOperation.swift"),
+            api:
+                "Override `isAsynchronous` (true), and `isExecuting` and `isFinished` to read a state of the "
+                + "operation's own (ready, executing, finished) under `lock`; set it to executing in `start()`, "
+                + "and to finished at the end of `complete(with:)`.",
+            code: [
+                """
+                private enum State {
+                    case ready, executing, finished
+                }
+
+                private var state = State.ready
+
+                public override var isAsynchronous: Bool { true }
+                public override var isExecuting: Bool { lock.withLock { state == .executing } }
+                public override var isFinished: Bool { lock.withLock { state == .finished } }
+                """,
+                """
+                completion(result)
+                move(to: .finished)
+                """,
+            ]))
     public static let announces = BugText(
         name: "state changed without a word: nobody hears it finish",
         expected:
             "once `isFinished` reads true, the operation's `completionBlock` runs (also when it was started by hand, "
             + "with no queue to look) and the queue lets it go",
-        hint:
-            "Wrap every change of the state in `willChangeValue(forKey: \"isExecuting\")` and "
-            + "`willChangeValue(forKey: \"isFinished\")` … `didChangeValue(forKey:)` for both, the did after the new "
-            + "value is set, and outside the lock (the queue reads `isFinished` as it hears it).",
         why:
             "Nobody polls `isFinished`: they are told. On Apple's platforms the queue observes it with KVO. "
             + "swift-corelibs-foundation has no KVO: `Operation.didChangeValue(forKey: \"isFinished\")` is the "
             + "only signal (its `willChangeValue` does nothing, and a `didChangeValue` made while `isFinished` still "
             + "reads false is ignored). Unannounced, `isFinished` reads true, but the completion block never runs and "
-            + "the operation is never let go (a queue on Linux looks once more only as `start()` returns).")
+            + "the operation is never let go (a queue on Linux looks once more only as `start()` returns).",
+        hints: Hints(
+            question:
+                "Nobody polls `isFinished`. How does the queue (or whoever set the `completionBlock`) learn that "
+                + "it just turned true?",
+            place: CodePlace("private func complete(with result:", in: "ImageDownloadOperation.swift"),
+            api:
+                "`willChangeValue(forKey:)` and `didChangeValue(forKey:)` for \"isExecuting\" and \"isFinished\" "
+                + "around every change of the state, the did after the new value is set, and outside the lock: on "
+                + "Linux, `didChangeValue(forKey: \"isFinished\")` is the only thing the queue hears.",
+            code: [
+                """
+                private func move(to new: State) {
+                    willChangeValue(forKey: "isExecuting")
+                    willChangeValue(forKey: "isFinished")
+                    lock.withLock { state = new }
+                    didChangeValue(forKey: "isExecuting")
+                    didChangeValue(forKey: "isFinished")
+                }
+                """
+            ]))
     public static let cancelledBeforeStart = BugText(
         name: "cancelled before it starts, it never finishes",
         expected:
             "cancelled while waiting, then started (by a queue, or by hand): finished at once, its completion block "
             + "run, and not one request made",
-        hint:
-            "At the top of `start()`: if `isCancelled`, finish now (`complete(with: .failure(.cancelled))`) and "
-            + "return, before anything is fetched or the state says executing.",
         why:
             "A queue starts a cancelled operation too: `cancel()` only sets a flag (and makes it ready). The default "
             + "`start()` sees the flag and finishes the operation; yours replaces it, so it must look at "
             + "`isCancelled` itself and finish, or the cancelled operation waits in the queue for ever, after "
-            + "downloading what nobody wants.")
+            + "downloading what nobody wants.",
+        hints: Hints(
+            question:
+                "A queue starts a cancelled operation too. What does your `start()` do when `isCancelled` is "
+                + "already true?",
+            place: CodePlace("public override func start()", in: "ImageDownloadOperation.swift"),
+            api:
+                "At the top of `start()`, look at `isCancelled`: if it is set, complete with "
+                + "`.failure(.cancelled)` (which finishes the operation) and return, before any fetch and before "
+                + "the state says executing.",
+            code: [
+                """
+                guard !isCancelled else { return complete(with: .failure(.cancelled)) }
+                move(to: .executing)
+                """
+            ]))
 
     static func conditions() -> NetworkConditions {
         var conditions = NetworkConditions()

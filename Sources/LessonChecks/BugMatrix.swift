@@ -1,5 +1,6 @@
 import Foundation
 import LessonKit
+import TableKit
 
 /// Bugs × steps, each cell measured.
 public enum BugMatrix {
@@ -28,9 +29,11 @@ public enum BugMatrix {
 
     /// The matrix as text or Markdown: a row per bug, a column per step. A cell
     /// is ✗ (present) or ✓ (gone) with the number; the step that fixes the bug
-    /// is marked; a run that crashed says so.
+    /// is marked; a run that crashed says so. On a terminal narrower than the
+    /// text table (`width`), the bugs are numbered and listed first, with what
+    /// their number counts, and the table holds the bare numbers.
     public static func render(
-        bugs: [KnownBug], steps: [LessonEntry], markdown: Bool,
+        bugs: [KnownBug], steps: [LessonEntry], markdown: Bool, width: Int? = nil,
         outcome: (Run) -> Scoreboard.Outcome?
     ) -> String {
         // The terminal table leaves the measure's name out (it is in --markdown and --json): it is wide enough.
@@ -60,12 +63,48 @@ public enum BugMatrix {
             lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
             return lines.joined(separator: "\n")
         }
-        let table = [header] + rows
-        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
-        return table.map { cells in
-            cells.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
-        }.joined(separator: "\n")
+        let wide = TextTable(
+            keyHeader: header[0], columns: header.dropFirst().map { TextTable.Column($0, alignedRight: false) },
+            rows: rows.map { TextTable.Row(key: $0[0], cells: Array($0.dropFirst())) }, ruled: false)
+        let text = wide.rendered(width: nil)
+        guard let width, text.split(separator: "\n").contains(where: { TerminalText.width(of: $0) > width }) else {
+            return text
+        }
+        return narrow(bugs: bugs, steps: steps, width: width, outcome: outcome)
+    }
+
+    /// The matrix for a narrow terminal: the bugs numbered, each with its
+    /// scenario and what its number counts; then a table of bare numbers.
+    static func narrow(
+        bugs: [KnownBug], steps: [LessonEntry], width: Int, outcome: (Run) -> Scoreboard.Outcome?
+    ) -> String {
+        var lines: [String] = []
+        for (index, bug) in bugs.enumerated() {
+            let number = String(index + 1).padding(toLength: 4, withPad: " ", startingAt: 0)
+            lines.append(
+                TerminalText.wrapped(
+                    "\(number)\(bug.name) · on \(bug.scenario.name) · \(bug.measure.counts)", width: width))
+        }
+        let rows = bugs.enumerated().map { index, bug in
+            TextTable.Row(
+                key: String(index + 1),
+                cells: steps.map { step in
+                    let mark = step.number == bug.fixedIn ? "←" : ""
+                    switch outcome(run(for: bug, step: step.number)) {
+                    case .measured(let report)?:
+                        switch bug.verdict(report) {
+                        case .present(let value): return "✗ \(bug.measure.cell(value))" + mark
+                        case .gone(let value): return "✓ \(bug.measure.cell(value))" + mark
+                        case .notMeasured: return "n/a" + mark
+                        }
+                    case .failed(let why)?: return (why.hasPrefix("crashed") ? "crash" : "error") + mark
+                    case nil: return "—"
+                    }
+                })
+        }
+        let table = TextTable(
+            keyHeader: "bug", columns: steps.map { TextTable.Column("step \($0.id)", alignedRight: false) }, rows: rows)
+        return (lines + ["", table.rendered(width: width)]).joined(separator: "\n")
     }
 
     private static func cell(_ verdict: Verdict, measure: Measure, markdown: Bool) -> String {

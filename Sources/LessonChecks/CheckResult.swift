@@ -2,6 +2,9 @@ import Foundation
 
 /// What a check found about one bug of an exercise: gone or not, the number
 /// that says so, the number it should be, and a one-line hint.
+///
+/// Codable: `lessons check` keeps the last verdict (`Workbench --check N
+/// --verdict FILE`), which `lessons hint` and `lessons watch` read.
 public struct CheckResult: Sendable, Equatable, Codable {
     public let bug: String
     public let passed: Bool
@@ -50,7 +53,7 @@ extension [CheckResult] {
             lines.append(
                 "Exercise \(exercise) not solved yet: \(fixed)"
                     + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
-                    + ". More help: swift run lessons hint \(exercise)")
+                    + ".\nMore help: swift run lessons hint \(exercise)")
         }
         return lines.joined(separator: "\n")
     }
@@ -77,25 +80,28 @@ extension [CheckResult] {
 }
 
 /// One bug as the learner reads about it: its name, what a fixed step
-/// measures, a one-line hint (printed when the check fails) and the why, in
-/// the lesson text's words (`lessons hint N`).
+/// measures, the why (in the lesson text's words), and the hints `lessons
+/// hint` gives a level at a time. A failed check prints the first level.
 public struct BugText: Sendable {
     public let name: String
     public let expected: String
-    public let hint: String
     public let why: String
+    public let hints: Hints
     /// Not a bug of the starting code: one an earlier step fixed, or one a
     /// hasty fix brings in (the UI set from a download thread). Checked, and
     /// listed as "keep".
     public let isSafeguard: Bool
 
-    public init(name: String, expected: String, hint: String, why: String, isSafeguard: Bool = false) {
+    public init(name: String, expected: String, why: String, hints: Hints, isSafeguard: Bool = false) {
         self.name = name
         self.expected = expected
-        self.hint = hint
         self.why = why
+        self.hints = hints
         self.isSafeguard = isSafeguard
     }
+
+    /// What a failed check says to try: the first hint, a question and where to look.
+    public var hint: String { hints.nudge }
 
     public func result(passed: Bool, measured: String, isSafeguard: Bool? = nil) -> CheckResult {
         CheckResult(
@@ -105,7 +111,7 @@ public struct BugText: Sendable {
 
     /// The same text, as a bug to fix or as one to keep fixed.
     public func safeguard(_ isSafeguard: Bool) -> BugText {
-        BugText(name: name, expected: expected, hint: hint, why: why, isSafeguard: isSafeguard)
+        BugText(name: name, expected: expected, why: why, hints: hints, isSafeguard: isSafeguard)
     }
 }
 

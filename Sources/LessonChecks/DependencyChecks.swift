@@ -26,27 +26,54 @@ public enum DependencyChecks {
     public static let order = BugText(
         name: "the update's steps run out of order",
         expected: "all \(seeds.count) runs finish download, unzip, install, each with what the one before it left",
-        hint:
-            "Make unzip wait for download and install for unzip — `unzip.addDependency(download)`, "
-            + "`install.addDependency(unzip)` — before the operations are added to their queues (it works across "
-            + "queues).",
         why:
             "Without dependencies the three operations start together and finish in whatever order their durations "
             + "say: install can run before unzip has left anything to install. `addDependency` orders them, even "
             + "across queues: install sits on the main queue and waits for unzip on the background queue. The order "
-            + "you add them to the queues does not matter.")
+            + "you add them to the queues does not matter.",
+        hints: Hints(
+            question:
+                "The three operations go to their queues together. What makes unzip wait until download has "
+                + "finished? Nothing in the code says so yet.",
+            place: CodePlace("func start(withDependencies: Bool)", in: "SoftwareUpdate.swift"),
+            api:
+                "`Operation.addDependency(_:)`: an operation does not start until every operation it depends on "
+                + "has finished, even one on another queue. Add the dependencies before the operations go to their "
+                + "queues; the order they are added in then does not matter.",
+            code: [
+                """
+                unzip.addDependency(download)
+                install.addDependency(unzip)
+                """
+            ]))
     public static let cycle = BugText(
         name: "a dependency cycle hangs without a word",
         expected:
             "`startCheckingForCycles(withCycle: true)` throws an error naming download, unzip and install · without "
             + "the cycle the update still runs in order",
-        hint:
-            "Before enqueueing, walk each operation's `dependencies` depth first; an operation met again while it is "
-            + "still on the path closes a cycle: throw an error that names the operations on it.",
         why:
             "`Operation` has no cycle check: a cycle is accepted, every operation in it waits for another forever "
             + "(`isReady` stays false), and nothing complains — `waitUntilAllOperationsAreFinished()` just never "
-            + "returns. So look before you enqueue, on both queues, and say which operations wait for each other.")
+            + "returns. So look before you enqueue, on both queues, and say which operations wait for each other.",
+        hints: Hints(
+            question:
+                "With the tutorial's extra line, download waits for install, which waits for unzip, which waits "
+                + "for download. Who could notice, and when: before or after the queues have them?",
+            place: CodePlace("func startCheckingForCycles(withCycle: Bool)", in: "DependencyCycle.swift"),
+            api:
+                "`Operation.dependencies` lists what an operation waits for. Walk them depth first from each "
+                + "operation: one met again while it is still on the path being walked closes a cycle. Throw an "
+                + "`Error` whose description names the operations on it (their `name`), before either queue sees "
+                + "one.",
+            code: [
+                """
+                static func cycle(among operations: [Operation]) -> [Operation]? {
+                    var finished = Set<ObjectIdentifier>()
+                    var path: [Operation] = []
+                """,
+                "if let index = path.firstIndex(where: { $0 === operation }) {",
+                "try DependencyCheck.checkForCycles([download, unzip, install])",
+            ]))
 
     static func conditions(seed: UInt64) -> NetworkConditions {
         var options = LessonOptions()

@@ -94,7 +94,9 @@ public struct Condition: Sendable {
 
     /// The app downloaded something: no download, no bug, and no fix either.
     static func downloads(on scenario: Scenario) -> Condition {
-        Condition(on: scenario, { $0.requests > 0 }) { "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))" }
+        Condition(on: scenario, { $0.requests > 0 }) {
+            "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))"
+        }
     }
 }
 
@@ -123,15 +125,18 @@ public struct Measure: Sendable {
     public let value: @Sendable (Report) -> Double?
     /// How a value is written in a sentence; nil: the number and the unit.
     private let format: (@Sendable (Double) -> String)?
+    /// How a value is written in a table's cell, for a yes-or-no measure ("freed"); nil: the number.
+    private let short: (@Sendable (Double) -> String)?
 
     public init(
         name: String, unit: String, units: String? = nil, format: (@Sendable (Double) -> String)? = nil,
-        value: @escaping @Sendable (Report) -> Double?
+        short: (@Sendable (Double) -> String)? = nil, value: @escaping @Sendable (Report) -> Double?
     ) {
         self.name = name
         self.unit = unit
         self.units = units ?? (unit == "ms" || unit == "B" || unit.isEmpty ? unit : Self.plural(unit))
         self.format = format
+        self.short = short
         self.value = value
     }
 
@@ -146,8 +151,15 @@ public struct Measure: Sendable {
     /// The value in a table's cell, where the column names what it counts:
     /// the number, or a word for a yes-or-no measure ("freed").
     public func cell(_ value: Double) -> String {
-        if unit.isEmpty, let format { return format(value) }
+        if let short { return short(value) }
         return Self.number(value) + (unit == "ms" || unit == "B" ? " " + unit : "")
+    }
+
+    /// What `cell` shows, in words: "N blank frames", "longest main-queue stall N ms", "freed or kept".
+    public var counts: String {
+        if let short { return "\(short(1)) or \(short(0))" }
+        let sample = text(7)
+        return sample.contains("7") ? sample.replacingOccurrences(of: "7", with: "N") : name
     }
 
     static func number(_ value: Double) -> String {

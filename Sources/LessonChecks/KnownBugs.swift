@@ -7,28 +7,63 @@ extension KnownBug {
             BugText(
                 name: "downloads freeze the main queue",
                 expected: "the main queue never stalls · every visible row shows its icon at the end",
-                hint:
-                    "Download in `queue.addOperation { … }` on a `lazy var queue = OperationQueue()`, not in "
-                    + "`cellForRowAt` itself; set the image in `OperationQueue.main.addOperation { … }`.",
                 why:
                     "Every icon is downloaded inside `cellForRowAt`, on the main queue: nothing else runs there "
                     + "(no frame, no touch) until it returns. The main queue should only *start* downloads and "
                     + "*receive* images; the waiting belongs on a queue's worker threads, where it blocks nobody "
-                    + "the user can see. Hopping with `DispatchQueue.global().sync` moves the fetch, not the wait."),
+                    + "the user can see. Hopping with `DispatchQueue.global().sync` moves the fetch, not the wait.",
+                hints: Hints(
+                    question:
+                        "Which queue runs `cellForRowAt`, and what does it wait for before it can return? (A fetch "
+                        + "moved with `DispatchQueue.global().sync` is still waited for there.)",
+                    place: CodePlace("cellForRowAt", in: "AppsViewController.swift"),
+                    api:
+                        "An `OperationQueue` of your own runs blocks on its worker threads: `queue.addOperation { … }` "
+                        + "returns at once. The image comes back to the main queue in `OperationQueue.main.addOperation { "
+                        + "… }`. A `sync` hop (`DispatchQueue.global().sync`) does not help: it waits until its block has "
+                        + "run.",
+                    code: [
+                        "lazy var queue = OperationQueue()",
+                        """
+                        queue.addOperation {
+                            let data = URL(string: app.icon).flatMap { try? self.network.data(contentsOf: $0) }
+                            let image = data.flatMap { Image(data: $0) }
+                            OperationQueue.main.addOperation {
+                                cell.imageView.image = image
+                            }
+                        }
+                        """,
+                    ])),
             fixedIn: 2, scenario: .standard,
             measure: Measure(name: "maxMainStallMs", unit: "ms", format: { "longest main-queue stall \(Int($0)) ms" }) {
                 $0.maxMainStallMs
             },
-            conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)],
+            conditions: [
+                .downloads(on: .standard), .everyRowShowsItsIcon(on: .standard),
+                // A `sync` hop runs its block on the calling thread: the harness counts it there.
+                Condition(on: .standard, { $0.requestsOnMainQueue == 0 }) {
+                    "\($0.requestsOnMainQueue) of \(counted($0.requests, "request")) made on the main queue's thread "
+                        + "(in `cellForRowAt`, or in a `sync` hop from it)"
+                },
+            ],
             shape: Shape({ $0.maxMainStallMs > 0 }) { "the main queue stalled \(Int($0.maxMainStallMs)) ms" }),
         KnownBug(
             BugText(
                 name: "cells stay blank while their icon loads",
                 expected: "frames with a placeholder, and no blank frame",
-                hint: "Set `cell.imageView.image = Image.placeholder` before the download starts.",
                 why:
                     "A placeholder first: the row shows a grey tile at once instead of nothing, then the icon when "
-                    + "its operation hands it back through `OperationQueue.main`."),
+                    + "its operation hands it back through `OperationQueue.main`.",
+                hints: Hints(
+                    question:
+                        "What does a row show between the moment it appears and the moment its icon arrives?",
+                    place: CodePlace("cell.imageView.image", in: "AppsViewController.swift"),
+                    api:
+                        "`Image.placeholder` is a grey tile made for this: give it to `cell.imageView.image` before the "
+                        + "download starts.",
+                    code: [
+                        "cell.imageView.image = Image.placeholder"
+                    ])),
             fixedIn: 2, scenario: .standard,
             measure: Measure(name: "blankFrames", unit: "blank frame") { Double($0.blankFrames) },
             conditions: [
@@ -41,13 +76,30 @@ extension KnownBug {
             BugText(
                 name: "every scroll back downloads the icons again",
                 expected: "one request per icon, none failed",
-                hint:
-                    "Keep each icon once downloaded (step 3 keeps it on the model: `AppInfo` becomes a class with "
-                    + "`var image: Image?`) and show it in `cellForRowAt` before thinking of a download.",
                 why:
                     "Nothing keeps the image: scrolling back over rows already loaded starts their downloads again. "
                     + "An icon downloaded once should be kept, and `cellForRowAt` should use it before it thinks of "
-                    + "the network."),
+                    + "the network.",
+                hints: Hints(
+                    question:
+                        "When a row scrolls back into view, where does `cellForRowAt` look for the icon it downloaded a "
+                        + "moment ago?",
+                    place: CodePlace("struct AppInfo", in: "AppInfo.swift"),
+                    api:
+                        "Keep the image on the model: `AppInfo` becomes a `final class` (a struct is copied into the "
+                        + "block, and the copy would keep it) with `var image: Image?`, set when the download ends; "
+                        + "`cellForRowAt` shows it and returns before it thinks of the network.",
+                    code: [
+                        "final class AppInfo: Decodable {",
+                        "var image: Image?",
+                        """
+                        if let image = app.image {
+                            cell.imageView.image = image
+                            return cell
+                        }
+                        """,
+                        "app.image = data.flatMap { Image(data: $0) }",
+                    ])),
             fixedIn: 3, scenario: .standard,
             measure: Measure(name: "requests − uniqueURLs", unit: "repeated download") {
                 Double($0.requests - $0.uniqueURLs)
@@ -60,13 +112,22 @@ extension KnownBug {
             BugText(
                 name: "a late icon lands in a reused cell of another row",
                 expected: "no frame with another row's icon on the fast scroll · every row its own icon at the end",
-                hint:
-                    "When the download ends, don't set the captured cell's image: cells are reused. Reload the row "
-                    + "(`self.tableView.reloadRows(at: [indexPath])`) so `cellForRowAt` shows the kept icon.",
                 why:
                     "The closure captured `cell`, the object, not the row. Cells are reused: by the time row 10's "
                     + "slow icon arrives, its cell has scrolled out and back in as row 19, and the icon is drawn "
-                    + "there. Reloading the *row* asks `cellForRowAt` again, whatever cell shows it now."),
+                    + "there. Reloading the *row* asks `cellForRowAt` again, whatever cell shows it now.",
+                hints: Hints(
+                    question:
+                        "The download's block captured `cell`. When the icon arrives seconds later, which row does that "
+                        + "cell show?",
+                    place: CodePlace("OperationQueue.main.addOperation", in: "AppsViewController.swift"),
+                    api:
+                        "`tableView.reloadRows(at: [indexPath])` asks `cellForRowAt` again for that row, whatever cell "
+                        + "shows it now (or none, if it has scrolled away); with the icon kept on the model, "
+                        + "`cellForRowAt` shows it.",
+                    code: [
+                        "self.tableView.reloadRows(at: [indexPath])"
+                    ])),
             fixedIn: 3, scenario: .fastScrollSlowRows,
             measure: Measure(name: "wrongImageFrames", unit: "frame with another row's icon") {
                 Double($0.wrongImageFrames)
@@ -79,13 +140,27 @@ extension KnownBug {
             BugText(
                 name: "a memory warning frees nothing",
                 expected: "no image byte kept after the warning · every row shows its icon again at the end",
-                hint:
-                    "Keep the icons in one dictionary the controller owns (`var imageCache: [String: Image]`, by "
-                    + "icon URL) and empty it in `override func didReceiveMemoryWarning()`.",
                 why:
                     "The system asked the app to free memory, and it freed nothing: its icons are spread over sixty "
                     + "model objects, and `didReceiveMemoryWarning` has no way to find them. Keep the cache in one "
-                    + "place you own, so one line can empty it; rows shown again download theirs again."),
+                    + "place you own, so one line can empty it; rows shown again download theirs again.",
+                hints: Hints(
+                    question:
+                        "When the system asks for memory back, which object could let go of every icon at once, and "
+                        + "where does it hear the request?",
+                    place: CodePlace("var image: Image?", in: "AppInfo.swift"),
+                    api:
+                        "One dictionary the controller owns, `[String: Image]` keyed by icon URL, instead of a property "
+                        + "on each model object; `override func didReceiveMemoryWarning()` empties it with `removeAll()`.",
+                    code: [
+                        "var imageCache: [String: Image] = [:]",
+                        "if let image = imageCache[app.icon] {",
+                        """
+                        override func didReceiveMemoryWarning() {
+                            imageCache.removeAll()
+                        }
+                        """,
+                    ])),
             fixedIn: 4, scenario: .memoryWarningThenScroll,
             measure: Measure(
                 name: "liveImageBytes", unit: "B", format: { "\(Int($0)) image bytes kept after the warning" }
@@ -95,14 +170,32 @@ extension KnownBug {
             BugText(
                 name: "a slow icon scrolled away and back is downloaded twice at once",
                 expected: "no duplicate in flight · one request per icon · every row shows its icon at the end",
-                hint:
-                    "Keep the download under way for each icon URL (`var operations: [String: Operation]`); in "
-                    + "`cellForRowAt`, if one is there, show the placeholder and start nothing.",
                 why:
                     "Nothing remembers a download in flight: when row 8 comes back while its slow icon is still "
                     + "loading, `cellForRowAt` finds no icon and starts a second download of the same URL. An "
                     + "operation pool (one operation per URL, running or waiting) makes the second visit wait for "
-                    + "the first download."),
+                    + "the first download.",
+                hints: Hints(
+                    question:
+                        "Row 8 comes back while its icon is still downloading. How could `cellForRowAt` know a download "
+                        + "of that URL is already under way?",
+                    place: CodePlace("queue.addOperation", in: "AppsViewController.swift"),
+                    api:
+                        "An operation pool: `var operations: [String: Operation]`, the download under way for each icon "
+                        + "URL. Make the download a `BlockOperation`, put it in the pool before `queue.addOperation(_:)`, "
+                        + "look there before starting one, and take it out when the download ends.",
+                    code: [
+                        "var operations: [String: Operation] = [:]",
+                        """
+                        if operations[app.icon] != nil {
+                            return cell
+                        }
+                        """,
+                        """
+                        operations[app.icon] = operation
+                        queue.addOperation(operation)
+                        """,
+                    ])),
             fixedIn: 5, scenario: .scrollBackWhileLoading,
             measure: Measure(name: "duplicateRequests", unit: "duplicate in flight") {
                 Double($0.duplicateRequests)
@@ -118,13 +211,25 @@ extension KnownBug {
             BugText(
                 name: "offline, a failed download asks again, forever",
                 expected: "one request per icon shown, however long the user waits",
-                hint:
-                    "When a download ends with no image, don't reload the row: the reload asks `cellForRowAt` again, "
-                    + "which downloads again, which fails again.",
                 why:
                     "Offline, every download fails at once; the completion reloads the row anyway; `cellForRowAt` "
                     + "finds no icon and starts another download: a loop that only ends with the app. No icon, no "
-                    + "reload."),
+                    + "reload.",
+                hints: Hints(
+                    question:
+                        "Offline, the download ends with no image, and the row is reloaded anyway. What does the reload "
+                        + "ask `cellForRowAt` to do next?",
+                    place: CodePlace("reloadRows", in: "AppsViewController.swift"),
+                    api:
+                        "Reload the row only when the download brought an image: `guard let image else { return }` "
+                        + "before `reloadRows(at:)`.",
+                    code: [
+                        """
+                        guard let image else { return }
+                        imageCache[icon] = image
+                        tableView.reloadRows(at: [indexPath])
+                        """
+                    ])),
             fixedIn: 5, scenario: .offlineBrowse,
             measure: Measure(name: "requests − uniqueURLs", unit: "repeated request") {
                 Double($0.requests - $0.uniqueURLs)
@@ -137,28 +242,55 @@ extension KnownBug {
             BugText(
                 name: "the controller is never freed while its downloads run",
                 expected: "the controller freed when the user leaves, slow downloads still out",
-                hint:
-                    "Capture `[weak self]` in the download's block (and in the block it sends to the main queue), "
-                    + "and keep what the block needs (the network) in a local constant.",
                 why:
                     "The queue holds the operation, the operation holds its block, and the block holds `self`: the "
-                    + "controller lives until the last slow download ends, long after the user has left."),
+                    + "controller lives until the last slow download ends, long after the user has left.",
+                hints: Hints(
+                    question:
+                        "The queue holds the operation, and the operation holds its block. What does the block hold?",
+                    place: CodePlace("queue.addOperation", in: "AppsViewController.swift"),
+                    api:
+                        "A capture list: `[weak self]` in the operation's block and in the block it hands to the main "
+                        + "queue. Copy what the download needs into a local constant first (`let network = self.network`), "
+                        + "so it needs no `self`.",
+                    code: [
+                        "let network = self.network",
+                        "let operation = BlockOperation { [weak self] in",
+                        """
+                        OperationQueue.main.addOperation { [weak self] in
+                            self?.downloadFinished(icon: app.icon, image: image, at: indexPath)
+                        }
+                        """,
+                    ])),
             fixedIn: 5, scenario: .leaveWhileLoading,
             measure: Measure(
-                name: "controllerFreed", unit: "", format: { $0 == 1 ? "controller freed" : "controller kept" }
+                name: "controllerFreed", unit: "", format: { $0 == 1 ? "controller freed" : "controller kept" },
+                short: { $0 == 1 ? "freed" : "kept" }
             ) { $0.controllerFreed ? 1 : 0 },
             presence: .below(1)),
         KnownBug(
             BugText(
                 name: "a failed icon is never tried again",
                 expected: "row 2's icon (which fails once) shown at the end · every row its own icon",
-                hint:
-                    "Take the operation out of the pool however the download ended (\"if there is an if, there must "
-                    + "be an else\"): a failed one left there blocks its icon for good.",
                 why:
                     "A pool that removes an operation only when its download worked keeps a failed one forever: "
                     + "every later visit to the row finds it there and waits for a download that will never come "
-                    + "back."),
+                    + "back.",
+                hints: Hints(
+                    question:
+                        "When a download fails, is its operation taken out of the pool? What does the next visit to the "
+                        + "row find there?",
+                    place: CodePlace("downloadFinished", in: "AppsViewController.swift"),
+                    api:
+                        "Take the entry out of the pool (`operations[icon] = nil`) however the download ended, before "
+                        + "looking at the image: \"if there is an if, there must be an else\".",
+                    code: [
+                        """
+                        func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
+                            operations[icon] = nil
+                            guard let image else { return }
+                        """
+                    ])),
             fixedIn: 5, origin: .variant(flag: "naive-pool"), scenario: .failOnce,
             measure: Measure(
                 name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end",
@@ -175,12 +307,36 @@ extension KnownBug {
             BugText(
                 name: "a relaunch downloads every icon again",
                 expected: "no request after the relaunch · every row its own icon",
-                hint:
-                    "Write each downloaded icon to `cachesDirectory` (`data.write(to:options: .atomic)`) and, in "
-                    + "`cellForRowAt`, read it from there before downloading.",
                 why:
                     "Memory is gone when the app is: a relaunched app that keeps icons only in a dictionary "
-                    + "downloads them all again. Keep them in the Caches folder too: memory, then disk, then network."),
+                    + "downloads them all again. Keep them in the Caches folder too: memory, then disk, then network.",
+                hints: Hints(
+                    question:
+                        "What is left of the icons when the app is relaunched? Where could they be kept that memory is "
+                        + "not?",
+                    place: CodePlace("if let image = imageCache[app.icon]", in: "AppsViewController.swift"),
+                    api:
+                        "The app's Caches folder (`environment.cachesDirectory`): write each downloaded icon's bytes "
+                        + "there with `data.write(to: file, options: .atomic)`, and in `cellForRowAt` read them with "
+                        + "`Data(contentsOf: file)` after memory and before the network.",
+                    code: [
+                        "cachesDirectory = environment.cachesDirectory",
+                        """
+                        let file = cacheFile(for: app.icon)
+                        if let data = try? Data(contentsOf: file), let image = Image(data: data) {
+                            imageCache[app.icon] = image
+                            cell.imageView.image = image
+                            return cell
+                        }
+                        """,
+                        """
+                        if let data, image != nil {
+                            try? FileManager.default.createDirectory(
+                                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                            try? data.write(to: file, options: .atomic)
+                        }
+                        """,
+                    ])),
             fixedIn: 6, scenario: .relaunch,
             measure: Measure(name: "requestsAfterRelaunch", unit: "request after the relaunch") {
                 $0.requestsAfterRelaunch.map(Double.init)
@@ -193,13 +349,32 @@ extension KnownBug {
             BugText(
                 name: "icons whose URLs end alike share one file on disk",
                 expected: "one file per icon · no frame with another row's icon after the relaunch",
-                hint:
-                    "Name the file from the whole URL (a hash, as step 6's `cacheFileName(for:)` does), not its last "
-                    + "path component: `…/qq/icon.png` and `…/wechat/icon.png` would share one.",
                 why:
                     "The tutorials name the file by the URL's last path component, and four rows here end in "
                     + "`icon.png`: each download overwrites the one before, and after a relaunch those rows show "
-                    + "whichever icon was written last."),
+                    + "whichever icon was written last.",
+                hints: Hints(
+                    question:
+                        "`…/qq/icon.png` and `…/wechat/icon.png`: which file name does your code give each? Which part "
+                        + "of the URL does the name come from?",
+                    place: CodePlace("func cacheFileName(for icon: String)", in: "AppsViewController.swift"),
+                    api:
+                        "Name the file from the whole URL: a hash of it that is the same in every run (Swift's "
+                        + "`hashValue` is seeded per process; FNV-1a is a few lines), written in hex, which cannot hold "
+                        + "`/` or `..`.",
+                    code: [
+                        """
+                        func cacheFileName(for icon: String) -> String {
+                            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                            for byte in icon.utf8 {
+                                hash ^= UInt64(byte)
+                                hash &*= 0x100_0000_01b3
+                            }
+                            let hex = String(hash, radix: 16)
+                            return String(repeating: "0", count: 16 - hex.count) + hex + ".ppm"
+                        }
+                        """
+                    ])),
             fixedIn: 6, origin: .variant(flag: "last-component-names"), scenario: .relaunch,
             measure: Measure(name: "wrongImageFrames", unit: "frame with another row's icon") {
                 Double($0.wrongImageFrames)
@@ -217,10 +392,26 @@ extension KnownBug {
             BugText(
                 name: "an offline relaunch shows only placeholders",
                 expected: "every visible row shows its icon after relaunching offline",
-                hint: "Read the icon from the Caches folder before thinking of the network: offline, it is all there is.",
                 why:
                     "Offline, the relaunched app has nothing in memory and the network fails: only what was kept on "
-                    + "disk can be shown."),
+                    + "disk can be shown.",
+                hints: Hints(
+                    question:
+                        "Offline, after a relaunch, memory is empty and every download fails. What is left that could "
+                        + "show an icon?",
+                    place: CodePlace("if let image = imageCache[app.icon]", in: "AppsViewController.swift"),
+                    api:
+                        "Read the Caches folder in `cellForRowAt`, before the network: `Data(contentsOf: file)`, then "
+                        + "`Image(data:)`; bytes that do not decode count as a miss.",
+                    code: [
+                        """
+                        if let data = try? Data(contentsOf: file), let image = Image(data: data) {
+                            imageCache[app.icon] = image
+                            cell.imageView.image = image
+                            return cell
+                        }
+                        """
+                    ])),
             fixedIn: 6, scenario: .offlineRelaunch,
             measure: Measure(
                 name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end",
@@ -231,13 +422,34 @@ extension KnownBug {
             BugText(
                 name: "downloads under way at a memory warning deliver after it",
                 expected: "no icon delivered after the warning by a download started before it",
-                hint:
-                    "Make each download an `Operation` subclass whose `main()` checks `isCancelled` before and after "
-                    + "the fetch; on a memory warning call `queue.cancelAllOperations()` and empty the pool.",
                 why:
                     "Cancelling only asks: a block operation that never looks at `isCancelled` runs to the end and "
                     + "delivers anyway, filling the cache the warning just emptied. An operation of your own can "
-                    + "check, before it starts the fetch and after it returns."),
+                    + "check, before it starts the fetch and after it returns.",
+                hints: Hints(
+                    question:
+                        "A download already running when the memory warning comes carries on to the end. What could it "
+                        + "ask before it hands its icon over?",
+                    place: CodePlace("BlockOperation", in: "AppsViewController.swift"),
+                    api:
+                        "`cancel()` only sets `isCancelled`, and a `BlockOperation`'s block cannot see its own "
+                        + "operation. Write an `Operation` subclass whose `main()` checks `isCancelled` before the fetch "
+                        + "and after it, and reports on the main queue to a `weak` delegate; `queue.cancelAllOperations()` "
+                        + "in `didReceiveMemoryWarning()`.",
+                    code: [
+                        "class DownloadOperation: Operation, @unchecked Sendable {",
+                        """
+                        override func main() {
+                            if isCancelled { return }
+                            let data = URL(string: icon).flatMap { try? network.data(contentsOf: $0) }
+                            if isCancelled { return }
+                        """,
+                        """
+                        queue.cancelAllOperations()
+                        operations.removeAll()
+                        imageCache.removeAll()
+                        """,
+                    ])),
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(name: "staleDeliveries", unit: "icon delivered after the warning") {
                 Double($0.staleDeliveries)
@@ -246,12 +458,31 @@ extension KnownBug {
             BugText(
                 name: "waiting downloads start after a memory warning",
                 expected: "no download starts after the warning",
-                hint:
-                    "On a memory warning call `queue.cancelAllOperations()`: a waiting operation that is cancelled "
-                    + "never starts its `main()`, if `main()` checks `isCancelled` first.",
                 why:
                     "Downloads queued for rows the user scrolled past wait their turn and start after the warning, "
-                    + "for icons nobody is looking at."),
+                    + "for icons nobody is looking at.",
+                hints: Hints(
+                    question:
+                        "Downloads queued for rows the user scrolled past are still waiting when the warning comes. What "
+                        + "tells the queue they are not wanted any more?",
+                    place: CodePlace("didReceiveMemoryWarning", in: "AppsViewController.swift"),
+                    api:
+                        "`queue.cancelAllOperations()` cancels the waiting operations too. The queue still starts each "
+                        + "one, and a `main()` that checks `isCancelled` first returns at once. Empty the pool with it "
+                        + "(`operations.removeAll()`): a cancelled entry left there would block its icon for good.",
+                    code: [
+                        """
+                        override func didReceiveMemoryWarning() {
+                            queue.cancelAllOperations()
+                            operations.removeAll()
+                            imageCache.removeAll()
+                        }
+                        """,
+                        """
+                        override func main() {
+                            if isCancelled { return }
+                        """,
+                    ])),
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(name: "requestsAfterMemoryWarning", unit: "download started after the warning") {
                 $0.requestsAfterMemoryWarning.map(Double.init)
@@ -260,13 +491,38 @@ extension KnownBug {
             BugText(
                 name: "downloads start while the user scrolls",
                 expected: "no download started while scrolling · every row shows its icon once the table rests",
-                hint:
-                    "Suspend the queue in `scrollViewWillBeginDragging` and resume it when the table comes to rest "
-                    + "(`scrollViewDidEndDragging(_:willDecelerate: false)`, `scrollViewDidEndDecelerating`).",
                 why:
                     "Downloads compete with the scroll for the CPU. Suspending the queue while the finger is down "
                     + "stops it from starting operations (running ones carry on); the rows scrolled past still "
-                    + "download, after the drag."),
+                    + "download, after the drag.",
+                hints: Hints(
+                    question:
+                        "While the finger drags the table, should a download start? Which calls tell the controller that "
+                        + "a drag begins, and that the table is at rest again?",
+                    place: CodePlace("class AppsViewController: TableViewController", in: "AppsViewController.swift"),
+                    api:
+                        "The controller is the table's scroll delegate. `queue.isSuspended = true` in "
+                        + "`scrollViewWillBeginDragging(_:)`; back to false in "
+                        + "`scrollViewDidEndDragging(_:willDecelerate:)` when `decelerate` is false, and in "
+                        + "`scrollViewDidEndDecelerating(_:)`. A suspended queue starts nothing; the downloads already "
+                        + "running carry on.",
+                    code: [
+                        """
+                        override func scrollViewWillBeginDragging(_ tableView: TableView) {
+                            queue.isSuspended = true
+                        }
+                        """,
+                        """
+                        override func scrollViewDidEndDragging(_ tableView: TableView, willDecelerate decelerate: Bool) {
+                            if !decelerate { queue.isSuspended = false }
+                        }
+                        """,
+                        """
+                        override func scrollViewDidEndDecelerating(_ tableView: TableView) {
+                            queue.isSuspended = false
+                        }
+                        """,
+                    ])),
             fixedIn: 7, scenario: .standard,
             measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
                 Double($0.requestsStartedWhileScrolling)
@@ -276,13 +532,27 @@ extension KnownBug {
             BugText(
                 name: "downloads start while the table still glides",
                 expected: "no download started while the table glides after a flick",
-                hint:
-                    "Resume the queue in `scrollViewDidEndDragging` only when `decelerate` is false, and otherwise in "
-                    + "`scrollViewDidEndDecelerating`: a flick goes on moving after the finger lifts.",
                 why:
                     "After a flick the table glides on: the finger is up, the scroll is not over. A queue resumed when "
                     + "the finger lifts starts its downloads during the glide, the very competition the suspension was "
-                    + "for. Some tutorials resume there."),
+                    + "for. Some tutorials resume there.",
+                hints: Hints(
+                    question:
+                        "After a flick the finger is up, but the table goes on moving. Which scroll call says it has "
+                        + "come to rest?",
+                    place: CodePlace("scrollViewDidEndDragging", in: "AppsViewController.swift"),
+                    api:
+                        "`scrollViewDidEndDragging(_:willDecelerate:)` says whether the table glides on: resume there "
+                        + "only when `decelerate` is false, and otherwise in `scrollViewDidEndDecelerating(_:)`, which "
+                        + "comes when it stops.",
+                    code: [
+                        "if !decelerate { queue.isSuspended = false }",
+                        """
+                        override func scrollViewDidEndDecelerating(_ tableView: TableView) {
+                            queue.isSuspended = false
+                        }
+                        """,
+                    ])),
             fixedIn: 7, origin: .variant(flag: "resume-on-drag-end"), scenario: .fastScrollSlowRows,
             measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
                 Double($0.requestsStartedWhileScrolling)
@@ -291,14 +561,29 @@ extension KnownBug {
             BugText(
                 name: "a thread is blocked for every download in flight",
                 expected: "no thread waits in the network: a fetch that blocks none",
-                hint:
-                    "Make the download an asynchronous operation over `network.fetch(_:)`: `start()` begins the "
-                    + "fetch and returns; the operation finishes, announcing `isExecuting` and `isFinished`, when "
-                    + "the fetch calls back.",
                 why:
                     "`Data(contentsOf:)` holds its thread until the answer comes: three downloads at once hold three "
                     + "threads doing nothing. An asynchronous operation holds none while it waits, as "
-                    + "SDWebImage's downloader does over URLSession."),
+                    + "SDWebImage's downloader does over URLSession.",
+                hints: Hints(
+                    question:
+                        "While an icon travels over the network, what is the thread that asked for it doing?",
+                    place: CodePlace("network.data(contentsOf:", in: "DownloadOperation.swift"),
+                    api:
+                        "An asynchronous `Operation`: override `start()` (not `main()`), begin a fetch that blocks no "
+                        + "thread (`network.fetch(_:progress:completion:)`), return at once, and finish when the fetch "
+                        + "calls back. `isAsynchronous`, `isExecuting` and `isFinished` are then yours, announced with "
+                        + "`willChangeValue(forKey:)` and `didChangeValue(forKey:)`.",
+                    code: [
+                        "public override var isAsynchronous: Bool { true }",
+                        """
+                        let task = network.fetch(url) { [self] received, expected in
+                            if !isCancelled { progress(received, expected) }
+                        } completion: { [self] result in
+                            complete(with: result)
+                        }
+                        """,
+                    ])),
             fixedIn: 10, scenario: .standard,
             measure: Measure(name: "peakBlockedThreads", unit: "thread blocked at once") {
                 Double($0.peakBlockedThreads)
@@ -307,12 +592,26 @@ extension KnownBug {
             BugText(
                 name: "a second row on a shared icon stays empty",
                 expected: "every row shows its icon, one request per URL",
-                hint:
-                    "Let every caller of a URL wait on the one download under way (a token per caller), and cancel "
-                    + "the download only when its last caller has gone.",
                 why:
                     "A pool keyed by URL gives the second row nothing to wait on: it finds the download under way, "
-                    + "starts none, and is never told when the first one ends, so it keeps its placeholder."),
+                    + "starts none, and is never told when the first one ends, so it keeps its placeholder.",
+                hints: Hints(
+                    question:
+                        "Two rows show the same icon URL. The pool finds the first row's download under way and starts "
+                        + "none: how does the second row hear when it ends?",
+                    place: CodePlace("if operations[app.icon] != nil", in: "AppsViewController.swift"),
+                    api:
+                        "Callers, not rows, wait on a download: "
+                        + "`ImageDownloader.downloadImage(with:options:progress:completion:)` joins a download under way "
+                        + "and returns a `DownloadToken` per caller; every caller's completion runs when it ends, and "
+                        + "`cancel(_:)` cancels the download only when its last caller has gone.",
+                    code: [
+                        "download.callers.append((id, progress, completion))",
+                        """
+                        download.callers.removeAll { $0.id == token.id }
+                        guard download.callers.isEmpty else { return nil }
+                        """,
+                    ])),
             fixedIn: 10, scenario: .sharedIcon,
             measure: Measure(
                 name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end",
@@ -323,12 +622,24 @@ extension KnownBug {
             BugText(
                 name: "the UI is touched off the main queue",
                 expected: "no main-queue violation in any run",
-                hint:
-                    "Touch the table, its cells, and whatever `cellForRowAt` reads only inside "
-                    + "`OperationQueue.main.addOperation { … }`.",
                 why:
                     "UIKit objects (here TableKit's) may only be used on the main queue. TableKit records every "
-                    + "touch from another thread, like Xcode's Main Thread Checker."),
+                    + "touch from another thread, like Xcode's Main Thread Checker.",
+                hints: Hints(
+                    question:
+                        "Which thread runs the line that sets the image? A cell, a table, a label may be touched only on "
+                        + "the main queue.",
+                    place: CodePlace("cell.imageView.image", in: "AppsViewController.swift"),
+                    api:
+                        "`OperationQueue.main.addOperation { … }` runs its block on the main queue: download on the "
+                        + "queue's thread, then set the cell's image (or reload the row) inside that block.",
+                    code: [
+                        """
+                        OperationQueue.main.addOperation {
+                            cell.imageView.image = image
+                        }
+                        """
+                    ])),
             fixedIn: 2, origin: .hastyFix, scenario: .standard,
             measure: Measure(name: "mainThreadViolations", unit: "main-queue violation") {
                 Double($0.mainThreadViolations)

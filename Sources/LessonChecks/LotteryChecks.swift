@@ -22,23 +22,42 @@ public enum LotteryChecks {
         expected:
             "at most 1 roll after pause (the one already sleeping) · the queue empty soon after · rolling again after "
             + "resume",
-        hint:
-            "`isSuspended` only keeps the queue from starting operations: make the rolling loop check "
-            + "`queue.isSuspended` (and `isCancelled`) on every tick and end when it is set.",
         why:
             "Suspending a queue stops it from *starting* operations, not the one already running: the rolling "
             + "operation keeps going unless it looks at `isSuspended` itself. Once it ends, the queue is empty, so "
-            + "resuming has to start a new rolling operation (the button does that when `operationCount` is 0).")
+            + "resuming has to start a new rolling operation (the button does that when `operationCount` is 0).",
+        hints: Hints(
+            question:
+                "The queue is suspended, yet the digits roll on. What does the running loop look at on each "
+                + "tick, and does pausing change it?",
+            place: CodePlace("func roll(_ rolling: Operation)", in: "LotteryViewController.swift"),
+            api:
+                "`isSuspended` only keeps a queue from *starting* operations. The loop must read "
+                + "`queue.isSuspended` itself on each tick and end; resuming then starts a new rolling operation, "
+                + "as `start()` does when `operationCount` is 0.",
+            code: [
+                "while !queue.isSuspended && !rolling.isCancelled {"
+            ]))
     public static let mainQueue = BugText(
         name: "the digits are written off the main queue",
         expected: "every roll shown on the main queue · 0 main-queue violations",
-        hint:
-            "Roll on the queue's thread, but set the labels inside `OperationQueue.main.addOperation { … }`: "
-            + "labels are UI.",
         why:
             "The rolling loop runs on the queue's worker thread; the labels are UI and belong to the main queue. "
             + "UIKit's Main Thread Checker would flag every label set from the loop; TableKit counts them as "
-            + "main-queue violations.")
+            + "main-queue violations.",
+        hints: Hints(
+            question:
+                "Which thread runs `roll(_:)`, and which one may set a label?",
+            place: CodePlace("show(nextDigits())", in: "LotteryViewController.swift"),
+            api:
+                "Roll on the queue's thread, then hand the digits to the main queue to show: "
+                + "`OperationQueue.main.addOperation { … }`.",
+            code: [
+                """
+                let digits = nextDigits()
+                OperationQueue.main.addOperation { self.show(digits) }
+                """
+            ]))
 
     public static func check(narrate: ((String) -> Void)? = nil, machine: any ScreenController.Type) async
         -> [CheckResult]

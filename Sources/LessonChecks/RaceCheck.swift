@@ -32,13 +32,30 @@ public enum RaceCheck {
     public static let bug = BugText(
         name: "the cache is written from download threads (a data race)",
         expected: "0 Thread Sanitizer reports, no crash",
-        hint:
-            "Decode the image on the download thread, but write the cache (and the pool) only inside "
-            + "`OperationQueue.main.addOperation { … }`, where `cellForRowAt` reads them.",
         why:
             "A dictionary written by a download thread while the main queue reads it (or while another download "
             + "writes it) is a data race: Swift's dictionaries are not thread-safe, and two writes at once can "
-            + "corrupt one and crash the app — some runs, not all. Touch shared state on one queue only.")
+            + "corrupt one and crash the app — some runs, not all. Touch shared state on one queue only.",
+        hints: Hints(
+            question:
+                "On which thread does your code write the image cache (and the pool)? On which does "
+                + "`cellForRowAt` read them?",
+            place: CodePlace("self.imageCache[app.icon]", in: "AppsViewController.swift"),
+            api:
+                "Decode on the download thread, then hand the image to the main queue "
+                + "(`OperationQueue.main.addOperation { … }`) and write the dictionaries there, where they are "
+                + "read: touched from one queue only, they need no lock.",
+            code: [
+                """
+                OperationQueue.main.addOperation { [weak self] in
+                    self?.downloadFinished(icon: app.icon, image: image, at: indexPath)
+                }
+                """,
+                """
+                imageCache[icon] = image
+                tableView.reloadRows(at: [indexPath])
+                """,
+            ]))
 
     /// TSan's word for a race on a Swift variable is "Swift access race"; on
     /// memory it does not know as a variable, "data race".

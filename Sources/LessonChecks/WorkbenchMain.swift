@@ -26,15 +26,17 @@ public enum WorkbenchMain {
         switch command(arguments, workbench: number, kind: .imageList) {
         case .exit(let status):
             return status
-        case .check(let exercise):
+        case .check(let exercise, let verdictFile):
             // Each scenario in a process of its own (this program, in its watch
-            // mode): a crash in one costs that scenario's verdicts only.
+            // mode): a crash in one costs that scenario's verdicts only. Ctrl-C
+            // (or `lessons check` ending) ends them too, and their scratch folders go.
+            ChildProcess.endChildrenOnSignals()
             guard let me = Bundle.main.executableURL else { return usage(exercise, error: "cannot find myself") }
             let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let results = await ImageListChecks.check(
                 exercise: exercise.number, narrate: { say("  " + $0) },
                 run: ImageListChecks.inChildProcesses(me, root: root))
-            return verdict(results, exercise)
+            return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
             let scenario = ImageListChecks.scenarios(exercise: exercise.number).first?.name
             let status = await LessonMain.run(
@@ -61,9 +63,9 @@ public enum WorkbenchMain {
         switch command(arguments, workbench: number, kind: .softwareUpdate) {
         case .exit(let status):
             return status
-        case .check(let exercise):
+        case .check(let exercise, let verdictFile):
             let results = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
-            return verdict(results, exercise)
+            return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
             guard arguments.isEmpty else {
                 return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
@@ -90,9 +92,9 @@ public enum WorkbenchMain {
         switch command(arguments, workbench: number, kind: .lotteryMachine) {
         case .exit(let status):
             return status
-        case .check(let exercise):
+        case .check(let exercise, let verdictFile):
             let results = await LotteryChecks.check(narrate: { say("  " + $0) }, machine: machine)
-            return verdict(results, exercise)
+            return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
             guard arguments.isEmpty else {
                 return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
@@ -119,9 +121,9 @@ public enum WorkbenchMain {
         switch command(arguments, workbench: number, kind: .asyncOperation) {
         case .exit(let status):
             return status
-        case .check(let exercise):
+        case .check(let exercise, let verdictFile):
             let results = await AsyncOperationChecks.check(narrate: { say("  " + $0) }, make: make)
-            return verdict(results, exercise)
+            return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
             guard arguments.isEmpty else {
                 return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
@@ -135,11 +137,12 @@ public enum WorkbenchMain {
 
     enum Command {
         case watch(Exercise)
-        case check(Exercise)
+        /// The exercise to check against, and the file to keep the verdict in (`--verdict FILE`).
+        case check(Exercise, verdictFile: String?)
         case exit(Int32)
     }
 
-    /// `--check N` (alone), or anything else for the watch run.
+    /// `--check N` (with `--verdict FILE` at most), or anything else for the watch run.
     static func command(_ arguments: [String], workbench number: Int, kind: Exercise.Kind) -> Command {
         guard let workbench = ExerciseCatalog.exercise(number), workbench.kind == kind else {
             printError("Workbench: main.swift names exercise \(number), which is not \(kind.rawValue) exercise")
@@ -149,13 +152,17 @@ public enum WorkbenchMain {
             if arguments.contains("--help") && kind != .imageList { return .exit(usage(workbench, error: nil)) }
             return .watch(workbench)
         }
-        guard arguments.count == 2, index == 0, let target = Int(arguments[1]),
-            let exercise = ExerciseCatalog.exercise(target)
+        let verdictFile =
+            arguments.count == 4 && arguments[2] == "--verdict" && !arguments[3].hasPrefix("-") ? arguments[3] : nil
+        guard index == 0, arguments.count == 2 || verdictFile != nil,
+            let target = Int(arguments[1]), let exercise = ExerciseCatalog.exercise(target)
         else {
             return .exit(
                 usage(
-                    workbench, error: "--check takes one exercise number (\(ExerciseCatalog.numbers)) and no other flag"
-                ))
+                    workbench,
+                    error:
+                        "--check takes one exercise number (\(ExerciseCatalog.numbers)), then --verdict FILE or no "
+                        + "other flag"))
         }
         guard exercise.kind == kind else {
             printError(
@@ -166,12 +173,21 @@ public enum WorkbenchMain {
             return .exit(2)
         }
         say("Checking the workbench against exercise \(exercise.number) (\(exercise.entry.title)):")
-        return .check(exercise)
+        return .check(exercise, verdictFile: verdictFile)
     }
 
-    static func verdict(_ results: [CheckResult], _ exercise: Exercise) -> Int32 {
+    /// Prints the verdict, and keeps it as JSON in `file` when one is given
+    /// (`lessons check` reads it there); 0 when every check passed.
+    static func verdict(_ results: [CheckResult], _ exercise: Exercise, file: String?) -> Int32 {
         let race = exercise.checksRaces ? "the data race, with Thread Sanitizer (swift run lessons check)" : nil
         say("\n" + results.rendered(exercise: exercise.number, stillToCheck: race))
+        if let file {
+            do {
+                try JSONEncoder().encode(results).write(to: URL(fileURLWithPath: file), options: .atomic)
+            } catch {
+                printError("Workbench: cannot keep the verdict in \(file): \(SystemErrorText.describe(error))")
+            }
+        }
         return results.allPassed ? 0 : 1
     }
 
@@ -179,6 +195,7 @@ public enum WorkbenchMain {
         let text = """
             usage: swift run Workbench            play your code of exercise \(exercise.number) (\(exercise.watchSays))
                    swift run Workbench --check N  check it against exercise N (\(ExerciseCatalog.numbers))
+                     --verdict FILE               and keep the verdict in FILE, as JSON (lessons check does)
             """
         if let error {
             printError("Workbench: \(error)\n\(text)")
@@ -194,7 +211,7 @@ public enum WorkbenchMain {
     }
 
     static func say(_ line: String) {
-        StandardStream.output.line(line)
+        StandardStream.output.line(wrapping: line)
     }
 
     static func printError(_ message: String) {

@@ -179,15 +179,18 @@ public struct CustomLessonOutcome: Sendable {
 }
 
 /// Where a custom step prints: nothing with `--json` (the report is the whole
-/// output), colours and cursor moves only on a terminal without `--plain`.
+/// output), cursor moves only on a terminal without `--plain` (nor `TERM=dumb`),
+/// colours only there and without `NO_COLOR`.
 public struct LessonConsole: Sendable {
     public let isSilent: Bool
-    /// A terminal that may be redrawn in place and coloured.
+    /// A terminal that may be redrawn in place.
     public let isLive: Bool
+    public let showsColour: Bool
 
-    public init(options: LessonOptions, isTerminal: Bool = TerminalScreen.standardOutputIsTerminal) {
+    public init(options: LessonOptions, output: TerminalOutput = .standardOutput) {
         isSilent = options.json
-        isLive = !options.json && !options.plain && isTerminal
+        isLive = !options.json && !options.plain && output.drawsInPlace
+        showsColour = isLive && output.showsColour
     }
 
     /// A line of the story (with its newline).
@@ -201,9 +204,9 @@ public struct LessonConsole: Sendable {
         StandardStream.output.write(text)
     }
 
-    /// A ✓ or ✗ mark, green or red on a live terminal.
+    /// A ✓ or ✗ mark, green or red on a live terminal that shows colour.
     public func mark(_ good: Bool) -> String {
-        guard isLive else { return good ? "✓" : "✗" }
+        guard showsColour else { return good ? "✓" : "✗" }
         return good ? "\u{1B}[32m✓\u{1B}[0m" : "\u{1B}[31m✗\u{1B}[0m"
     }
 }

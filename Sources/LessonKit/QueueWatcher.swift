@@ -129,7 +129,7 @@ final class QueueWatcher: @unchecked Sendable {
 
     /// A queue found at a request from one of its operations.
     func learn(_ queue: OperationQueue) {
-        lock.withLock { watchLocked(queue) }
+        lock.withLock { _ = watchLocked(queue) }
     }
 
     func noteRequestFromUnwatchedWork() {

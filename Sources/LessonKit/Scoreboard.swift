@@ -1,4 +1,5 @@
 import Foundation
+import TableKit
 
 /// The whole story in one table: every image-list step run on the same
 /// scenario and seed, a row per step, a column per key measure.
@@ -100,41 +101,30 @@ public enum Scoreboard {
     ]
 
     /// What the short headers mean, printed under the table.
+    /// One paragraph: a terminal's width breaks it (`StandardStream.line(wrapping:)`).
     public static let legend = """
-        requests: requests / unique URLs · dups: requests started while the same URL was in flight · blocked: most
-        threads waiting in the network at once · stall: longest main-queue stall · dropped, placeholder, wrong: 60 Hz
-        refreshes frozen, showing a placeholder, showing another row's icon · all icons: launch to every visible row
-        showing its own icon · × ideal: that time ÷ the physical limit (PhysicalLimit) · kept: image bytes alive after
+        requests: requests / unique URLs · dups: requests started while the same URL was in flight · blocked: most \
+        threads waiting in the network at once · stall: longest main-queue stall · dropped, placeholder, wrong: 60 Hz \
+        refreshes frozen, showing a placeholder, showing another row's icon · all icons: launch to every visible row \
+        showing its own icon · × ideal: that time ÷ the physical limit (PhysicalLimit) · kept: image bytes alive after \
         the memory warning · freed: the controller died when the screen went away
         """
 
-    /// The table for a terminal: aligned columns, one line per step.
-    public static func text(_ rows: [Row], heading: String) -> String {
-        var lines = [heading]
-        let header = ["step"] + columns.map(\.header)
-        var body = rows.map { row -> [String] in
-            let name = "\(row.lesson) \(row.title)"
-            switch row.outcome {
-            case .measured(let report): return [name] + columns.map { $0.cell(report) }
-            case .failed(let why): return [name, why]
-            }
-        }
-        body.insert(header, at: 0)
-        let widths = header.indices.map { column in
-            body.filter { $0.count == header.count }.map { $0[column].count }.max() ?? 0
-        }
-        for (index, cells) in body.enumerated() {
-            guard cells.count == header.count else {
-                lines.append(cells[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  " + cells[1])
-                continue
-            }
-            let line = cells.enumerated().map { column, cell in
-                column == 0 ? pad(cell, widths[0], left: true) : pad(cell, widths[column], left: false)
-            }
-            lines.append(line.joined(separator: "  "))
-            if index == 0 { lines.append(String(repeating: "─", count: line.joined(separator: "  ").count)) }
-        }
-        lines += crashNotes(rows)
+    /// The table for a terminal: aligned columns, one line per step; on a
+    /// terminal narrower than that (`width`), cut into parts that fit, the
+    /// steps named in full in the first part and by number after.
+    public static func text(_ rows: [Row], heading: String, width: Int? = nil) -> String {
+        let table = TextTable(
+            keyHeader: "step", columns: columns.map { TextTable.Column($0.header) },
+            rows: rows.map { row in
+                let key = "\(row.lesson) \(row.title)"
+                switch row.outcome {
+                case .measured(let report):
+                    return TextTable.Row(key: key, shortKey: row.lesson, cells: columns.map { $0.cell(report) })
+                case .failed(let why): return TextTable.Row(key: key, shortKey: row.lesson, note: why)
+                }
+            })
+        let lines = [TerminalText.wrapped(heading, width: width), table.rendered(width: width)] + crashNotes(rows)
         return lines.joined(separator: "\n")
     }
 
@@ -194,9 +184,4 @@ public enum Scoreboard {
     }
 
     static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
-
-    private static func pad(_ text: String, _ width: Int, left: Bool) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return left ? text + padding : padding + text
-    }
 }

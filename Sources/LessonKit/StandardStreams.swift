@@ -64,12 +64,24 @@ public struct StandardStream: Sendable {
         write(text + "\n")
     }
 
+    /// `text` and a newline, each of its lines broken between words to fit
+    /// the width of the terminal this stream goes to (`TerminalText.wrapped`);
+    /// off a terminal (and without `COLUMNS`), as it is.
+    @discardableResult
+    public func line(wrapping text: some StringProtocol) -> Bool {
+        line(TerminalText.wrapped(text, width: terminal.columns))
+    }
+
     /// A message of one or more lines, every character printable (a path or
-    /// a parser's complaint may hold anything, escape sequences included).
+    /// a parser's complaint may hold anything, escape sequences included),
+    /// fitted to the terminal's width.
     @discardableResult
     public func message(_ text: some StringProtocol) -> Bool {
-        line(TerminalText.printableLines(text))
+        line(wrapping: TerminalText.printableLines(text))
     }
+
+    /// What this stream goes to, as a terminal: its width, colours.
+    public var terminal: TerminalOutput { TerminalOutput(descriptor: descriptor) }
 
     /// Why the first write that failed failed, if one did.
     public var failure: String? {

@@ -21,16 +21,20 @@ public struct TerminalScreen: Sendable {
     /// The icon's width in columns (one pixel each): `iconPixels`, unless a
     /// layout short of lines draws it wider than tall.
     public let iconWidth: Int
-    /// The terminal's width: the header and status lines are cut to it, so none wraps
-    /// and pushes the table down (plain text is not cut).
+    /// The terminal's width: every line is cut to it, so none wraps and pushes
+    /// the table down (plain text is not cut).
     public let columns: Int
+    /// Icons in colour; without (`NO_COLOR`), in shades of one colour.
+    public let colours: Bool
 
     public init(
         style: Style, terminalLines: Int = TerminalScreen.terminalSize().lines,
-        columns: Int = TerminalScreen.terminalSize().columns, visibleRows: Int = 8
+        columns: Int = TerminalScreen.terminalSize().columns, visibleRows: Int = 8,
+        colours: Bool = TerminalOutput.standardOutput.showsColour
     ) {
         self.style = style
         self.columns = columns
+        self.colours = colours
         // Three lines a row when they fit, else two: the whole table stays on screen.
         self.iconPixels = terminalLines >= visibleRows * 3 + 6 ? 6 : 4
         self.iconWidth = iconPixels
@@ -39,14 +43,20 @@ public struct TerminalScreen: Sendable {
     /// A screen whose rows are `lines` text lines high (two pixel rows each),
     /// their icons `iconWidth` columns wide: for a layout that shares the
     /// terminal (`lessons compare` puts two screens in one).
-    public init(style: Style, lines: Int, iconWidth: Int, columns: Int) {
+    public init(
+        style: Style, lines: Int, iconWidth: Int, columns: Int,
+        colours: Bool = TerminalOutput.standardOutput.showsColour
+    ) {
         self.style = style
         self.columns = columns
+        self.colours = colours
         self.iconPixels = max(1, lines) * 2
         self.iconWidth = iconWidth
     }
 
-    public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Standard output is a terminal a live screen can be drawn on: not one
+    /// that takes no cursor moves (`TERM=dumb`), which gets the plain text.
+    public static var standardOutputIsTerminal: Bool { TerminalOutput.standardOutput.drawsInPlace }
 
     public static func terminalSize() -> (lines: Int, columns: Int) {
         var size = winsize()
@@ -101,6 +111,7 @@ public struct TerminalScreen: Sendable {
                 }
             return ["\(icon) \(text)"]
         }
+        if width == nil { text = TerminalText.fitted(text, to: max(0, columns - iconWidth - 1), padded: false) }
         let iconLines = drawIcon(visible.image)
         return iconLines.enumerated().map { index, icon in
             index == iconLines.count / 2 - (iconLines.count + 1) % 2 ? "\(icon) \(text)" : icon + (width == nil ? "" : pad)
@@ -141,11 +152,23 @@ public struct TerminalScreen: Sendable {
             for x in 0..<iconWidth {
                 let top = pixel(x, line * 2)
                 let bottom = pixel(x, line * 2 + 1)
+                guard colours else {
+                    text += Self.shade(top, bottom)
+                    continue
+                }
                 text +=
                     "\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
             }
-            return text + "\u{1B}[0m"
+            return colours ? text + "\u{1B}[0m" : text
         }
+    }
+
+    /// Two pixels without colour: a block as dark as they are bright on
+    /// average (a light terminal text colour on a dark background).
+    private static func shade(_ top: (Int, Int, Int), _ bottom: (Int, Int, Int)) -> String {
+        func luma(_ pixel: (Int, Int, Int)) -> Int { (pixel.0 * 299 + pixel.1 * 587 + pixel.2 * 114) / 1000 }
+        let level = (luma(top) + luma(bottom)) / 2
+        return [" ", "░", "▒", "▓", "█"][min(4, level * 5 / 256)]
     }
 }
 

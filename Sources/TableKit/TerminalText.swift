@@ -85,11 +85,6 @@ public enum TerminalText {
         return result
     }
 
-    /// Columns `text` takes once made printable.
-    public static func width(of text: some StringProtocol) -> Int {
-        printable(text).reduce(0) { $0 + width(of: $1) }
-    }
-
     /// Columns one printable character takes: 2 for East Asian wide and
     /// emoji, 0 for a lone mark or format character, 1 otherwise.
     public static func width(of character: Character) -> Int {

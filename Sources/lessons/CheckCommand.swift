@@ -11,11 +11,12 @@ enum CheckCommand: LessonsCommand {
         usage: lessons check [N] [--root DIR]
           N           the exercise to check against (default: the one the workbench holds)
         \(ExerciseOptions.rootHelp)
-        Builds the workbench (swift build --product Workbench), then runs Workbench --check N, which plays each
-        scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes
-        on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix:
-        exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with
-        Thread Sanitizer and played six times, looking for the data race step 5 fixes.
+        Builds the workbench (swift build --product Workbench), then runs Workbench --check N, which plays each \
+        scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
+        on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
+        exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
+        Thread Sanitizer and played six times, looking for the data race step 5 fixes. The verdict is kept in \
+        .operationlessons/last-check.json: lessons hint reads it.
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
@@ -24,20 +25,31 @@ enum CheckCommand: LessonsCommand {
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
-        return try check(try exercise(try options.number ?? workspace.currentExercise()), workspace)
+        return try check(try exercise(try options.number ?? workspace.currentExercise()), workspace).status
     }
 
     /// How many times a workbench that crashes is played again: a data race
     /// (step 4's dictionary) crashes some runs, not all.
     static let attempts = 3
 
-    static func check(_ exercise: Exercise, _ workspace: Workspace) throws -> Int32 {
+    /// How a check ended: its exit status, and each bug's result when the
+    /// checks ran to a verdict (not when the build failed, or every run crashed).
+    struct Outcome {
+        let status: Int32
+        let results: [CheckResult]?
+    }
+
+    /// Checks the workbench against `exercise`, prints what it finds, records
+    /// the exercise solved when every check passes, and keeps the verdict in
+    /// `.operationlessons/last-check.json` for `hint` and `watch`.
+    static func check(_ exercise: Exercise, _ workspace: Workspace) throws -> Outcome {
+        workspace.forgetLastCheck()
         let state = workspace.workbenchState()
         if case .missing = state {
             say(
                 "There is no Sources/Workbench/ folder. Put an exercise there: swift run lessons exercise \(exercise.number)"
             )
-            return 1
+            return Outcome(status: 1, results: nil)
         }
         if let held = state.exercise, held != exercise.number {
             say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
@@ -45,13 +57,20 @@ enum CheckCommand: LessonsCommand {
         say("Building the workbench: swift build --product Workbench")
         guard let workbench = try build(workspace, flags: []) else {
             say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
-            return 1
+            return Outcome(status: 1, results: nil)
         }
+        let scratch = try ScratchFolder.make("check-verdict")
+        defer { ScratchFolder.remove(scratch) }
+        let verdictFile = scratch.appendingPathComponent("verdict.json")
         var status: Int32 = 1
+        var results: [CheckResult]?
         for attempt in 1...attempts {
             let watch = CheckWatch(exercise)
-            var child = ChildProcess(workbench, ["--check", "\(exercise.number)"])
+            var child = ChildProcess(
+                workbench, ["--check", "\(exercise.number)", "--verdict", verdictFile.path])
             child.directory = workspace.root
+            // The workbench writes to us, not to the terminal: it lays its verdict out for ours.
+            if let columns = StandardStream.output.terminal.columns { child.environment["COLUMNS"] = String(columns) }
             child.output = .stream { data in
                 StandardStream.output.write(data)
                 watch.saw(data)
@@ -75,6 +94,9 @@ enum CheckCommand: LessonsCommand {
             }
             if !run.errors.isEmpty { StandardStream.error.write(run.errors) }
             status = run.status
+            results = (try? Data(contentsOf: verdictFile)).flatMap {
+                try? JSONDecoder().decode([CheckResult].self, from: $0)
+            }
             break
         }
         if exercise.checksRaces && status != 2 {
@@ -83,6 +105,7 @@ enum CheckCommand: LessonsCommand {
             if exercise.number > ImageListChecks.raceFixedIn {
                 race = RaceCheck.bug.safeguard(true).result(passed: race.passed, measured: race.measured)
             }
+            results = results.map { $0 + [race] }
             say("\n" + [race].renderedBugs)
             // The workbench's own verdict came before the race check: add to it only what the race changes.
             if status == 0 {
@@ -90,21 +113,22 @@ enum CheckCommand: LessonsCommand {
                     race.passed
                         ? "\nExercise \(exercise.number) solved: every bug fixed, and no data race."
                         : "\nExercise \(exercise.number) not solved yet: every other check passes, the data race does not."
-                            + " More help: swift run lessons hint \(exercise.number)")
+                            + "\nMore help: swift run lessons hint \(exercise.number)")
             }
             if !race.passed { status = 1 }
         }
+        if let results { try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results)) }
         var progress = try workspace.progress()
         if status == 0 {
             progress.solved.insert(exercise.number)
             try workspace.save(progress)
             say("\n\(progress.summary).")
             say("Compare with the step's own fix: swift run lessons solution \(exercise.number)")
-            if let next = progress.next { say("Next: swift run lessons exercise \(next)") }
-            return 0
+            if progress.next != nil { say("Next: swift run lessons next") }
+            return Outcome(status: 0, results: results)
         }
         say("\n\(progress.summary).")
-        return status == 2 ? 2 : 1
+        return Outcome(status: status == 2 ? 2 : 1, results: results)
     }
 
     /// Builds the workbench (with `flags`) and returns its executable, or nil

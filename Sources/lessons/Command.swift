@@ -21,10 +21,9 @@ protocol LessonsCommand {
 enum Lessons {
     static var commands: [any LessonsCommand.Type] {
         [
-            ListCommand.self, RunCommand.self, CompareCommand.self, ScoreboardCommand.self, TimelinesCommand.self,
-            FrameCostCommand.self, BenchCommand.self, DocsCommand.self, ExerciseCommand.self, CheckCommand.self,
-            HintCommand.self, ResetCommand.self,
-            SolutionCommand.self,
+            ListCommand.self, RunCommand.self, NextCommand.self, CompareCommand.self, ScoreboardCommand.self,
+            TimelinesCommand.self, FrameCostCommand.self, BenchCommand.self, DocsCommand.self, ExerciseCommand.self,
+            CheckCommand.self, WatchCommand.self, HintCommand.self, ResetCommand.self, SolutionCommand.self,
         ]
     }
 
@@ -44,14 +43,48 @@ enum Lessons {
     static func main(_ arguments: [String]) async -> Int32 {
         guard let name = arguments.first else { return await execute(ListCommand.self, []) }
         if ["--help", "-h", "help"].contains(name) {
+            // `lessons help exercise` is `lessons exercise --help`.
+            if name == "help", let topic = arguments.dropFirst().first,
+                let command = commands.first(where: { $0.name == topic })
+            {
+                say(command.usage)
+                return 0
+            }
             say(usage)
             return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            printError("lessons: unknown command '\(name)'\n\(usage)")
+            printError("lessons: unknown command '\(name)'" + (suggestion(for: name).map { "; \($0)" } ?? ""))
+            printError(usage)
             return 2
         }
         return await execute(command, Array(arguments.dropFirst()))
+    }
+
+    /// What the learner may have meant by an unknown command: a step's number
+    /// (`lessons 3`), or a command spelt a letter or two off (`exercize`).
+    static func suggestion(for word: String) -> String? {
+        if let number = Int(word) {
+            guard LessonCatalog.entry(number) != nil else { return "the steps are \(RunCommand.stepNumbers)" }
+            return "to play step \(number): swift run lessons run \(number)"
+        }
+        let close = commands.map { $0.name }.filter { editDistance($0, word.lowercased()) <= 2 }
+        return close.first.map { "did you mean: swift run lessons \($0)?" }
+    }
+
+    /// Letters inserted, deleted or replaced to turn one word into the other.
+    static func editDistance(_ first: String, _ second: String) -> Int {
+        let (a, b) = (Array(first), Array(second))
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var row = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return previous[b.count]
     }
 
     private static func execute<Command: LessonsCommand>(_ command: Command.Type, _ arguments: [String]) async -> Int32
@@ -139,12 +172,17 @@ func stepProcesses(for steps: [LessonEntry], command: String) -> StepProcess? {
     return children
 }
 
-/// A line on standard output.
+/// Text on standard output, each line broken between words to fit the terminal.
 func say(_ text: String = "") {
+    StandardStream.output.line(wrapping: text)
+}
+
+/// Text on standard output as it is: JSON, Markdown, a table already fitted.
+func sayAsIs(_ text: String) {
     StandardStream.output.line(text)
 }
 
-/// A message on standard error, its characters made printable.
+/// A message on standard error, its characters made printable, fitted to the terminal.
 func printError(_ message: String) {
     StandardStream.error.message(message)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import TableKit
 
 /// `lessons exercise | reset | hint | solution` (and `check`, CheckCommand.swift):
 /// fix each step's bug yourself in `Sources/Workbench/`, and have it checked by
@@ -11,12 +12,15 @@ import LessonKit
 /// exercise did not put there, or put there and the learner changed, at any
 /// depth, is copied to `.operationlessons/backups/` before it is replaced.
 
-/// What the exercise commands take: `--root DIR`, maybe an exercise number, maybe `--yes` or `--force`.
+/// What the exercise commands take: `--root DIR`, maybe an exercise number,
+/// and the flags of the command (`--yes`, `--force`, `--more`, `--max-checks N`).
 struct ExerciseOptions {
     var root: String?
     var number: Int?
     var yes = false
     var force = false
+    var more = false
+    var maxChecks: Int?
 
     /// nil for `--help`.
     static func parse(_ arguments: [String], flags: Set<String> = []) throws(UsageError) -> ExerciseOptions? {
@@ -28,6 +32,9 @@ struct ExerciseOptions {
             case "--root": options.root = try arguments.value(of: argument)
             case "--yes" where flags.contains(argument): options.yes = true
             case "--force" where flags.contains(argument): options.force = true
+            case "--more" where flags.contains(argument): options.more = true
+            case "--max-checks" where flags.contains(argument):
+                options.maxChecks = try arguments.wholeNumber(argument, in: 1...1000)
             default:
                 guard !argument.hasPrefix("-"), options.number == nil else { throw Arguments.unexpected(argument) }
                 guard let number = Int(argument) else { throw UsageError("'\(argument)' is not an exercise number") }
@@ -56,9 +63,9 @@ enum ExerciseCommand: LessonsCommand {
     static let abstract = "the exercises and how far you are; with N: put exercise N's starting code in the workbench"
     static let usage = """
         usage: lessons exercise [N] [--yes] [--root DIR]
-          (no N)      the exercises, and which you solved
-          N           put exercise N's starting code in Sources/Workbench, after asking; what it replaces that
-                      the exercise did not put there is copied to .operationlessons/backups/ first
+          (no N)      the exercises: ✓ solved, → the one the workbench holds now
+          N           put exercise N's starting code in Sources/Workbench, after asking; what it replaces that \
+        the exercise did not put there is copied to .operationlessons/backups/ first
           --yes       do not ask
         \(ExerciseOptions.rootHelp)
         """
@@ -75,15 +82,27 @@ enum ExerciseCommand: LessonsCommand {
 
     static func list(_ workspace: Workspace) throws -> Int32 {
         let progress = try workspace.progress()
+        // The workbench says what the learner is on, whatever was started last.
+        let held = workspace.workbenchState().exercise
         say(
             "Exercises: fix each step's bug yourself, in Sources/Workbench/, and let the step's tests check it. A"
                 + " check keeps every earlier fix: exercise N also plays the bugs of the steps before N.\n")
         for exercise in ExerciseCatalog.all {
-            let mark = progress.solved.contains(exercise.number) ? "✓" : progress.current == exercise.number ? "→" : " "
+            let mark = exercise.number == held ? "→" : progress.solved.contains(exercise.number) ? "✓" : " "
             let bugs = exercise.bugs.filter { !$0.isSafeguard }.map(\.name).joined(separator: "; ")
-            say("\(mark) \(exercise.number)  \(exercise.entry.title): \(bugs)")
+            let number = String(exercise.number).padding(toLength: 3, withPad: " ", startingAt: 0)
+            say("\(mark) \(number) \(exercise.entry.title): \(bugs)")
         }
-        say("\n\(progress.summary) · start: swift run lessons exercise \(progress.next ?? 2)")
+        say("\n✓ solved · → in the workbench now · \(progress.summary)")
+        if let held {
+            say(
+                progress.solved.contains(held)
+                    ? "On exercise \(held), solved. Next: swift run lessons next"
+                    : "On exercise \(held): edit Sources/Workbench/, then swift run lessons check (or lessons watch)."
+            )
+        } else {
+            say("Start: swift run lessons exercise \(progress.next ?? ExerciseCatalog.all[0].number)")
+        }
         return 0
     }
 }
@@ -169,14 +188,14 @@ enum WorkbenchChange {
         } else {
             lines.append(
                 "  and keep right the \(keeps.count) fixes before it (a check plays every earlier step's bugs;"
-                    + " swift run lessons hint \(exercise.number) lists them)")
+                    + " swift run lessons check names any it finds broken)")
         }
         lines += [
             "",
             "Watch it:     \(exercise.watchCommand)    (\(exercise.watchSays))",
             "Read:         \(entry.text) (its first section is the problem)",
-            "Check it:     swift run lessons check",
-            "Stuck:        swift run lessons hint \(exercise.number)",
+            "Check it:     swift run lessons check, or on every save: swift run lessons watch",
+            "Stuck:        swift run lessons hint (a question first; --more for the API, then the code)",
             "Start over:   swift run lessons reset \(exercise.number)",
             "",
             ((try? workspace.progress()) ?? ExerciseProgress()).summary,
@@ -195,55 +214,85 @@ enum WorkbenchChange {
     }
 }
 
-// MARK: - hint N
+// MARK: - hint [N]
 
 enum HintCommand: LessonsCommand {
     static let name = "hint"
-    static let abstract = "each bug of exercise N: why, what to try, what \"fixed\" measures"
+    static let abstract = "a hint for your exercise: a question and where to look; --more: the API, then the code"
     static let usage = """
-        usage: lessons hint N [--root DIR]
-          N           the exercise (\(ExerciseCatalog.numbers))
+        usage: lessons hint [N] [--more] [--root DIR]
+          N           the exercise (default: the one the workbench holds)
+          --more      the next level: 1 a question and where to look, 2 why and the API to use, 3 the code
         \(ExerciseOptions.rootHelp)
+        The level reached is kept for each exercise (.operationlessons/progress.json). After a check of the \
+        exercise, the hint is about the bugs it found, and says what it saw.
         """
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Exercise? {
-        guard let options = try ExerciseOptions.parse(arguments) else { return nil }
-        guard let number = options.number else { throw UsageError("hint needs an exercise number") }
-        return try exercise(number)
+    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
+        try ExerciseOptions.parse(arguments, flags: ["--more"])
     }
 
-    static func run(_ exercise: Exercise) -> Int32 {
-        let entry = exercise.entry
-        var lines = ["Exercise \(exercise.number) · \(entry.title) — read beside it: \(entry.text)", ""]
+    static func run(_ options: ExerciseOptions) throws -> Int32 {
+        let workspace = try Workspace.find(root: options.root)
+        let exercise = try exercise(try options.number ?? workspace.currentExercise())
+        var progress = try workspace.progress()
+        let reached = progress.hintLevel(exercise.number)
+        let level = options.more ? min(reached + 1, Hints.levels) : reached
+        progress.setHintLevel(level, for: exercise.number)
+        try workspace.save(progress)
+
+        let lastCheck = workspace.lastCheck(of: exercise.number)
+        let failed = lastCheck.map { check in check.results.filter { !$0.passed } }
+        var lines = ["Exercise \(exercise.number) · \(exercise.entry.title) · hint \(level) of \(Hints.levels)"]
+        if let lastCheck, let failed {
+            let time = DateFormatter.localizedString(from: lastCheck.date, dateStyle: .none, timeStyle: .short)
+            guard !failed.isEmpty else {
+                say(lines[0])
+                say(
+                    "Your last check (\(time)) passed every bug: nothing to hint. The step's own fix: swift run lessons"
+                        + " solution \(exercise.number)")
+                return 0
+            }
+            lines.append("From your last check (\(time)): \(counted(failed.count, "bug")) still there.")
+        }
+        lines.append("")
+        let shown =
+            failed.map { failed in exercise.bugs.filter { bug in failed.contains { $0.bug == bug.name } } }
+            ?? exercise.bugs.filter { !$0.isSafeguard }
         var number = 0
-        for bug in exercise.bugs {
-            if !bug.isSafeguard { number += 1 }
-            lines.append((bug.isSafeguard ? "Keep right: " : "\(number). ") + bug.name)
-            lines += wrap("Why: " + bug.why, indent: "   ")
-            lines += wrap("Try: " + bug.hint, indent: "   ")
-            lines += wrap("Fixed means: " + bug.expected, indent: "   ")
+        for bug in shown {
+            number += 1
+            lines += HintText.bug(
+                bug, level: level, lastCheck: failed?.first { $0.bug == bug.name },
+                number: (bug.isSafeguard ? "Keep right: " : "\(number). "), step: "step \(fixingStep(bug, exercise))",
+                width: StandardStream.output.terminal.columns)
             lines.append("")
         }
-        lines.append("Watch it: \(exercise.watchCommand) · check it: swift run lessons check \(exercise.number)")
+        let keeps = exercise.bugs.filter(\.isSafeguard)
+        if lastCheck == nil && !keeps.isEmpty {
+            lines.append("And keep right: " + keeps.map(\.name).joined(separator: "; ") + ".")
+            lines.append("")
+        }
+        if options.more && reached == Hints.levels {
+            lines.append(
+                "That was the last level. The step's whole fix: swift run lessons solution \(exercise.number) --force")
+        } else if level < Hints.levels {
+            lines.append("More: swift run lessons hint --more (\(level == 1 ? "why, and the API to use" : "the code"))")
+        } else {
+            lines.append("The step's whole fix: swift run lessons solution \(exercise.number) --force")
+        }
+        lines.append("Read beside it: \(exercise.entry.text)")
+        lines.append("Check it: swift run lessons check, or on every save: swift run lessons watch")
         say(lines.joined(separator: "\n"))
         return 0
     }
 
-    /// `text` in lines of at most `width` columns, the first after `indent`,
-    /// the others indented a little further.
-    static func wrap(_ text: String, indent: String, width: Int = 110) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            let prefix = lines.isEmpty ? indent : indent + "     "
-            if !line.isEmpty && prefix.count + line.count + 1 + word.count > width {
-                lines.append(prefix + line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        lines.append((lines.isEmpty ? indent : indent + "     ") + line)
-        return lines
+    /// The step whose code fixes `bug`: its own exercise's, or for an
+    /// earlier fix kept, the earlier step's.
+    static func fixingStep(_ bug: BugText, _ exercise: Exercise) -> Int {
+        if let known = KnownBug.named(bug.name) { return known.fixedIn }
+        if bug.name == RaceCheck.bug.name { return ImageListChecks.raceFixedIn }
+        return exercise.number
     }
 }
 
@@ -276,13 +325,25 @@ enum SolutionCommand: LessonsCommand {
         let step = workspace.root.appendingPathComponent(exercise.solutionFolder)
         let names = try workspace.exerciseFiles(exercise)
         say("Step \(exercise.number)'s own fix: from \(exercise.startFolder) to \(exercise.solutionFolder)\n")
-        say(try diff(names, from: start, to: step, root: workspace.root))
+        sayAsIs(fitted(try diff(names, from: start, to: step, root: workspace.root)))
         if workspace.workbenchState().exercise == exercise.number {
             say("\nYour workbench against the step (what the step does that your code does not):\n")
             let yours = try diff(names, from: workspace.workbench, to: step, root: workspace.root)
-            say(yours.isEmpty ? "(no difference)" : yours)
+            sayAsIs(yours.isEmpty ? "(no difference)" : fitted(yours))
         }
         return 0
+    }
+
+    /// A diff fitted to the terminal: a line too long for it is broken
+    /// between words, and its continuation keeps the line's sign and
+    /// indentation and is marked "↳", so it reads as the same line.
+    static func fitted(_ diff: String) -> String {
+        guard let width = StandardStream.output.terminal.columns else { return diff }
+        return diff.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            let sign = line.prefix(1)
+            let indentation = line.dropFirst().prefix { $0 == " " }
+            return TerminalText.wrappedLine(line, width: width, continuation: sign + indentation + "  ↳ ")
+        }.joined(separator: "\n")
     }
 
     /// `diff -u` of each named file between two folders (a missing file is

@@ -1,42 +1,76 @@
 import Foundation
 import LessonKit
 import Synchronization
+import TableKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// A one-line progress report on stderr while children run: rewritten in
-/// place on a terminal, one line per update otherwise.
-final class Progress: Sendable {
+/// A one-line progress report on stderr while children run. On a terminal
+/// the line is rewritten in place, cut to its width (a line that wrapped could
+/// not be wiped whole), with the seconds the current job has taken, counted
+/// every second: a step that plays for a minute still shows it is alive.
+/// Elsewhere, one line per job.
+final class Progress: @unchecked Sendable {
     private let total: Int
-    private let done = Mutex(0)
-    private let live = isatty(STDERR_FILENO) == 1
+    private let terminal = TerminalOutput.standardError
+    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
+    private let lock = NSLock()
+    private var done = 0
+    private var line = ""
+    private var since = ContinuousClock.now
+    private var ticker: (any DispatchSourceTimer)?
 
     init(total: Int) {
         self.total = total
     }
 
     func started(_ what: String) {
-        let count = done.withLock { $0 }
-        show("[\(count + 1)/\(total)] \(what) …")
+        lock.withLock {
+            line = "[\(done + 1)/\(total)] \(what)"
+            since = .now
+            if terminal.drawsInPlace {
+                show()
+                if ticker == nil { ticker = startTicking() }
+            } else {
+                StandardStream.error.write(line + " …\n")
+            }
+        }
     }
 
     func finished() {
-        done.withLock { $0 += 1 }
+        lock.withLock { done += 1 }
     }
 
+    /// Stops the count and wipes the line, so what comes next starts clean.
     func end() {
-        if live { Self.wipeLine() }
+        lock.withLock {
+            ticker?.cancel()
+            ticker = nil
+            if terminal.drawsInPlace { StandardStream.error.write("\r\u{1B}[K") }
+        }
     }
 
     /// Wipes a progress line left on the terminal (the program is ending).
     static func wipeLine() {
-        if isatty(STDERR_FILENO) == 1 { StandardStream.error.write("\r\u{1B}[K") }
+        if TerminalOutput.standardError.drawsInPlace { StandardStream.error.write("\r\u{1B}[K") }
     }
 
-    private func show(_ line: String) {
-        StandardStream.error.write(live ? "\r\u{1B}[K" + String(line.prefix(100)) : line + "\n")
+    /// Under the lock: the line and its seconds, cut to one column less than
+    /// the terminal (a line that reaches the last column can wrap on its own).
+    private func show() {
+        let seconds = Int((ContinuousClock.now - since).components.seconds)
+        let text = "\(line) … \(seconds) s"
+        let fitted = TerminalText.fitted(text, to: max(1, (terminal.columns ?? 80) - 1), padded: false)
+        StandardStream.error.write("\r\u{1B}[K" + fitted)
+    }
+
+    private func startTicking() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "progress"))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            lock.withLock { if ticker != nil { show() } }
+        }
+        timer.resume()
+        return timer
     }
 }
 

@@ -16,9 +16,10 @@ enum ScoreboardCommand: LessonsCommand {
           --json           print every step's full report as JSON
           --jobs N         run N steps at once (default: 1; the figures are the same either way)
           --matrix         the bug matrix: each named bug, on the scenario that shows it, for every step
-        Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache
-        and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again,
-        up to five runs.
+        Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache \
+        and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again, \
+        up to five runs. On a terminal narrower than a table, the table is cut into parts that fit, one under the \
+        other.
         """
 
     struct Options {
@@ -67,16 +68,16 @@ enum ScoreboardCommand: LessonsCommand {
         }
         progress.end()
         if options.json {
-            say(Scoreboard.json(rows, scenario: options.scenario, seed: options.seed))
+            sayAsIs(Scoreboard.json(rows, scenario: options.scenario, seed: options.seed))
         } else if options.markdown {
-            say(Scoreboard.markdown(rows))
+            sayAsIs(Scoreboard.markdown(rows))
         } else {
             let scenario = Scenario.named(options.scenario)?.summary ?? ""
-            say(
+            sayAsIs(
                 Scoreboard.text(
                     rows,
-                    heading:
-                        "Scenario \(options.scenario) (\(scenario)) · seed \(options.seed) · times in story ms\n"))
+                    heading: "Scenario \(options.scenario) (\(scenario)) · seed \(options.seed) · times in story ms\n",
+                    width: StandardStream.output.terminal.columns))
             say("\n" + Scoreboard.legend)
         }
         return 0
@@ -100,11 +101,14 @@ enum ScoreboardCommand: LessonsCommand {
         let byRun = Dictionary(uniqueKeysWithValues: zip(runs, outcomes.map(\.outcome)))
         let crashes = zip(runs, outcomes.map(\.crashes)).filter { $0.1 > 0 }
         if options.json {
-            say(matrixJSON(bugs: bugs, steps: steps, byRun: byRun))
+            sayAsIs(matrixJSON(bugs: bugs, steps: steps, byRun: byRun))
             return 0
         }
-        say(
-            BugMatrix.render(bugs: bugs, steps: steps, markdown: options.markdown) { byRun[$0] })
+        sayAsIs(
+            BugMatrix.render(
+                bugs: bugs, steps: steps, markdown: options.markdown,
+                width: options.markdown ? nil : StandardStream.output.terminal.columns
+            ) { byRun[$0] })
         say("\n✗ present · ✓ gone · ← the step that fixes it · seed \(options.seed)")
         if !crashes.isEmpty {
             say(

@@ -47,24 +47,35 @@ enum RunCommand: LessonsCommand {
     static let name = "run"
     static let abstract = "run step N with the lesson flags: lessons run N [flags] (its flags: lessons run N --help)"
     static var usage: String {
-        let known = LessonCatalog.all.map { String($0.number) }.joined(separator: ", ")
-        return """
-            usage: lessons run N [flags]
-              N      the step (\(known)); its flags: lessons run N --help
-              --compare  play step N beside the step before it: lessons compare N (steps \(
-                LessonComparison.steps.map(String.init).joined(separator: ", ")))
-            The step's own executable (built beside lessons) takes this process's place, so it owns the terminal
-            (colours, Ctrl-C) exactly as when run directly.
-            """
+        """
+        usage: lessons run N [flags]
+          N      the step (\(stepNumbers)); its flags: lessons run N --help
+          --compare  play step N beside the step before it: lessons compare N (steps \(
+            LessonComparison.steps.map(String.init).joined(separator: ", ")))
+        The step's own executable (built beside lessons) takes this process's place, so it owns the terminal \
+        (colours, Ctrl-C) exactly as when run directly.
+        """
+    }
+
+    /// "1 to 10", or the numbers one by one were there a gap.
+    static var stepNumbers: String {
+        let numbers = LessonCatalog.all.map(\.number)
+        guard let first = numbers.first, let last = numbers.last, numbers == Array(first...last) else {
+            return numbers.map(String.init).joined(separator: ", ")
+        }
+        return "\(first) to \(last)"
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> (entry: LessonEntry, flags: [String])? {
         guard let first = arguments.first, !["--help", "-h"].contains(first) else {
-            if arguments.isEmpty { throw UsageError("run needs a step number") }
+            if arguments.isEmpty { throw UsageError("run needs a step number (\(stepNumbers))") }
             return nil
         }
-        guard let number = Int(first), let entry = LessonCatalog.entry(number) else {
-            throw UsageError("'\(first)' is not a step number")
+        guard let number = Int(first) else {
+            throw UsageError("'\(first)' is not a step number; the steps are \(stepNumbers)")
+        }
+        guard let entry = LessonCatalog.entry(number) else {
+            throw UsageError("there is no step \(number); the steps are \(stepNumbers)")
         }
         // `--compare` makes it `lessons compare N`: its command line is checked now.
         if arguments.contains("--compare") { _ = try CompareCommand.parse(withoutCompare(arguments)) }
@@ -80,13 +91,21 @@ enum RunCommand: LessonsCommand {
             }
             return try await CompareCommand.run(compare)
         }
-        let executable = StepProcess.besideThisProgram().executable(for: options.entry).path
+        return try play(options.entry, flags: options.flags, workspace: try? Workspace.find(root: nil))
+    }
+
+    /// Plays the step in this process's place, having noted it in the
+    /// learner's progress (`lessons next` plays the one after); a package
+    /// folder that cannot be found or written only costs that note.
+    static func play(_ entry: LessonEntry, flags: [String], workspace: Workspace?) throws -> Int32 {
+        let executable = StepProcess.besideThisProgram().executable(for: entry).path
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ChildProcessError("\(executable) is not built; run: swift build")
         }
+        if !flags.contains(where: { ["--help", "-h"].contains($0) }) { try? workspace?.played(step: entry.number) }
         // The step handles its own signals: none of ours stays ignored across exec.
         for number in ChildProcess.endingSignals { signal(number, SIG_DFL) }
-        let argv = [executable] + options.flags
+        let argv = [executable] + flags
         var cArguments = argv.map { strdup($0) } + [nil]
         execv(executable, &cArguments)
         throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(errno)))")

@@ -1,17 +1,19 @@
 import Foundation
 import LessonKit
 
-/// `lessons timelines`: one timeline picture per step, into docs/timelines/.
+/// `lessons timelines`: one timeline picture per step, into a folder you
+/// name (`docs/timelines` only when asked: the pictures there are committed).
 /// A step with a comparison (2–7 and 10) is drawn beside the step before it,
 /// as `lessons compare N --timeline` draws them; step 1 plays its own
 /// scenario; steps 8 and 9 play their own story, drawn as operations on the
 /// threads that ran them.
 enum TimelinesCommand: LessonsCommand {
     static let name = "timelines"
-    static let abstract = "one timeline picture per step, into docs/timelines/"
+    static let abstract = "one timeline picture per step, into a folder (--out DIR; docs/timelines when asked)"
     static let usage = """
         usage: lessons timelines [--out DIR] [--scenario NAME] [--speed X] [--seed N]
-          --out DIR        where to write the pictures (default: docs/timelines)
+          --out DIR        where to write the pictures (default: .operationlessons/timelines in the package \
+        folder, which git ignores; the committed ones: --out docs/timelines)
           --scenario NAME  play this script on every image-list step (default: as lessons compare N plays it)
           --speed X        play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)
           --seed N         the seed for jitter and faults (default: 1)
@@ -20,7 +22,7 @@ enum TimelinesCommand: LessonsCommand {
         """
 
     struct Options {
-        var out = "docs/timelines"
+        var out: String?
         var scenario: String?
         var speed = 1.0
         var seed: UInt64 = 1
@@ -42,16 +44,34 @@ enum TimelinesCommand: LessonsCommand {
         return options
     }
 
+    /// `--out`, else `.operationlessons/timelines` in the package folder: never
+    /// the committed pictures unless asked, so a run leaves the checkout clean.
+    static func folder(_ options: Options) throws -> String {
+        if let out = options.out { return out }
+        let workspace = try Workspace.find(root: nil)
+        return workspace.relative(workspace.stateFolder.appendingPathComponent("timelines"))
+    }
+
     static func run(_ options: Options) async throws -> Int32 {
         let steps = LessonCatalog.all
         guard let children = stepProcesses(for: steps, command: name) else { return 1 }
-        let folder = URL(fileURLWithPath: options.out)
+        let out: String
+        do {
+            out = try folder(options)
+        } catch {
+            printError("lessons timelines: \(error); name a folder: lessons timelines --out DIR")
+            return 1
+        }
+        let folder = URL(fileURLWithPath: out)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            printError("lessons timelines: cannot create \(options.out): \(error.localizedDescription)")
+            printError("lessons timelines: cannot create \(out): \(SystemErrorText.describe(error))")
             return 1
         }
+        say(
+            "Writing \(steps.count) timeline pictures to \(out)/ (steps 8 and 9 play on the wall clock: about 15 s at --speed 1)."
+        )
         var failures = 0
         let progress = Progress(total: steps.count)
         for entry in steps {
@@ -59,7 +79,7 @@ enum TimelinesCommand: LessonsCommand {
                 entry.showsImageList
                 ? options.scenario ?? LessonComparison.of(entry.number)?.scenario ?? entry.defaultScenario : nil
             let file = folder.appendingPathComponent(pictureName(entry))
-            let shown = (options.out as NSString).appendingPathComponent(pictureName(entry))
+            let shown = pictureName(entry)
             progress.started("step \(entry.id) \(entry.title)" + (scenario.map { " · \($0)" } ?? ""))
             let flags =
                 scenario.map { ScoreboardCommand.flags($0, options.seed) }

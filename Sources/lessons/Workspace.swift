@@ -11,6 +11,8 @@ struct Workspace {
     var workbench: URL { root.appendingPathComponent("Sources/Workbench") }
     var stateFolder: URL { root.appendingPathComponent(".operationlessons") }
     var progressFile: URL { stateFolder.appendingPathComponent("progress.json") }
+    /// The verdict of the last `lessons check`, which `hint` and `watch` read.
+    var lastCheckFile: URL { stateFolder.appendingPathComponent("last-check.json") }
 
     /// `--root`, else the current folder if it is the package, else the
     /// package `lessons` was built in (`.build/<triple>/debug/lessons`).
@@ -94,7 +96,40 @@ struct Workspace {
     func start(_ number: Int) throws {
         var progress = try progress()
         progress.current = number
+        progress.lastStepPlayed = nil
         try save(progress)
+    }
+
+    /// The learner played step `number` (`lessons run N`): `lessons next` plays the one after.
+    func played(step number: Int) throws {
+        var progress = try progress()
+        progress.lastStepPlayed = number
+        try save(progress)
+    }
+
+    // MARK: the last check
+
+    /// The verdict of the last check, if it was a check of `exercise`.
+    func lastCheck(of exercise: Int) -> LastCheck? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let data = try? Data(contentsOf: lastCheckFile),
+            let check = try? decoder.decode(LastCheck.self, from: data), check.exercise == exercise
+        else { return nil }
+        return check
+    }
+
+    func save(_ check: LastCheck) throws {
+        try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode(check).write(to: lastCheckFile, options: .atomic)
+    }
+
+    /// A check is starting: the verdict of the code before it no longer says anything about the code now.
+    func forgetLastCheck() {
+        try? FileManager.default.removeItem(at: lastCheckFile)
     }
 
     /// The exercise the learner is on: the one the workbench holds, else the progress file's.
@@ -258,11 +293,29 @@ struct Workspace {
 struct ExerciseProgress: Codable, Equatable {
     var current: Int?
     var solved: Set<Int> = []
+    /// The step last played with `lessons run N`, when that came after the
+    /// last exercise started: `lessons next` then plays the step after it.
+    var lastStepPlayed: Int?
+    /// How far `lessons hint` has gone (1 to `Hints.levels`), by exercise number.
+    var hintLevels: [String: Int]?
+
+    func hintLevel(_ exercise: Int) -> Int { hintLevels?[String(exercise)] ?? 1 }
+
+    mutating func setHintLevel(_ level: Int, for exercise: Int) {
+        hintLevels = (hintLevels ?? [:]).merging([String(exercise): level]) { $1 }
+    }
 
     var summary: String { "\(solved.count)/\(ExerciseCatalog.all.count) solved" }
 
     /// The first exercise not solved yet.
     var next: Int? { ExerciseCatalog.all.map(\.number).first { !solved.contains($0) } }
+}
+
+/// A check's verdict, kept in `.operationlessons/last-check.json`: the exercise, when, and each bug's result.
+struct LastCheck: Codable {
+    let exercise: Int
+    let date: Date
+    let results: [CheckResult]
 }
 
 struct WorkspaceError: Error, CustomStringConvertible {

@@ -193,7 +193,8 @@ import Testing
             .map { String($0.split(separator: " ")[0]) }
         #expect(
             commands == [
-                "list", "run", "compare", "scoreboard", "timelines", "framecost", "bench", "docs", "exercise", "check",
+                "list", "run", "next", "compare", "scoreboard", "timelines", "framecost", "bench", "docs", "exercise",
+                "check", "watch",
                 "hint", "reset", "solution",
             ])
         for command in commands {

@@ -1,6 +1,9 @@
 import Foundation
 import LessonChecks
+import LessonKit
 import Testing
+
+@testable import Lesson06SandboxCache
 
 /// `lessons exercise | reset | solution | hint`, played on a copy of the
 /// package's exercise folders (`--root`), never on the learner's workbench.
@@ -242,7 +245,9 @@ import Testing
     static let badCommandLines: [([String], String)] = [
         (["exercise", "12"], "there is no exercise 12"),
         (["exercise", "1"], "there is no exercise 1"),
-        (["hint"], "hint needs an exercise number"),
+        (["hint", "--bogus"], "unknown flag --bogus"),
+        (["watch", "--max-checks", "0"], "--max-checks takes a whole number from 1 to 1000, not '0'"),
+        (["next", "3"], "unexpected argument '3'"),
         (["hint", "two"], "'two' is not an exercise number"),
         (["check", "2", "3"], "unexpected argument '3'"),
         (["reset", "--bogus"], "unknown flag --bogus"),
@@ -262,5 +267,145 @@ import Testing
         let run = try await Rig.runProduct("lessons", ["exercise", "--root", "/tmp"])
         #expect(run.status == 1)
         #expect(run.standardError.contains("/tmp is not the OperationLessons package folder"))
+    }
+}
+
+/// The exercises the way rustlings and Exercism users expect them: hints
+/// that nudge first, a list that knows where you are, `lessons next`, and a
+/// check whose verdict is kept for the hints.
+@Suite struct ExerciseFlowTests {
+    typealias Commands = ExerciseCommandTests
+
+    static func progress(_ root: URL) throws -> [String: Any] {
+        let data = try Data(contentsOf: root.appendingPathComponent(".operationlessons/progress.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func setProgress(_ root: URL, _ json: String) throws {
+        let state = root.appendingPathComponent(".operationlessons")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try json.write(to: state.appendingPathComponent("progress.json"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func hintsGoOneLevelAtATimeAndTheCodeComesLast() async throws {
+        let root = try Commands.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let freeze = KnownBug.all[0].text.hints
+        // No number: the exercise the workbench holds (2).
+        let first = try await Commands.lessons(["hint"], root: root)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("Exercise 2 · async with a placeholder · hint 1 of 3"))
+        #expect(first.standardOutput.contains(freeze.question) && first.standardOutput.contains("\(freeze.place)"))
+        #expect(!first.standardOutput.contains(freeze.api) && !first.standardOutput.contains(freeze.code[0]))
+        // Asked again without --more: the same level.
+        #expect(try await Commands.lessons(["hint"], root: root).standardOutput == first.standardOutput)
+
+        let second = try await Commands.lessons(["hint", "--more"], root: root)
+        #expect(second.standardOutput.contains("hint 2 of 3") && second.standardOutput.contains(freeze.api))
+        #expect(!second.standardOutput.contains(freeze.code[0]))
+        let third = try await Commands.lessons(["hint", "--more"], root: root)
+        #expect(third.standardOutput.contains("hint 3 of 3") && third.standardOutput.contains(freeze.code[0]))
+        let beyond = try await Commands.lessons(["hint", "--more"], root: root)
+        #expect(beyond.standardOutput.contains("That was the last level"))
+        #expect(try Self.progress(root)["hintLevels"] as? [String: Int] == ["2": 3])
+        // Each exercise has its own level.
+        #expect(try await Commands.lessons(["hint", "3"], root: root).standardOutput.contains("hint 1 of 3"))
+    }
+
+    /// The last check's verdict, as `lessons check` keeps it, of exercise 5
+    /// played against step 6's tutorial file names: the retry check fails with
+    /// another bug's shape, and the hint says what the check saw and why.
+    @Test func theHintSaysWhatTheLastCheckSaw() async throws {
+        let root = try Commands.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let results = await ExerciseProof.imageList(5, LastComponentNamesViewController.self)
+        let retry = try #require(results.first { $0.bug == "a failed icon is never tried again" })
+        let seen = try #require(retry.diagnosis)
+        struct LastCheck: Encodable {
+            let exercise: Int
+            let date: Date
+            let results: [CheckResult]
+        }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent(".operationlessons"), withIntermediateDirectories: true)
+        try encoder.encode(LastCheck(exercise: 5, date: Date(), results: results)).write(
+            to: root.appendingPathComponent(".operationlessons/last-check.json"))
+
+        let hint = try await Commands.lessons(["hint", "5"], root: root)
+        #expect(hint.status == 0, "\(hint.standardError)")
+        let failed = results.filter { !$0.passed }
+        #expect(hint.standardOutput.contains("From your last check"))
+        #expect(hint.standardOutput.contains("\(failed.count) bug"))
+        #expect(hint.standardOutput.contains("Seen:  \(seen)"))
+        #expect(hint.standardOutput.contains("So:    \(retry.hint)"))
+        // Only the bugs that failed: one that passed is not hinted at.
+        for result in results where result.passed { #expect(!hint.standardOutput.contains(". \(result.bug)\n")) }
+        // The verdict of another exercise says nothing about this one.
+        #expect(
+            try await Commands.lessons(["hint", "6"], root: root).standardOutput.contains("From your last") == false)
+    }
+
+    /// After `reset 2` while on 3, the list marks exercise 2, the one the workbench holds.
+    @Test func theListMarksTheExerciseTheWorkbenchHolds() async throws {
+        let root = try Commands.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.setProgress(root, #"{"current": 3, "solved": [2]}"#)
+        #expect(try await Commands.lessons(["exercise", "3", "--yes"], root: root).status == 0)
+        #expect(try await Commands.lessons(["reset", "2", "--yes"], root: root).status == 0)
+        let list = try await Commands.lessons(["exercise"], root: root).standardOutput
+        #expect(list.contains("→ 2   async with a placeholder"))
+        #expect(list.contains("On exercise 2, solved. Next: swift run lessons next"))
+        #expect(!list.contains("exercise 3"), "\(list)")
+        // The workbench put back by hand (`git checkout Sources/Workbench`): it, not the progress file, says.
+        try Self.setProgress(root, #"{"current": 3, "solved": [2]}"#)
+        let byHand = try await Commands.lessons(["exercise"], root: root).standardOutput
+        #expect(byHand.contains("→ 2   async with a placeholder") && !byHand.contains("→ 3"))
+    }
+
+    @Test func nextGoesOnFromWhereTheLearnerIs() async throws {
+        let root = try Commands.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // On exercise 2, not solved: not yet, and how to move on anyway.
+        try Self.setProgress(root, #"{"current": 2, "solved": []}"#)
+        let notYet = try await Commands.lessons(["next"], root: root)
+        #expect(notYet.status == 1)
+        #expect(notYet.standardOutput.contains("Exercise 2 is not solved yet"))
+        #expect(notYet.standardOutput.contains("To move on anyway: swift run lessons exercise 3"))
+        // Solved: the next exercise goes in the workbench.
+        try Self.setProgress(root, #"{"current": 2, "solved": [2]}"#)
+        let started = try await Commands.lessons(["next", "--yes"], root: root)
+        #expect(started.status == 0, "\(started.standardError)")
+        let main = try String(contentsOf: root.appendingPathComponent("Sources/Workbench/main.swift"), encoding: .utf8)
+        #expect(Exercise.number(inWorkbenchMain: main) == 3)
+        // After playing step 3: step 4 plays.
+        try Self.setProgress(root, #"{"current": 3, "solved": [2], "lastStepPlayed": 3}"#)
+        let step = try await Commands.lessons(["next"], root: root)
+        #expect(step.status == 0, "\(step.standardError)")
+        #expect(step.standardOutput.contains("You last played step 3; next: step 04, cache dictionary"))
+        #expect(step.standardOutput.contains("Lesson 04 · cache dictionary"))
+        #expect(try Self.progress(root)["lastStepPlayed"] as? Int == 4)
+    }
+
+    /// `Workbench --check N --verdict FILE`, as `lessons check` runs it: the
+    /// verdict is kept as JSON, one result per bug the workbench checks.
+    @Test func theWorkbenchKeepsItsVerdictWhenAsked() async throws {
+        let main = try String(
+            contentsOf: Rig.packageRoot.appendingPathComponent("Sources/Workbench/main.swift"), encoding: .utf8)
+        let number = try #require(Exercise.number(inWorkbenchMain: main))
+        let exercise = try #require(ExerciseCatalog.exercise(number))
+        let folder = try ScratchFolder.make("verdict")
+        defer { ScratchFolder.remove(folder) }
+        let file = folder.appendingPathComponent("verdict.json")
+        let run = try await Rig.runProduct(
+            "Workbench", ["--check", "\(number)", "--verdict", file.path], directory: Rig.packageRoot)
+        #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
+        let results = try JSONDecoder().decode([CheckResult].self, from: Data(contentsOf: file))
+        // The data race is judged by `lessons check` itself, with a Thread Sanitizer build.
+        #expect(results.map(\.bug) == exercise.bugs.map(\.name).filter { $0 != RaceCheck.bug.name })
+        #expect(results.allPassed == (run.status == 0))
+        let refused = try await Rig.runProduct("Workbench", ["--check", "\(number)", "--verdict"])
+        #expect(refused.status == 2 && refused.standardError.contains("then --verdict FILE"))
     }
 }

@@ -34,7 +34,7 @@ enum Rig {
     /// Runs a built executable of this package as a child process (`ChildProcess`) and collects its output.
     /// One that runs past `timeLimit` is stopped (its status then says the signal, 128 + 15).
     static func runProduct(
-        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
         timeLimit: Duration = .seconds(300)
     ) async throws -> ProcessResult {
         let executable = productsDirectory.appendingPathComponent(name)
@@ -43,6 +43,7 @@ enum Rig {
         }
         var child = ChildProcess(executable, arguments)
         child.environment = environment
+        child.directory = directory
         let finished = try await child.finished(watchdog: Watchdog(limit: timeLimit))
         return ProcessResult(
             status: finished.signal.map { 128 + $0 } ?? finished.status, standardOutput: finished.output,

@@ -33,10 +33,11 @@ enum PseudoTerminal {
         static func signal(_ number: Int32, after: String) -> Key { Key(after: after, signal: number) }
     }
 
-    /// `size` is the terminal's lines and columns (none set: programs take it as 24 × 80).
+    /// `size` is the terminal's lines and columns (none set: programs take it as 24 × 80); `directory`, where the program starts.
     static func run(
         _ target: String, arguments: [String], keys: [Key] = [], environment: [String: String] = [:],
-        size: (lines: Int, columns: Int)? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        size: (lines: Int, columns: Int)? = nil, directory: URL? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         let executable = Rig.productsDirectory.appendingPathComponent(target)
         try #require(
@@ -60,6 +61,7 @@ enum PseudoTerminal {
         process.output = .handle(handle)
         process.errors = .handle(handle)
         process.environment = environment
+        process.directory = directory
         let output = Mutex("")
         let childEnded = Atomic(false)
         let readerDone = Atomic(false)

@@ -1,0 +1,87 @@
+import Foundation
+import TableKit
+
+/// What `lessons hint` tells about one bug, a level at a time, as a teacher
+/// would: first a question and where to look, then the API that fixes it, and
+/// only at the last level the code, as the step that fixes the bug has it.
+public struct Hints: Sendable {
+    /// Level 1: a question that points at the cause.
+    public let question: String
+    /// Level 1: where in the exercise's code to look.
+    public let place: CodePlace
+    /// Level 2: the API that fixes it, and how it is used.
+    public let api: String
+    /// Level 3: the fixing step's code. Each snippet is found in its files
+    /// (comments and spacing aside: `HintTests` reads them).
+    public let code: [String]
+
+    public static let levels = 3
+
+    public init(question: String, place: CodePlace, api: String, code: [String]) {
+        self.question = question
+        self.place = place
+        self.api = api
+        self.code = code
+    }
+
+    /// Level 1 in a line: the question, and where to look.
+    public var nudge: String { "\(question) Look at \(place)." }
+}
+
+/// Where to look: a name (a function, a property, a line's start) in a file
+/// of the exercise's code, or of the step's own code when the learner has
+/// to write it.
+public struct CodePlace: Sendable, CustomStringConvertible {
+    public let file: String
+    /// As the code writes it: `cellForRowAt`, `func roll(`.
+    public let name: String
+
+    public init(_ name: String, in file: String) {
+        self.name = name
+        self.file = file
+    }
+
+    public var description: String { "`\(name)` in \(file)" }
+}
+
+/// A bug's hints as `lessons hint` prints them, up to a level, with what the
+/// last check saw of it.
+public enum HintText {
+    /// One bug: its name, what the last check measured and saw (if it
+    /// failed), then level 1 (the question, where to look), level 2 (the why
+    /// and the API), level 3 (the code, from `step`). A line of code too long
+    /// for `width` goes on under its own indentation and four more columns.
+    public static func bug(
+        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil
+    ) -> [String] {
+        var lines = ["\(number)\(bug.name)"]
+        if let lastCheck, !lastCheck.passed {
+            lines.append("   Last check: \(lastCheck.measured)")
+            if let seen = lastCheck.diagnosis {
+                lines.append("   Seen:  \(seen)")
+                // The check recognised the evidence: its own words say why, and what to do.
+                lines.append("   So:    \(lastCheck.hint)")
+            }
+        }
+        lines.append("   Ask:   \(bug.hints.question)")
+        lines.append("   Look:  \(bug.hints.place)")
+        if level >= 2 {
+            lines.append("   Why:   \(bug.why)")
+            lines.append("   Use:   \(bug.hints.api)")
+        }
+        if level >= 3 {
+            lines.append("   Code, as \(step) has it:")
+            for snippet in bug.hints.code {
+                for line in snippet.split(separator: "\n", omittingEmptySubsequences: false).map({ "       " + $0 }) {
+                    let indentation = line.prefix { $0 == " " }
+                    lines += width.map { TerminalText.wrappedLine(line, width: $0, continuation: indentation + "    ") }
+                        ?? [line]
+                }
+                lines.append("")
+            }
+            lines.removeLast()
+        }
+        lines.append("   Fixed means: \(bug.expected)")
+        return lines
+    }
+}
