@@ -47,7 +47,7 @@ import Testing
     }
 
     /// Off a terminal: each side's screen after each script step, then the table of what differs.
-    @Test func aPlainComparisonEndsWithTheFiguresThatDiffer() async throws {
+    @Test(.racyStepAsChild) func aPlainComparisonEndsWithTheFiguresThatDiffer() async throws {
         let run = try await Rig.runProduct("lessons", ["compare", "3", "--plain"])
         #expect(run.status == 0, "\(run.standardError)")
         let text = run.standardOutput
@@ -67,7 +67,7 @@ import Testing
     }
 
     /// `--json` prints both reports; `lessons run N --compare` is the same command.
-    @Test func bothReportsAsJSONAndRunCompareIsTheSame() async throws {
+    @Test(.racyStepAsChild) func bothReportsAsJSONAndRunCompareIsTheSame() async throws {
         let compare = try await Rig.runProduct("lessons", ["compare", "5", "--json"])
         let run = try await Rig.runProduct("lessons", ["run", "5", "--compare", "--json"])
         #expect(compare.status == 0 && run.status == 0, "\(compare.standardError) \(run.standardError)")

@@ -142,9 +142,9 @@ import Testing
     @Test func suspendingTheQueueLetsTheRunningOperationFinishAndHoldsTheRest() async throws {
         // Alone: see `ExclusiveRun`.
         try await ExclusiveRun.run { _ in
-            var conditions = NetworkConditions()
-            conditions.latency = 0.1
-            let network = SlowNetwork(conditions: conditions)
+            // Held: a download stays in flight until the test moves the clock.
+            let clock = ManualClock()
+            let network = SlowNetwork(clock: clock)
             defer { network.shutdown() }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson07-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -170,17 +170,20 @@ import Testing
             #expect(firstWasRunning == true)
 
             // isSuspended does not stop the running operation: it finishes and delivers.
+            clock.advance(by: 10)
             await deliveries.wait(forCount: 1)
             #expect(deliveries.delivered == [icons[0]])
             // …but the waiting one does not start while the queue is suspended.
             #expect(!operations[1].isExecuting && !operations[1].isFinished)
-            // Not synchronisation: a window (two latencies) in which a queue that
-            // was not suspended would have started the second download.
+            // Not synchronisation: a window in which a queue that was not
+            // suspended would have started the second download.
             try await Task.sleep(for: .milliseconds(200))
             #expect(!operations[1].isExecuting && !operations[1].isFinished)
             #expect(network.log.count == 1)
 
             queue.isSuspended = false
+            try await WebRig.until("the second download is under way") { network.counts.inFlight == 1 }
+            clock.advance(by: 10)
             await deliveries.wait(forCount: 2)
             #expect(deliveries.delivered == icons)
             #expect(network.log.count == 2)
@@ -190,9 +193,9 @@ import Testing
     @Test func aCancelledOperationNeverCallsItsDelegate() async throws {
         // Alone: see `ExclusiveRun`.
         try await ExclusiveRun.run { _ in
-            var conditions = NetworkConditions()
-            conditions.latency = 0.1
-            let network = SlowNetwork(conditions: conditions)
+            // Held: a download stays in flight until the test moves the clock.
+            let clock = ManualClock()
+            let network = SlowNetwork(clock: clock)
             defer { network.shutdown() }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson07-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -218,6 +221,9 @@ import Testing
                 return operations[0].isExecuting
             }
             #expect(firstWasRunning == true)
+            clock.advance(by: 10)
+            try await WebRig.until("the control is under way") { network.log.count == 2 && network.counts.inFlight == 1 }
+            clock.advance(by: 10)
             await deliveries.wait(forCount: 1)
             #expect(deliveries.delivered == [icons[2]])
             // The running one fetched to the end (a blocking fetch cannot be stopped);

@@ -19,6 +19,17 @@ extension Trait where Self == ConditionTrait {
             if: ThreadSanitizer.isOn,
             "plays a deliberately racy step in-process; the TSan leg checks it in a child process")
     }
+
+    /// For a test that plays a deliberately racy step as a child process and
+    /// needs its whole run: TSan-built, the step ends with status 66 on its
+    /// race report, or crashes when the race strikes. The test runs in the
+    /// suite's first leg; the TSan leg checks the race itself in
+    /// `ThreadSanitizerTests`.
+    static var racyStepAsChild: Self {
+        .disabled(
+            if: ThreadSanitizer.isOn,
+            "plays a deliberately racy step as a child; the TSan leg checks its race in ThreadSanitizerTests")
+    }
 }
 
 /// One run of a lesson executable as a child process, the way a learner runs it.

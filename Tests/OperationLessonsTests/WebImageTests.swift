@@ -24,6 +24,12 @@ enum WebRig {
         return SlowNetwork(conditions: conditions)
     }
 
+    /// A network whose time moves only when the test advances its clock.
+    static func heldNetwork() -> (SlowNetwork, ManualClock) {
+        let clock = ManualClock()
+        return (SlowNetwork(conditions: NetworkConditions(), clock: clock), clock)
+    }
+
     static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("webimage-\(UUID().uuidString)")
     }
@@ -172,9 +178,8 @@ final class HandClock: @unchecked Sendable {
 @Suite struct ImageDownloadOperationTests {
     @Test func itFinishesWhenItsFetchDoesAndReportsRisingProgress() async throws {
         try await ExclusiveRun.run { _ in
-            // A second's latency: the fetch stays in flight long enough to be seen
-            // there, however late a busy machine runs this test's polls.
-            let network = WebRig.network(latency: 1)
+            // Held: the fetch stays in flight until the clock moves.
+            let (network, clock) = WebRig.heldNetwork()
             defer { network.shutdown() }
             let progress = Calls<(Int, Int)>()
             let results = Calls<Result<Data, NetworkError>>()
@@ -185,6 +190,7 @@ final class HandClock: @unchecked Sendable {
             queue.addOperation(operation)
             try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
             #expect(operation.isExecuting && !operation.isFinished)
+            clock.advance(by: 10)
             let result = try await results.wait(for: 1)
             #expect(try result[0].get() == IconArt.ppm(for: WebRig.icons[0]))
             try await WebRig.until("the queue lets it go") { queue.operationCount == 0 }
@@ -288,10 +294,8 @@ final class HandClock: @unchecked Sendable {
     /// other caller. Only the last caller's cancel stops it.
     @Test func cancellingOneCallersTokenLeavesTheDownloadToTheOther() async throws {
         try await ExclusiveRun.run { _ in
-            // Two seconds' latency: each fetch stays in flight long enough for the
-            // cancels below to land while it runs, however late a busy machine
-            // runs this test.
-            let network = WebRig.network(latency: 2)
+            // Held: each fetch stays in flight until the clock moves, so the cancels below land while it runs.
+            let (network, clock) = WebRig.heldNetwork()
             defer { network.shutdown() }
             let downloader = ImageDownloader(network: network)
             let leaving = Calls<Outcome>()
@@ -301,6 +305,7 @@ final class HandClock: @unchecked Sendable {
             try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
             downloader.cancel(token)
             #expect(downloader.callerCount(for: WebRig.url(0)) == 1)
+            clock.advance(by: 10)
             let outcome = try await staying.wait(for: 1)
             #expect(try outcome[0].get().image.fingerprint == WebRig.fingerprint(0))
             #expect(leaving.all.isEmpty)
@@ -511,8 +516,8 @@ final class HandClock: @unchecked Sendable {
     /// one caller, not the download.
     @Test func aReusedViewGivesUpItsLoadNotTheDownloadAnotherViewWaitsFor() async throws {
         try await ExclusiveRun.run { _ in
-            // Two seconds' latency: the reuse below lands while the fetch is in flight.
-            let network = WebRig.network(latency: 2)
+            // Held: the reuse below lands while the fetch is in flight.
+            let (network, clock) = WebRig.heldNetwork()
             defer { network.shutdown() }
             let folder = WebRig.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -535,6 +540,8 @@ final class HandClock: @unchecked Sendable {
                 return views.value[0].image?.isPlaceholder == true && views.value[0].progress == 0
             }
             #expect(placeholderWhileLoading)
+            try await WebRig.until("row 3's fetch is under way too") { network.counts.inFlight == 2 }
+            clock.advance(by: 10)
             let calls = try await completed.wait(for: 2)
             #expect(calls.contains { $0.view == 0 && $0.fingerprint == WebRig.fingerprint(0) })
             #expect(calls.contains { $0.view == 1 && $0.fingerprint == WebRig.fingerprint(3) })
@@ -550,8 +557,8 @@ final class HandClock: @unchecked Sendable {
     /// is still loading: the load goes on, with the new callbacks.
     @Test func askingAgainForTheURLAViewIsLoadingKeepsTheLoad() async throws {
         try await ExclusiveRun.run { _ in
-            // Two seconds' latency: the reuse below lands while the fetch is in flight.
-            let network = WebRig.network(latency: 2)
+            // Held: the reuse below lands while the fetch is in flight.
+            let (network, clock) = WebRig.heldNetwork()
             defer { network.shutdown() }
             let folder = WebRig.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -567,6 +574,7 @@ final class HandClock: @unchecked Sendable {
                 view.value.setImage(
                     with: WebRig.url(0), manager: manager, completed: { _, _, _, _ in completed.add("second") })
             }
+            clock.advance(by: 10)
             try await completed.wait(for: 1)
             #expect(completed.all == ["second"])
             #expect(network.log.count == 1 && network.log.failed == 0)
