@@ -123,12 +123,12 @@ public enum StandardStreams {
     }
 
     /// Whether the descriptor is an epoll, eventfd or timerfd: something this
-    /// program made for itself, not a stream a shell hands over.
+    /// program made for itself, not a stream a shell hands over. Linux gives
+    /// those "anonymous inodes" no file type at all.
     private static func isTheRuntimes(_ descriptor: Int32) -> Bool {
-        var target = [CChar](repeating: 0, count: 256)
-        let count = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
-        guard count > 0 else { return false }
-        return String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("anon_inode:")
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == 0
     }
 
     /// The status to exit with: `status`, or 1 when a write to standard output
