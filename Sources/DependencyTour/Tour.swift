@@ -51,6 +51,7 @@ final class Tour {
         if parts.contains("start") { await directStart(experiments) }
         if parts.contains("blocks") { await severalBlocks(experiments) }
         if parts.contains("limit") { await limits(experiments) }
+        if parts.contains("start-unready") { await startUnready() }
         return CustomLessonOutcome(
             story: "software update, variant \(plan.variant.rawValue)", measures: measures, sentences: TourSentences.all)
     }
@@ -293,6 +294,20 @@ final class Tour {
                 + " \(console.mark(start.ranOnCallingThread)); finished when start() returned:"
                 + " \(start.finishedWhenStartReturned ? "yes" : "no") — synchronous, no new thread")
         measures["startRanOnCallingThread"] = start.ranOnCallingThread ? 1 : 0
+    }
+
+    /// The tutorial's warning, played: `start()` on an operation whose
+    /// dependency has not finished. swift-corelibs-foundation stops the
+    /// program ("receiver is not yet ready to execute"); Apple's raises an exception.
+    private func startUnready() async {
+        heading("start() on an operation that is not ready", timeline: "start-unready")
+        console.say("  unzip depends on download, which has not run; calling unzip.start() now ends the program:")
+        await MainActor.run {
+            let download = BlockOperation {}
+            let unzip = BlockOperation {}
+            unzip.addDependency(download)
+            unzip.start()
+        }
     }
 
     private func severalBlocks(_ experiments: QueueExperiments) async {

@@ -11,6 +11,8 @@ struct TourPlan {
     static let allParts = [
         "chain", "cancel", "cycle", "priority", "qos", "completion", "wait", "start", "blocks", "limit",
     ]
+    /// Played only when named: it ends the program.
+    static let namedOnly = ["start-unready"]
 
     static let flags = [
         LessonOptions.ExtraFlag(
@@ -18,7 +20,8 @@ struct TourPlan {
             help: "broken (no dependencies, unchecked cycle), fixed, or both (default)"),
         LessonOptions.ExtraFlag(
             name: "part", takesValue: true,
-            help: "only these parts, comma-separated: " + allParts.joined(separator: ",")),
+            help: "only these parts, comma-separated: " + allParts.joined(separator: ",")
+                + " (and start-unready, which ends the program)"),
     ]
 
     let variant: Variant
@@ -32,8 +35,9 @@ struct TourPlan {
         self.variant = variant
         let parts = (options.extra["part"] ?? Self.allParts.joined(separator: ","))
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if let unknown = parts.first(where: { !Self.allParts.contains($0) }) {
-            throw UsageError("--part: unknown part '\(unknown)' (parts: \(Self.allParts.joined(separator: ", ")))")
+        if let unknown = parts.first(where: { !(Self.allParts + Self.namedOnly).contains($0) }) {
+            throw UsageError(
+                "--part: unknown part '\(unknown)' (parts: \((Self.allParts + Self.namedOnly).joined(separator: ", ")))")
         }
         self.parts = parts
     }

@@ -216,13 +216,15 @@ import Testing
         #expect(start.finishedWhenStartReturned)
     }
 
-    @Test func startOnAnOperationThatIsNotReadyIsAFatalError() async {
-        await #expect(processExitsWith: .failure) {
-            let first = BlockOperation {}
-            let second = BlockOperation {}
-            second.addDependency(first)
-            second.start()
-        }
+    /// Played by the step's own executable (`--part start-unready`), not a
+    /// Swift Testing exit test: an exit test's child waiter stays in this
+    /// process and, in the TSan leg, spun on another test's crashed child,
+    /// which was never reaped (the run hung until CI's time limit).
+    @Test func startOnAnOperationThatIsNotReadyIsAFatalError() async throws {
+        let run = try await LessonProcess.run("Lesson08Dependencies", ["--part", "start-unready", "--speed", "10"])
+        #expect(run.crashed)
+        #expect(run.errors.contains("receiver is not yet ready to execute"), "\(run.errors.prefix(500))")
+        #expect(run.output.contains("start() on an operation that is not ready"))
     }
 
     @Test func addOperationsWaitingBlocksTheCallerUntilAllAreFinished() async {

@@ -96,7 +96,7 @@ import Testing
     /// `lessons timelines` with no folder named writes to the package's
     /// git-ignored state folder, never over the committed pictures, and on a
     /// terminal its progress counts the seconds from the first one on.
-    @Test func timelinesGoWhereTheyAreToldAndShowTheyAreAlive() async throws {
+    @Test(.racyStepAsChild) func timelinesGoWhereTheyAreToldAndShowTheyAreAlive() async throws {
         let root = try ExerciseCommandTests.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
         let run = try await PseudoTerminal.run(
