@@ -20,7 +20,7 @@ struct TourPlan {
             help: "broken (no dependencies, unchecked cycle), fixed, or both (default)"),
         LessonOptions.ExtraFlag(
             name: "part", takesValue: true,
-            help: "only these parts, comma-separated: " + allParts.joined(separator: ",")
+            help: "only these parts, comma-separated: " + allParts.joined(separator: ", ")
                 + " (and start-unready, which ends the program)"),
     ]
 

@@ -61,7 +61,7 @@ public enum CustomLessonMain {
         }
         if options.help {
             StandardStream.output.line(
-                """
+                wrapping: """
                 Lesson \(entry.id): \(entry.title)
                 Fixes: \(entry.fixes)
                 \(entry.lesson)
@@ -97,8 +97,8 @@ public enum CustomLessonMain {
         if options.json {
             StandardStream.output.line(report.json())
         } else {
-            StandardStream.output.line("\n" + report.stepSummary(sentences: outcome.sentences))
-            StandardStream.output.line(LessonMain.ending(entry))
+            StandardStream.output.line(wrapping: "\n" + report.stepSummary(sentences: outcome.sentences))
+            StandardStream.output.line(wrapping: LessonMain.ending(entry))
         }
         if let path = options.timelinePath {
             let title = "Lesson \(entry.id) · \(entry.title) · \(outcome.story)"
@@ -194,8 +194,10 @@ public struct LessonConsole: Sendable {
     }
 
     /// A line of the story (with its newline).
+    /// A line, broken between words at a terminal's width.
     public func say(_ line: String = "") {
-        write(line + "\n")
+        guard !isSilent else { return }
+        StandardStream.output.line(wrapping: line)
     }
 
     /// Text as it is (screen redraws, no newline added).

@@ -59,7 +59,7 @@ public enum LessonMain {
         }
         let variant = chosen.first
         if options.help {
-            StandardStream.output.line(help(entry, usage: usage))
+            StandardStream.output.line(wrapping: help(entry, usage: usage))
             return 0
         }
         let scenarioName = options.scenario ?? entry.defaultScenario
@@ -109,8 +109,8 @@ public enum LessonMain {
                     "  Disk cache: emptied first, as for every run of step \(entry.number)'s own scenario: icons an "
                         + "earlier run left on disk would skip the downloads it is about.", at: 1)
             }
-            StandardStream.output.line(TerminalText.printableLines(summary.joined(separator: "\n")))
-            StandardStream.output.line(ending(entry))
+            StandardStream.output.line(wrapping: TerminalText.printableLines(summary.joined(separator: "\n")))
+            StandardStream.output.line(wrapping: ending(entry))
         }
         if let stuck = result.report.stuck {
             printError("\(program): the run was stopped: \(stuck)")
@@ -189,13 +189,14 @@ private struct Screen: Sendable {
             }
         } else {
             let terminal = TerminalScreen(style: .plain)
-            write(TerminalText.printable(header) + "\n")
+            // Broken between words at a terminal's width (or COLUMNS'); to a pipe, as it is.
+            let columns = TerminalOutput.standardOutput.columns
+            write(TerminalText.wrapped(TerminalText.printable(header), width: columns) + "\n")
             display = { frame in
                 guard let step = frame.finishedStep else { return }
-                write(
-                    "\nafter \(step):\n"
-                        + terminal.render(header: "", snapshot: frame.snapshot, marks: frame.marks, status: [frame.status])
-                        .dropFirst())
+                let screen = terminal.render(
+                    header: "", snapshot: frame.snapshot, marks: frame.marks, status: [frame.status])
+                write(TerminalText.wrapped("\nafter \(step):\n" + screen.dropFirst(), width: columns))
             }
         }
     }

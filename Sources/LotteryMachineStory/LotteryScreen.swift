@@ -74,10 +74,10 @@ final class LotteryScreen {
                             of: " ", with: "  ")
                     }.joined(separator: "  "))
         }
-        lines += [
-            "", "   [ \(session.button.title) ]    \(hint)", "",
-            "   " + queueStatus(),
-        ]
+        lines += ["", "   [ \(session.button.title) ]    \(hint)", ""]
+        // Broken between its parts on a narrow terminal: a wrapped line would push the screen down.
+        lines += TerminalText.wrappedLine(
+            "   " + queueStatus(), width: StandardStream.output.terminal.columns ?? .max, continuation: "   ")
         let screen = "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J"
         guard screen != lastDrawn else { return }
         lastDrawn = screen

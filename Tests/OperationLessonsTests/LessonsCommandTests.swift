@@ -54,6 +54,9 @@ import Testing
         let root = try ExerciseCommandTests.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
         var commands: [[String]] = [[], ["--help"], ["exercise"], ["3"], ["run", "11"], ["exercise", "12"]]
+        // The steps' own help, and a step's report (its sentences, the lesson, what is still broken).
+        commands += LessonCatalog.all.map { ["run", String($0.number), "--help"] }
+        commands += [["run", "8", "--part", "start,limit", "--speed", "10"], ["run", "7", "--speed", "10"]]
         commands += try await Self.commandNames().map { [$0, "--help"] }
         for exercise in ExerciseCatalog.all {
             commands +=
