@@ -29,6 +29,11 @@ public enum RaceCheck {
     /// Thread Sanitizer's exit status after a report (the run itself went on).
     public static let reportedStatus: Int32 = 66
 
+    /// No Swift backtracer in a TSan-built run: TSan prints the crash's stack
+    /// itself, and a backtracer that hung on a crashed TSan process kept the
+    /// socket by which Foundation's `Process` learns the child ended (seen in CI).
+    public static let environment = ["SWIFT_BACKTRACE": "enable=no"]
+
     public static let bug = BugText(
         name: "the cache is written from download threads (a data race)",
         expected: "0 Thread Sanitizer reports, no crash",

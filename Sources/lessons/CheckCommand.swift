@@ -164,6 +164,7 @@ enum CheckCommand: LessonsCommand {
         for attempt in 1...RaceCheck.runs {
             say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
             var child = ChildProcess(workbench, RaceCheck.arguments)
+            child.environment = RaceCheck.environment
             child.directory = workspace.root
             child.output = .discard
             let watch = CheckWatch(exercise)
