@@ -502,6 +502,8 @@ private final class ActiveRun: @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         recorder.finish()
+        // The last frame is counted only now: the screen shows the counts the report will.
+        if let display = setup.display { display(screenFrame(tableSnapshot(), finishedStep: nil)) }
         event("end")
         var report = measuredReport()
         retireController()
