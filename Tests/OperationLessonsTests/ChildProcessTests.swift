@@ -62,6 +62,8 @@ func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
         let folder = try ScratchFolder.make("stuck")
         defer { ScratchFolder.remove(folder) }
         var stuck = ChildProcess(try await Self.stuckProgram(in: folder))
+        // Its backtracer on, whatever this process says: the TSan leg turns it off for the TSan-built programs.
+        stuck.environment = ["SWIFT_BACKTRACE": "enable=yes"]
         let watch = CheckWatch(try #require(ExerciseCatalog.exercise(2)))
         stuck.output = .stream { watch.saw($0) }
         let child = try stuck.launch()
