@@ -105,24 +105,27 @@ enum CompareCommand: LessonsCommand {
     /// failure said on standard error) when a side gave none.
     static func play(
         _ comparison: LessonComparison, lesson: LessonOptions, children: StepProcess, paced: Bool = false,
-        live: Bool = false, plain: Bool = false
+        live: Bool = false, plain: Bool = false, attempts: Int = 1
     ) async throws -> (before: FrameStream.End, after: FrameStream.End)? {
         let scenario = Scenario.named(lesson.scenario ?? comparison.scenario) ?? .standard
         let flags = childFlags(lesson, scenario: scenario.name)
-        let sides = try [comparison.before, comparison.after].map { entry in
-            try SideRun(entry: entry, executable: children.executable(for: entry), flags: flags)
-        }
-        let player = Player(
-            comparison: comparison, scenario: scenario, sides: sides, speed: lesson.speed, paced: paced, live: live,
-            plain: plain)
-        await player.play()
-        guard let before = sides[0].end, let after = sides[1].end else {
+        for attempt in 1...max(1, attempts) {
+            let sides = try [comparison.before, comparison.after].map { entry in
+                try SideRun(entry: entry, executable: children.executable(for: entry), flags: flags)
+            }
+            let player = Player(
+                comparison: comparison, scenario: scenario, sides: sides, speed: lesson.speed, paced: paced,
+                live: live, plain: plain)
+            await player.play()
+            if let before = sides[0].end, let after = sides[1].end { return (before, after) }
+            // A racy step's crash is worth another run when the caller allows one; anything else is said at once.
+            if attempt < attempts, sides.allSatisfy({ $0.end != nil || $0.crashed }) { continue }
             for side in sides where side.end == nil {
                 printError("lessons compare: step \(side.entry.number) \(side.failure)")
             }
             return nil
         }
-        return (before, after)
+        return nil
     }
 
     /// The flags both sides play with: the scenario, and whatever shapes the story.
@@ -180,6 +183,9 @@ final class SideRun: @unchecked Sendable {
         guard let finished = lock.withLock({ finished }), finished.exited, finished.status == 0 else { return nil }
         return reader.end
     }
+
+    /// Ended by a signal: a crash.
+    var crashed: Bool { lock.withLock { finished?.signal != nil } }
 
     /// What went wrong, in words, for a side without an end.
     var failure: String {
