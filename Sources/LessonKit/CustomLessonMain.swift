@@ -193,8 +193,7 @@ public struct LessonConsole: Sendable {
         showsColour = isLive && output.showsColour
     }
 
-    /// A line of the story (with its newline).
-    /// A line, broken between words at a terminal's width.
+    /// A line of the story (with its newline), broken between words at a terminal's width.
     public func say(_ line: String = "") {
         guard !isSilent else { return }
         StandardStream.output.line(wrapping: line)

@@ -45,8 +45,13 @@ struct ExerciseOptions {
         return options
     }
 
-    static let rootHelp =
-        "  --root DIR  the package folder (default: the current folder, or the one lessons was built in)"
+    static let rootHelp = rootHelp(column: 14)
+
+    /// The `--root` line of a usage whose descriptions start at `column`.
+    static func rootHelp(column: Int) -> String {
+        "  --root DIR".padding(toLength: column, withPad: " ", startingAt: 0)
+            + "the package folder (default: the current folder, or the one lessons was built in)"
+    }
 }
 
 func exercise(_ number: Int) throws(UsageError) -> Exercise {

@@ -13,7 +13,7 @@ enum WatchCommand: LessonsCommand {
         usage: lessons watch [N] [--max-checks N] [--root DIR]
           N               the exercise to check against (default: the one the workbench holds, at each check)
           --max-checks N  stop after N checks (default: until Ctrl-C)
-          --root DIR      the package folder (default: the current folder, or the one lessons was built in)
+        \(ExerciseOptions.rootHelp(column: 18))
         Each check is lessons check's. The files under Sources/Workbench/ are looked at twice a second; a check \
         starts half a second after the last save, and what was saved while one ran is checked after it.
         """
