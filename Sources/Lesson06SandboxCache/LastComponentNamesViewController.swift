@@ -13,14 +13,19 @@ final class LastComponentNamesViewController: AppsViewController {
 }
 
 extension AppsViewController {
-    /// `swift run Lesson06SandboxCache --last-component-names` plays the tutorials' file names.
+    /// `swift run Lesson06SandboxCache --last-component-names` plays the tutorials' file names,
+    /// `--disk-hit-downloads` tutorial 002's look-up.
     static var variants: [LessonVariant] {
         [
             LessonVariant(
                 flag: "last-component-names",
                 help:
                     "the tutorials' file names (the URL's last path component): …/qq/icon.png and …/wechat/icon.png collide",
-                controller: LastComponentNamesViewController.self)
+                controller: LastComponentNamesViewController.self),
+            LessonVariant(
+                flag: "disk-hit-downloads",
+                help: "tutorial 002's look-up: an icon found on disk is shown and downloaded all the same",
+                controller: DiskHitDownloadsViewController.self),
         ]
     }
 }
