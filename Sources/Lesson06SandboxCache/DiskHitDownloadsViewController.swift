@@ -2,49 +2,18 @@ import Foundation
 import LessonSupport
 import TableKit
 
-/// Tutorial 002's look-up (`--disk-hit-downloads`): an icon found on disk is
-/// shown, and downloaded all the same, because the call that starts the
-/// download comes after the `if`/`else` that read the file. Nor is the file's
-/// image kept in memory. After a relaunch every icon on disk is fetched again:
-/// the disk saves no traffic, it only fills the screen a little sooner.
-final class DiskHitDownloadsViewController: AppsViewController {
+/// Tutorial 002's look-up (`--disk-hit-downloads`): 003's, but the call that
+/// starts the download comes after the `if`/`else` that read the file, so an
+/// icon found on disk is shown and downloaded all the same. The disk saves no
+/// traffic; it only fills the screen a little sooner.
+final class DiskHitDownloadsViewController: DiskHitNotKeptViewController {
     override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-        let cell = tableView.dequeueReusableCell(withIdentifier: "app", for: indexPath)
-        let app = apps[indexPath.row]
-        cell.textLabel.text = app.name
-        cell.detailTextLabel.text = app.download
-
-        if let image = imageCache[app.icon] {
-            cell.imageView.image = image
-            return cell
+        let cell = super.tableView(tableView, cellForRowAt: indexPath)
+        let icon = apps[indexPath.row].icon
+        // Not in memory: a disk hit, or a miss whose download the pool already holds.
+        if imageCache[icon] == nil {
+            download(icon, at: indexPath, to: cacheFile(for: icon))
         }
-        let file = cacheFile(for: app.icon)
-        if let data = try? Data(contentsOf: file), let image = Image(data: data) {
-            cell.imageView.image = image
-        } else {
-            cell.imageView.image = Image.placeholder
-        }
-        download(app.icon, at: indexPath, to: file)
         return cell
-    }
-
-    /// Tutorial 002's `download:andIndexPath:`: the pool, then step 6's download.
-    func download(_ icon: String, at indexPath: IndexPath, to file: URL) {
-        if operations[icon] != nil { return }
-        let network = self.network
-        let operation = BlockOperation { [weak self] in
-            let data = URL(string: icon).flatMap { try? network.data(contentsOf: $0) }
-            let image = data.flatMap { Image(data: $0) }
-            if let data, image != nil {
-                try? FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try? data.write(to: file, options: .atomic)
-            }
-            OperationQueue.main.addOperation { [weak self] in
-                self?.downloadFinished(icon: icon, image: image, at: indexPath)
-            }
-        }
-        operations[icon] = operation
-        queue.addOperation(operation)
     }
 }
