@@ -13,14 +13,23 @@ final class LastComponentNamesViewController: AppsViewController {
 }
 
 extension AppsViewController {
-    /// `swift run Lesson06SandboxCache --last-component-names` plays the tutorials' file names.
+    /// `swift run Lesson06SandboxCache --last-component-names` plays the tutorials' file names,
+    /// `--disk-hit-downloads` and `--disk-hit-not-kept` the look-ups of tutorials 002 and 003.
     static var variants: [LessonVariant] {
         [
             LessonVariant(
                 flag: "last-component-names",
                 help:
                     "the tutorials' file names (the URL's last path component): …/qq/icon.png and …/wechat/icon.png collide",
-                controller: LastComponentNamesViewController.self)
+                controller: LastComponentNamesViewController.self),
+            LessonVariant(
+                flag: "disk-hit-downloads",
+                help: "tutorial 002's look-up: an icon found on disk is shown and downloaded all the same",
+                controller: DiskHitDownloadsViewController.self),
+            LessonVariant(
+                flag: "disk-hit-not-kept",
+                help: "tutorial 003's look-up: an icon found on disk is shown, not kept in memory, read again at every showing",
+                controller: DiskHitNotKeptViewController.self),
         ]
     }
 }

@@ -11,9 +11,9 @@ protocol DownloadOperationDelegate: AnyObject {
 
 /// The tutorials' custom operation: one icon's download as a class of its own.
 ///
-/// Unlike a `BlockOperation`'s block, `main()` can ask `isCancelled`, and it
-/// does: `cancel()` only sets a flag, and an operation that never looks at it
-/// runs to the end and delivers anyway.
+/// Its `main()` asks `isCancelled`, which the tutorials' blocks never do
+/// (a block could, through a weak reference to its operation): `cancel()` only
+/// sets a flag, and work that never looks at it runs to the end and delivers anyway.
 ///
 /// `@unchecked Sendable` restates what `Operation` already says: its state is
 /// set before the queue sees it, and `delegate` is read on the main queue only.
@@ -49,11 +49,12 @@ class DownloadOperation: Operation, @unchecked Sendable {
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? data.write(to: file, options: .atomic)
         }
-        // No third `isCancelled` check in this block: by the time it runs,
-        // `main()` has returned and the operation is finished, and `cancel()`
-        // does nothing to a finished operation (`isCancelled` stays false;
-        // Lesson07Tests shows it). Whether a late result is still wanted is
-        // the delegate's call.
+        // No third `isCancelled` check in this block: it is queued from inside
+        // `main()` and may run before or after the operation has finished, and
+        // `cancel()` does nothing to a finished operation (`isCancelled` stays
+        // false; Lesson07Tests shows it), so a check here would miss a warning
+        // that came after `main()` returned. Whether a late result is still
+        // wanted is the delegate's call.
         OperationQueue.main.addOperation {
             self.delegate?.downloadOperation(self, didFinishWith: image)
         }

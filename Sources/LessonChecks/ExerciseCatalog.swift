@@ -30,13 +30,15 @@ public struct Exercise: Sendable {
     public let watchFlags: String
     /// What the watch shows, in a line.
     public let watchSays: String
+    /// Where the step's text states the problem (`lessons exercise` points there).
+    public let problemSection: String
     /// Whether a bug of it (a data race) is checked by a Thread Sanitizer
     /// build of the workbench (`RaceCheck`), besides the checks it plays in process.
     public let checksRaces: Bool
 
     public init(
         number: Int, kind: Kind, startFolder: String, solutionFolder: String, bugs: [BugText], watchFlags: String,
-        watchSays: String, checksRaces: Bool = false
+        watchSays: String, problemSection: String = "its first section", checksRaces: Bool = false
     ) {
         self.number = number
         self.kind = kind
@@ -50,6 +52,7 @@ public struct Exercise: Sendable {
             + (checksRaces && number > ImageListChecks.raceFixedIn ? [RaceCheck.bug.safeguard(true)] : [])
         self.watchFlags = watchFlags
         self.watchSays = watchSays
+        self.problemSection = problemSection
         self.checksRaces = checksRaces
     }
 
@@ -138,7 +141,8 @@ public enum ExerciseCatalog {
                 watchFlags: "",
                 watchSays:
                     "4 downloads started by hand, 4 on a queue of 2 at once, one cancelled before it starts: what "
-                    + "each said, and what was heard"),
+                    + "each said, and what was heard",
+                problemSection: "part 6 of \"The fix\""),
         ]
 
     static let imageListExercises: [Exercise] = ImageListChecks.exercises.compactMap { number in

@@ -113,10 +113,11 @@ public struct LessonOptions: Equatable, Sendable {
         ]
         for flag in extraFlags {
             let left = "--\(flag.name)" + (flag.takesValue ? " VALUE" : "")
-            // A name longer than the column gets its help on the next line, never cut.
+            // A name that would leave less than two spaces before the help (the
+            // gap the wrapper takes for the column) gets its help on the next line.
             let column = String(repeating: " ", count: 23)
             lines.append(
-                left.count < 21
+                left.count < 20
                     ? "  " + left.padding(toLength: 21, withPad: " ", startingAt: 0) + flag.help
                     : "  " + left + "\n" + column + flag.help)
         }

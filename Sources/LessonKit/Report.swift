@@ -77,6 +77,9 @@ public struct Report: Codable, Equatable, Sendable {
     public var diskCacheFiles = 0
     /// The bytes of the files in the step's caches folder at the end.
     public var diskCacheBytes = 0
+    /// Files the app read from its caches folder; nil when the run could not
+    /// watch it throughout (`DiskReadWatch`).
+    public var diskReads: Int?
     /// How long the story lasted.
     public var durationMs = 0.0
 
@@ -118,7 +121,7 @@ public struct Report: Codable, Equatable, Sendable {
         else { return "{}" }
         for key in [
             "requestsAfterRelaunch", "requestsAfterMemoryWarning", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
-            "liveImageBytes", "stuck",
+            "liveImageBytes", "diskReads", "stuck",
         ] where object[key] == nil {
             object[key] = NSNull()
         }

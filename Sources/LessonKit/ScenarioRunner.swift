@@ -149,6 +149,8 @@ private final class ActiveRun: @unchecked Sendable {
     private var cellRequestsOfRetired = 0
     /// What an earlier run left in the caches folder: a warm start.
     private let diskCacheFilesAtStart: Int
+    /// The app's reads from its caches folder, watched from the launch on.
+    private var diskReads: DiskReadWatch?
 
     /// The idle look and main-queue state to confirm on the next turn.
     private var confirming: (uiTouches: Int, changes: Int)?
@@ -186,6 +188,8 @@ private final class ActiveRun: @unchecked Sendable {
         clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
         event("launch")
         launchController()
+        // After the launch: an app may make its caches folder as it starts.
+        diskReads = DiskReadWatch(folder: setup.cachesDirectory)
         firstScreenIcons = tableSnapshot().rows.compactMap {
             catalog.entries.indices.contains($0.row) ? catalog.entries[$0.row].icon : nil
         }
@@ -382,6 +386,7 @@ private final class ActiveRun: @unchecked Sendable {
 
     private func begin(_ step: Scenario.Step) {
         guard let table = controller?.tableView else { return }
+        diskReads?.drain()
         switch step {
         case .drag(let row, _), .fling(let row, _):
             // A row past the end means "to the end": the table stops there, and
@@ -591,6 +596,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
         let files = CacheFolder.files(in: setup.cachesDirectory)
         report.diskCacheFilesAtStart = diskCacheFilesAtStart
+        report.diskReads = diskReads?.reads
         report.diskCacheFiles = files.count
         report.diskCacheBytes = files.reduce(0) { total, name in
             let path = setup.cachesDirectory.appendingPathComponent(name).path

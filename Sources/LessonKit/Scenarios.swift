@@ -4,7 +4,7 @@ extension Scenario {
     public static let all: [Scenario] = [
         .standard, .fastScrollSlowRows, .offlineBrowse, .leaveWhileLoading, .failOnce, .relaunch, .offlineRelaunch,
         .memoryWarningMidDownload, .memoryWarningThenScroll, .scrollBackOverSlowRow, .scrollBackWhileLoading,
-        .scrollEndToEnd, .sharedIcon, .sharedIconReuse, .brokenIcon, .relaunchLater,
+        .scrollEndToEnd, .sharedIcon, .sharedIconReuse, .brokenIcon, .relaunchLater, .relaunchThenScrollBack,
     ]
 
     public static func named(_ name: String) -> Scenario? {
@@ -72,6 +72,16 @@ extension Scenario {
         name: "relaunch",
         summary: "load the first screen, relaunch the app, load it again",
         steps: [.settle(timeout: 10), .relaunch, .settle(timeout: 10)])
+
+    /// Relaunch, then scroll away from the icons found on disk and back: are
+    /// they read from disk again, or were they kept in memory?
+    public static let relaunchThenScrollBack = Scenario(
+        name: "relaunch-then-scroll-back",
+        summary: "load the first screen, relaunch the app, scroll down 10 rows and back",
+        steps: [
+            .settle(timeout: 10), .relaunch, .settle(timeout: 10), .drag(toRow: 10, seconds: 1),
+            .settle(timeout: 10), .drag(toRow: 0, seconds: 1), .settle(timeout: 10),
+        ])
 
     /// Load, go offline, relaunch: does the app show anything?
     public static let offlineRelaunch = Scenario(

@@ -49,9 +49,10 @@ public enum WebImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case badImageData
 
     /// Whether asking again is pointless, so the URL goes on the failed-URL
-    /// list: SDWebImage's rule (`shouldBlockFailedURLWithURL:error:`) blocks
-    /// bad image data and invalid URLs, never a network error, which may be
-    /// gone the next time (offline, a lost connection, a server error).
+    /// list: bad image data and invalid URLs. Every error this network can give
+    /// (offline, a lost connection, an HTTP status, a cancel) may be gone the
+    /// next time, and SDWebImage 5 (`shouldBlockFailedURLWithURL:error:`) spares
+    /// those too; it blocks the other URL errors, a TLS failure among them.
     public var isPermanent: Bool {
         switch self {
         case .invalidURL, .badImageData: true

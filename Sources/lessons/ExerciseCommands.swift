@@ -198,7 +198,7 @@ enum WorkbenchChange {
         lines += [
             "",
             "Watch it:     \(exercise.watchCommand)    (\(exercise.watchSays))",
-            "Read:         \(entry.text) (its first section is the problem)",
+            "Read:         \(entry.text) (\(exercise.problemSection) is the problem)",
             "Check it:     swift run lessons check, or on every save: swift run lessons watch",
             "Stuck:        swift run lessons hint (a question first; --more for the API, then the code)",
             "Start over:   swift run lessons reset \(exercise.number)",

@@ -43,6 +43,23 @@ import Testing
         #expect(next.hasPrefix("  ") && next.dropFirst(2).first != " ")
     }
 
+    /// A step's own flag, whatever the length of its name: its help wraps under
+    /// the help column, not under the flag.
+    @Test func aVariantsHelpWrapsUnderTheHelpColumn() {
+        let help = "a help text long enough to need a second line on a terminal of eighty columns"
+        for name in ["short", "seventeen-letterz", "eighteen-character", "a-name-wider-than-the-column"] {
+            let flag = LessonOptions.ExtraFlag(name: name, takesValue: false, help: help)
+            let usage = LessonOptions.usage(program: "LessonNN", scenarios: ["standard"], extraFlags: [flag])
+            let lines = TerminalText.wrapped(usage, width: 80).split(separator: "\n").map(String.init)
+            let first = lines.firstIndex { $0.hasPrefix("  --\(name)") } ?? lines.endIndex
+            let helpLines = lines[first...].dropFirst().prefix { $0.hasPrefix("   ") }
+            #expect(!helpLines.isEmpty, "--\(name): its help has a second line")
+            for line in helpLines {
+                #expect(line.hasPrefix(String(repeating: " ", count: 23)) && line.dropFirst(23).first != " ", "--\(name): \(line)")
+            }
+        }
+    }
+
     @Test func widthsAreColumnsNotCharacters() {
         #expect(TerminalText.width(of: "抖音 ×") == 6)
         #expect(TerminalText.width(of: "\u{1B}[32m✓\u{1B}[0m fixed") == 7)

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import Lesson05OperationPool
+@testable import Lesson06SandboxCache
+@testable import LessonKit
+
+/// The tutorials' own slips that the lesson texts name, each played as a
+/// variant of the step that names it, and measured beside the step's code on
+/// the same scenario.
+@Suite struct TutorialBugVariantTests {
+    /// Tutorial 002 shows the file it found and downloads the icon anyway.
+    @Test func tutorial002DownloadsAnIconItFoundOnDisk() async {
+        let step6 = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunch).report
+        let tutorial = await SharedRuns.shared.result(DiskHitDownloadsViewController.self, .relaunch).report
+        #expect(step6.requestsAfterRelaunch == 0)
+        // As many as the queue runs at once, by the time every row shows its icon and the run ends.
+        #expect(tutorial.requestsAfterRelaunch == 3)
+        // Nothing on the screen tells them apart: both show every icon, from disk.
+        for report in [step6, tutorial] {
+            #expect(report.ownIconsAtEnd == 8 && report.visibleRowsAtEnd == 8 && report.diskCacheFiles == 8)
+        }
+        // Given the time, it fetches every icon it had on disk: the 8 of the first screen, on top of the 10
+        // rows further down that both must download.
+        let scrolled = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunchThenScrollBack).report
+        let scrolledTutorial =
+            await SharedRuns.shared.result(DiskHitDownloadsViewController.self, .relaunchThenScrollBack).report
+        #expect(scrolled.requestsAfterRelaunch == 10)
+        #expect(scrolledTutorial.requestsAfterRelaunch == 18)
+    }
+
+    /// Tutorial 003 shows the file it found and does not keep the image: the
+    /// way back to the top reads the first screen's files again.
+    @Test func tutorial003ReadsTheFileAgainEachTimeTheRowIsShown() async {
+        let step6 = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .relaunchThenScrollBack).report
+        let tutorial = await SharedRuns.shared.result(DiskHitNotKeptViewController.self, .relaunchThenScrollBack).report
+        #expect(step6.diskReads == 8)
+        #expect(tutorial.diskReads == 16)
+        // The same traffic and the same screen: only the disk sees the difference.
+        #expect(step6.requests == 18 && tutorial.requests == 18)
+        #expect(tutorial.ownIconsAtEnd == 8 && tutorial.visibleRowsAtEnd == 8)
+    }
+
+    /// The watch counts what the app reads, and says nothing rather than a
+    /// wrong count when it cannot follow the folder.
+    @Test func theDiskReadWatchCountsReadsAndGivesUpWhenTheFolderGoes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("disk-read-watch-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("icon.ppm")
+        try Data("P6".utf8).write(to: file, options: .atomic)
+        let watch = DiskReadWatch(folder: folder)
+        _ = try Data(contentsOf: file)
+        _ = try Data(contentsOf: file)
+        _ = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        try Data("P6 again".utf8).write(to: folder.appendingPathComponent("other.ppm"), options: .atomic)
+        #expect(watch.reads == 2)
+        try FileManager.default.removeItem(at: folder)
+        #expect(watch.reads == nil)
+        #expect(DiskReadWatch(folder: folder).reads == nil)
+    }
+
+    /// A step without a disk cache has no folder to watch.
+    @Test func aStepWithoutADiskCacheReportsNoDiskReads() async {
+        let step5 = await SharedRuns.shared.result(Lesson05OperationPool.AppsViewController.self, .relaunch).report
+        #expect(step5.diskReads == nil)
+    }
+}
