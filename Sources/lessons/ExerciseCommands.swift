@@ -4,7 +4,7 @@ import LessonKit
 import TableKit
 
 /// `lessons exercise | reset | hint | solution` (and `check`, CheckCommand.swift):
-/// fix each step's bug yourself in `Sources/Workbench/`, and have it checked by
+/// fix each step's bug yourself in `Workbench/Sources/Workbench/`, and have it checked by
 /// the step's own tests.
 ///
 /// The workbench holds the learner's work, so it is treated as git treats a
@@ -69,7 +69,7 @@ enum ExerciseCommand: LessonsCommand {
     static let usage = """
         usage: lessons exercise [N] [--yes] [--root DIR]
           (no N)      the exercises: ✓ solved, → the one the workbench holds now
-          N           put exercise N's starting code in Sources/Workbench, after asking; what it replaces that \
+          N           put exercise N's starting code in \(WorkbenchLayout.code), after asking; what it replaces that \
         the exercise did not put there is copied to .operationlessons/backups/ first
           --yes       do not ask
         \(ExerciseOptions.rootHelp)
@@ -90,7 +90,7 @@ enum ExerciseCommand: LessonsCommand {
         // The workbench says what the learner is on, whatever was started last.
         let held = workspace.workbenchState().exercise
         say(
-            "Exercises: fix each step's bug yourself, in Sources/Workbench/, and let the step's tests check it. A"
+            "Exercises: fix each step's bug yourself, in \(WorkbenchLayout.code), and let the step's tests check it. A"
                 + " check keeps every earlier fix: exercise N also plays the bugs of the steps before N.\n")
         for exercise in ExerciseCatalog.all {
             let mark = exercise.number == held ? "→" : progress.solved.contains(exercise.number) ? "✓" : " "
@@ -103,7 +103,7 @@ enum ExerciseCommand: LessonsCommand {
             say(
                 progress.solved.contains(held)
                     ? "On exercise \(held), solved. Next: swift run lessons next"
-                    : "On exercise \(held): edit Sources/Workbench/, then swift run lessons check (or lessons watch)."
+                    : "On exercise \(held): edit \(WorkbenchLayout.code), then swift run lessons check (or lessons watch)."
             )
         } else {
             say("Start: swift run lessons exercise \(progress.next ?? ExerciseCatalog.all[0].number)")
@@ -155,11 +155,11 @@ enum WorkbenchChange {
             what = "your code of exercise \(held) (\(parts.compactMap { $0 }.joined(separator: "; ")))"
         case .unknown: what = "code that no exercise wrote"
         case .empty: what = "nothing"
-        case .missing: what = "nothing: there is no Sources/Workbench/ folder; it will be made again"
+        case .missing: what = "nothing: there is no \(WorkbenchLayout.code) folder; it will be made again"
         }
         let backup = now.needsBackup ? try workspace.backupFolder(for: now) : nil
         say(
-            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in Sources/Workbench/.\n"
+            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in \(WorkbenchLayout.code).\n"
                 + "It now holds \(what)."
                 + (backup.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? ""))
         guard yes || confirm("Go on? [y/N] ") else {
@@ -171,7 +171,7 @@ enum WorkbenchChange {
             say("Backed up to \(workspace.relative(folder)).")
         }
         try workspace.install(exercise)
-        if case .missing = now { say("Made Sources/Workbench/ again.") }
+        if case .missing = now { say("Made \(WorkbenchLayout.code) again.") }
         try workspace.start(exercise.number)
         say("")
         printTask(exercise, workspace)
@@ -184,7 +184,7 @@ enum WorkbenchChange {
         let keeps = exercise.bugs.filter(\.isSafeguard)
         var lines = [
             "Exercise \(exercise.number) · \(entry.title)",
-            "Sources/Workbench/ holds the code before step \(exercise.number)'s fix (\(exercise.startFolder)). Fix:",
+            "\(WorkbenchLayout.code) holds the code before step \(exercise.number)'s fix (\(exercise.startFolder)). Fix:",
         ]
         for (index, bug) in fixes.enumerated() { lines.append("  \(index + 1). \(bug.name)") }
         // A check keeps every earlier fix: name them when they are few, count them when not.

@@ -8,7 +8,10 @@ import LessonKit
 struct Workspace {
     let root: URL
 
-    var workbench: URL { root.appendingPathComponent("Sources/Workbench") }
+    /// The workbench's package, which only `lessons check` (and the learner's `swift run`) builds.
+    var workbenchPackage: URL { root.appendingPathComponent(WorkbenchLayout.package) }
+    /// The learner's code.
+    var workbench: URL { root.appendingPathComponent(WorkbenchLayout.code) }
     var stateFolder: URL { root.appendingPathComponent(".operationlessons") }
     var progressFile: URL { stateFolder.appendingPathComponent("progress.json") }
     /// The verdict of the last `lessons check`, which `hint` and `watch` read.
@@ -16,7 +19,7 @@ struct Workspace {
 
     /// `--root`, else the current folder if it is the package, else the
     /// package `lessons` was built in (`.build/<triple>/debug/lessons`).
-    /// The package is known by its `Package.swift`, not by `Sources/Workbench`:
+    /// The package is known by its `Package.swift`, not by its workbench:
     /// a missing workbench is something `lessons exercise N` puts back.
     static func find(root: String?) throws -> Workspace {
         func isPackage(_ url: URL) -> Bool {
@@ -157,7 +160,7 @@ struct Workspace {
         /// Files whose `main.swift` names no exercise.
         case unknown
         case empty
-        /// No `Sources/Workbench` at all.
+        /// No `Workbench/Sources/Workbench` at all.
         case missing
 
         var exercise: Int? {
