@@ -77,7 +77,9 @@ public enum RaceCheck {
         let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
         // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
         let place = summary.flatMap { line in
-            (line.range(of: WorkbenchLayout.code) ?? line.range(of: "Sources/")).map { String(line[$0.lowerBound...].prefix { $0 != " " }) }
+            (line.range(of: WorkbenchLayout.code) ?? line.range(of: "Sources/")).map {
+                String(line[$0.lowerBound...].prefix { $0 != " " })
+            }
         }
         var measured = counted(reports.count, "Thread Sanitizer report")
         if let place { measured += " (first: \(place))" }

@@ -54,6 +54,12 @@ enum CheckCommand: LessonsCommand {
         if let held = state.exercise, held != exercise.number {
             say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
         }
+        if let (path, kind) = workspace.entriesNoBuildCanRead().first {
+            say(
+                "\(path) is \(kind), not a source file: swift build would wait on it for ever. Remove it (rm \(path)),"
+                    + " or start over: swift run lessons reset")
+            return Outcome(status: 1, results: nil)
+        }
         say("Building the workbench: swift build --package-path \(WorkbenchLayout.package)")
         guard let workbench = try build(workspace, flags: []) else {
             say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
@@ -118,18 +124,20 @@ enum CheckCommand: LessonsCommand {
             if !race.passed { status = 1 }
         }
         if let results { try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results)) }
-        var progress = try workspace.progress()
         if status == 0 {
-            progress.solved.insert(exercise.number)
-            try workspace.save(progress)
+            let progress = try workspace.updateProgress { $0.solved.insert(exercise.number) }
             say("\n\(progress.summary).")
             say("Compare with the step's own fix: swift run lessons solution \(exercise.number)")
             if progress.next != nil { say("Next: swift run lessons next") }
             return Outcome(status: 0, results: results)
         }
-        say("\n\(progress.summary).")
+        say("\n\(try workspace.progress().summary).")
         return Outcome(status: status == 2 ? 2 : 1, results: results)
     }
+
+    /// The longest a build may take, like a scenario's limit: a cold Thread
+    /// Sanitizer build of the workbench took 45 s with the machine's load at 9.
+    static let buildLimit = Duration.seconds(15 * 60)
 
     /// Builds the workbench's package (with `flags`) and returns its executable, or nil
     /// after showing the compiler's errors, paths relative to the lessons' package.
@@ -145,7 +153,14 @@ enum CheckCommand: LessonsCommand {
         var build = ChildProcess(command: ["swift", "build"] + package + flags)
         build.directory = workspace.root
         build.errors = .intoOutput
-        let built = try build.run()
+        let built = try build.run(watchdog: Watchdog(limit: buildLimit))
+        if let ranFor = built.stoppedAfter {
+            say(
+                "\nswift build was stopped after \(Int(ranFor.components.seconds)) s (a build gets"
+                    + " \(Int(buildLimit.components.seconds / 60)) minutes); what it said last:\n"
+                    + built.output.suffix(600))
+            return nil
+        }
         guard built.exited, built.status == 0 else {
             say(built.exited ? "\nThe workbench does not compile:\n" : "\nThe build was stopped.\n")
             say(WorkbenchDiagnostics.compilerErrors(built.output, root: workspace.root))
@@ -153,7 +168,8 @@ enum CheckCommand: LessonsCommand {
         }
         var binPath = ChildProcess(command: ["swift", "build", "--show-bin-path"] + package + flags)
         binPath.directory = workspace.root
-        let folder = try binPath.run().output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = try binPath.run(watchdog: Watchdog(limit: buildLimit)).output.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return URL(fileURLWithPath: folder).appendingPathComponent("Workbench")
     }
 

@@ -104,10 +104,32 @@ enum ExerciseCommand: LessonsCommand {
                 progress.solved.contains(held)
                     ? "On exercise \(held), solved. Next: swift run lessons next"
                     : "On exercise \(held): edit \(WorkbenchLayout.code), then swift run lessons check (or lessons watch)."
-            )
+                        + " Its task again: swift run lessons task")
         } else {
             say("Start: swift run lessons exercise \(progress.next ?? ExerciseCatalog.all[0].number)")
         }
+        return 0
+    }
+}
+
+// MARK: - task [N]
+
+enum TaskCommand: LessonsCommand {
+    static let name = "task"
+    static let abstract = "the task of the exercise you are on, again; nothing in the workbench changes"
+    static let usage = """
+        usage: lessons task [N] [--root DIR]
+          N           the exercise (default: the one the workbench holds)
+        \(ExerciseOptions.rootHelp)
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
+        try ExerciseOptions.parse(arguments)
+    }
+
+    static func run(_ options: ExerciseOptions) throws -> Int32 {
+        let workspace = try Workspace.find(root: options.root)
+        WorkbenchChange.printTask(try exercise(try options.number ?? workspace.currentExercise()), workspace)
         return 0
     }
 }
@@ -138,44 +160,115 @@ enum ResetCommand: LessonsCommand {
 /// Putting an exercise's starting code in the workbench, for `exercise N` and `reset`.
 enum WorkbenchChange {
     static func start(_ exercise: Exercise, _ workspace: Workspace, yes: Bool, reset: Bool) throws -> Int32 {
-        let now = workspace.workbenchState()
-        let what: String
-        switch now {
-        case .untouched(let held) where held == exercise.number:
+        let asked = workspace.workbenchState()
+        if case .untouched(let held) = asked, held == exercise.number,
+            try workspace.locked({ try startIfHeld(exercise, workspace) })
+        {
             say("The workbench already holds exercise \(held)'s starting code, untouched.\n")
-            try workspace.start(exercise.number)
             printTask(exercise, workspace)
             return 0
-        case .untouched(let held): what = "exercise \(held)'s starting code, untouched"
+        }
+        // Made now, so that the folder named here is the one the backup goes to.
+        let promised = asked.needsBackup ? try workspace.claimBackupFolder(for: asked) : nil
+        say(
+            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in"
+                + " \(WorkbenchLayout.code).\nIt now holds \(describe(asked))."
+                + (promised.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? "")
+                + (asked.exercise == exercise.number && !reset
+                    ? "\n(To see the task again and change nothing: swift run lessons task)" : ""))
+        guard yes || confirm("Go on? [y/N] ") else {
+            promised.map(workspace.release(backupFolder:))
+            say("Nothing changed.")
+            return 1
+        }
+        do {
+            try workspace.locked { try replace(with: exercise, workspace, promised: promised) }
+        } catch {
+            promised.map(workspace.release(backupFolder:))
+            throw error
+        }
+        say("")
+        printTask(exercise, workspace)
+        return 0
+    }
+
+    /// Under the lock: if the workbench holds `exercise`'s starting code
+    /// untouched, makes it the one the learner is on and returns true.
+    private static func startIfHeld(_ exercise: Exercise, _ workspace: Workspace) throws -> Bool {
+        guard case .untouched(let held) = workspace.workbenchState(), held == exercise.number else { return false }
+        try workspace.start(exercise.number)
+        return true
+    }
+
+    static func describe(_ state: Workspace.WorkbenchState) -> String {
+        switch state {
+        case .untouched(let held): return "exercise \(held)'s starting code, untouched"
         case .edited(let held, let changed, let added):
             let parts = [
                 changed.isEmpty ? nil : "changed: " + changed.joined(separator: ", "),
                 added.isEmpty ? nil : "not from the exercise: " + added.joined(separator: ", "),
             ]
-            what = "your code of exercise \(held) (\(parts.compactMap { $0 }.joined(separator: "; ")))"
-        case .unknown: what = "code that no exercise wrote"
-        case .empty: what = "nothing"
-        case .missing: what = "nothing: there is no \(WorkbenchLayout.code) folder; it will be made again"
+            return "your code of exercise \(held) (\(parts.compactMap { $0 }.joined(separator: "; ")))"
+        case .unknown: return "code that no exercise wrote"
+        case .empty: return "nothing"
+        case .missing: return "nothing: there is no \(WorkbenchLayout.code) folder; it will be made again"
         }
-        let backup = now.needsBackup ? try workspace.backupFolder(for: now) : nil
-        say(
-            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in \(WorkbenchLayout.code).\n"
-                + "It now holds \(what)."
-                + (backup.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? ""))
-        guard yes || confirm("Go on? [y/N] ") else {
-            say("Nothing changed.")
-            return 1
+    }
+
+    /// Swaps the exercise's starting code in, holding the lock. Decided now,
+    /// after the answer: what the workbench holds now is what is kept (an
+    /// editor's autosave, or the learner, may have saved while the question
+    /// waited). The new code is made beside the workbench and each step is a
+    /// rename, so a failure at any point leaves the workbench as it was.
+    private static func replace(with exercise: Exercise, _ workspace: Workspace, promised: URL?) throws {
+        // Another command may have put this very exercise there since.
+        if promised == nil, try startIfHeld(exercise, workspace) { return }
+        let now = workspace.workbenchState()
+        let judged = workspace.snapshot(of: workspace.workbench)
+        let backup = try promised ?? (now.needsBackup ? workspace.claimBackupFolder(for: now) : nil)
+        let staged = try workspace.stage(exercise)
+        var old: URL?
+        var info = stat()
+        if lstat(workspace.workbench.path, &info) == 0 {
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            // A folder replaces the empty backup folder; anything else goes inside it.
+            let aside =
+                backup.map { isFolder ? $0 : $0.appendingPathComponent("Workbench") }
+                ?? workspace.stateFolder.appendingPathComponent(
+                    "old-workbench-\(getpid())-\(UUID().uuidString.prefix(8))")
+            do {
+                try workspace.move(workspace.workbench, to: aside)
+            } catch {
+                try? FileManager.default.removeItem(at: staged)
+                throw WorkspaceError("\(error); nothing was changed")
+            }
+            old = aside
+        } else {
+            try workspace.makeFolder(workspace.workbench.deletingLastPathComponent())
         }
-        if backup != nil {
-            let folder = try workspace.backUpWorkbench(for: now)
-            say("Backed up to \(workspace.relative(folder)).")
+        do {
+            try workspace.move(staged, to: workspace.workbench)
+        } catch {
+            if let old { try? workspace.move(old, to: workspace.workbench) }
+            try? FileManager.default.removeItem(at: staged)
+            throw WorkspaceError("\(error); the workbench is as it was")
         }
-        try workspace.install(exercise)
+        if let backup {
+            say(
+                "Backed up to \(workspace.relative(backup))."
+                    + (promised == nil ? " (It was saved to while the question waited.)" : ""))
+        } else if let old {
+            // It held nothing of the learner's when judged; a save since then is kept, never removed.
+            if workspace.snapshot(of: old) == judged {
+                try? FileManager.default.removeItem(at: old)
+            } else {
+                let kept = try workspace.claimBackupFolder(for: now)
+                try workspace.move(old, to: kept)
+                say("Backed up to \(workspace.relative(kept)) (it was saved to as the exercise went in).")
+            }
+        }
         if case .missing = now { say("Made \(WorkbenchLayout.code) again.") }
         try workspace.start(exercise.number)
-        say("")
-        printTask(exercise, workspace)
-        return 0
     }
 
     static func printTask(_ exercise: Exercise, _ workspace: Workspace) {
@@ -240,11 +333,13 @@ enum HintCommand: LessonsCommand {
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
         let exercise = try exercise(try options.number ?? workspace.currentExercise())
-        var progress = try workspace.progress()
-        let reached = progress.hintLevel(exercise.number)
-        let level = options.more ? min(reached + 1, Hints.levels) : reached
-        progress.setHintLevel(level, for: exercise.number)
-        try workspace.save(progress)
+        var reached = 1
+        var level = 1
+        try workspace.updateProgress { progress in
+            reached = progress.hintLevel(exercise.number)
+            level = options.more ? min(reached + 1, Hints.levels) : reached
+            progress.setHintLevel(level, for: exercise.number)
+        }
 
         let lastCheck = workspace.lastCheck(of: exercise.number)
         let failed = lastCheck.map { check in check.results.filter { !$0.passed } }

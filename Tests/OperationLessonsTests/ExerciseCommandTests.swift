@@ -40,6 +40,17 @@ import Testing
         try await Rig.runProduct("lessons", arguments + ["--root", root.path])
     }
 
+    /// A path relative to the sandbox, as the commands print it.
+    static func relative(_ url: URL, _ root: URL) -> String {
+        String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+    }
+
+    /// The exercise the sandbox's workbench holds, by its `main.swift`.
+    static func state(_ root: URL) -> Int? {
+        (try? String(contentsOf: root.appendingPathComponent(WorkbenchLayout.code + "main.swift"), encoding: .utf8))
+            .flatMap(Exercise.number(inWorkbenchMain:))
+    }
+
     static func files(_ folder: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
@@ -123,7 +134,9 @@ import Testing
         try #require(kept.count == 1)
         let copy = backups.appendingPathComponent("\(kept[0])/Helpers/Deeper/Cache.swift")
         #expect(try String(contentsOf: copy, encoding: .utf8) == "// mine\n")
-        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Workbench/Sources/Workbench/Helpers").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: root.appendingPathComponent("Workbench/Sources/Workbench/Helpers").path))
     }
 
     /// Two resets in the same second each keep their own backup: the second
@@ -379,7 +392,8 @@ import Testing
         try Self.setProgress(root, #"{"current": 2, "solved": [2]}"#)
         let started = try await Commands.lessons(["next", "--yes"], root: root)
         #expect(started.status == 0, "\(started.standardError)")
-        let main = try String(contentsOf: root.appendingPathComponent("Workbench/Sources/Workbench/main.swift"), encoding: .utf8)
+        let main = try String(
+            contentsOf: root.appendingPathComponent("Workbench/Sources/Workbench/main.swift"), encoding: .utf8)
         #expect(Exercise.number(inWorkbenchMain: main) == 3)
         // After playing step 4: step 5 plays (not step 3 or 4, whose race TSan reports in the TSan leg).
         try Self.setProgress(root, #"{"current": 3, "solved": [2], "lastStepPlayed": 4}"#)

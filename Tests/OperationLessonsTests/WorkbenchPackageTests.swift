@@ -32,7 +32,8 @@ import Testing
         try manager.createDirectory(at: code.deletingLastPathComponent(), withIntermediateDirectories: true)
         try manager.copyItem(at: Rig.packageRoot.appendingPathComponent("Sources/Lesson01SyncLoad"), to: code)
         let exercise = try #require(ExerciseCatalog.exercise(2))
-        try exercise.workbenchMain.write(to: code.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        try exercise.workbenchMain.write(
+            to: code.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         try? manager.removeItem(at: sandbox.appendingPathComponent(".operationlessons"))
         return sandbox
     }
@@ -60,7 +61,8 @@ import Testing
         #expect(names.contains("lessons") && names.contains("LessonChecks"))
         #expect(!names.contains("Workbench"), "\(names)")
         #expect(!targets.contains { ($0["path"] as? String)?.hasPrefix(WorkbenchLayout.package) == true })
-        #expect(!FileManager.default.fileExists(atPath: Rig.packageRoot.appendingPathComponent("Sources/Workbench").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: Rig.packageRoot.appendingPathComponent("Sources/Workbench").path))
     }
 
     /// A syntax error in the workbench: `lessons check` names its file and
@@ -103,7 +105,8 @@ import Testing
         // The data race is judged by `lessons check` itself, with a Thread Sanitizer build.
         #expect(results.map(\.bug) == exercise.bugs.map(\.name).filter { $0 != RaceCheck.bug.name })
         #expect(!results.allPassed)
-        let refused = try await ChildProcess(workbench, ["--check", "2", "--verdict"]).finished(watchdog: Self.hangGuard)
+        let refused = try await ChildProcess(workbench, ["--check", "2", "--verdict"]).finished(
+            watchdog: Self.hangGuard)
         #expect(refused.status == 2 && refused.errors.contains("then --verdict FILE"))
         var closed = ChildProcess(command: ["sh", "-c", "\"$0\" --help >&-", workbench.path])
         closed.directory = Self.sandbox
