@@ -459,6 +459,11 @@ enum SolutionCommand: LessonsCommand {
         for name in names {
             let oldFile = old.appendingPathComponent(name)
             let newFile = new.appendingPathComponent(name)
+            // diff would wait for ever on a FIFO: such a file is named, never read.
+            if let odd = [oldFile, newFile].first(where: { exists($0) && !FileRead.isRegularFile($0) }) {
+                parts.append("\(label(odd)) is not a regular file (a FIFO or a device): not compared")
+                continue
+            }
             var child = ChildProcess(
                 command: [
                     "diff", "-u", "--label", exists(oldFile) ? label(oldFile) : "/dev/null", "--label",

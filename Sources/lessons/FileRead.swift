@@ -43,6 +43,12 @@ enum FileRead {
         }
     }
 
+    /// Whether `url` is a regular file, or a link to one.
+    static func isRegularFile(_ url: URL) -> Bool {
+        var info = stat()
+        return stat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     static func kind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: "a folder"

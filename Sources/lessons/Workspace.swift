@@ -172,7 +172,13 @@ struct Workspace {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(check).write(to: lastCheckFile, options: .atomic)
+        do {
+            try encoder.encode(check).write(to: lastCheckFile, options: .atomic)
+        } catch {
+            throw WorkspaceError(
+                "cannot keep the verdict in \(relative(lastCheckFile)) (\(SystemErrorText.describe(error))); lessons hint"
+                    + " will not know what this check saw")
+        }
     }
 
     /// A check is starting: the verdict of the code before it no longer says anything about the code now.

@@ -225,6 +225,17 @@ import Testing
         #expect(reset.status == 0, "\(reset.standardError)")
         #expect(reset.standardOutput.contains("It now holds code that no exercise wrote."))
         #expect(Self.backups(root).count == 2)
+
+        // A FIFO where the solution compares the learner's file: named, not read.
+        let appInfo = workbench.appendingPathComponent("AppInfo.swift")
+        try FileManager.default.removeItem(at: appInfo)
+        try #require(mkfifo(appInfo.path, 0o644) == 0)
+        let solution = try await Rig.runProduct(
+            "lessons", ["solution", "3", "--force", "--root", root.path], timeLimit: .seconds(60))
+        #expect(solution.status == 0, "\(solution.standardError)")
+        #expect(
+            solution.standardOutput.contains(
+                "\(WorkbenchLayout.code)AppInfo.swift is not a regular file (a FIFO or a device): not compared"))
     }
 
     /// A FIFO `main.swift`: `lessons check` says so instead of starting a
