@@ -240,6 +240,7 @@ enum WorkbenchChange {
                 try workspace.move(workspace.workbench, to: aside)
             } catch {
                 try? FileManager.default.removeItem(at: staged)
+                if promised == nil { backup.map(workspace.release(backupFolder:)) }
                 throw WorkspaceError("\(error); nothing was changed")
             }
             old = aside
@@ -249,14 +250,16 @@ enum WorkbenchChange {
         do {
             try workspace.move(staged, to: workspace.workbench)
         } catch {
-            if let old { try? workspace.move(old, to: workspace.workbench) }
             try? FileManager.default.removeItem(at: staged)
+            if let old, (try? workspace.move(old, to: workspace.workbench)) == nil {
+                throw WorkspaceError("\(error); what the workbench held is in \(workspace.relative(old))")
+            }
             throw WorkspaceError("\(error); the workbench is as it was")
         }
         if let backup {
             say(
-                "Backed up to \(workspace.relative(backup))."
-                    + (promised == nil ? " (It was saved to while the question waited.)" : ""))
+                "Backed up to \(workspace.relative(backup))"
+                    + (promised == nil ? " (the workbench changed while the question waited)." : "."))
         } else if let old {
             // It held nothing of the learner's when judged; a save since then is kept, never removed.
             if workspace.snapshot(of: old) == judged {

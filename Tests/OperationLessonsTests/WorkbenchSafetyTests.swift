@@ -68,7 +68,10 @@ import Testing
         let kept = try String(
             contentsOf: backups[0].appendingPathComponent("AppsViewController.swift"), encoding: .utf8)
         #expect(kept.hasSuffix("// saved while the question waited\n"))
-        #expect(run.output.contains("Backed up to \(Commands.relative(backups[0], root))."))
+        #expect(
+            run.output.contains(
+                "Backed up to \(Commands.relative(backups[0], root)) (the workbench changed while the question waited)."
+            ))
         #expect(Commands.state(root) == 3)
     }
 
