@@ -28,7 +28,8 @@ struct Workspace {
     static func find(root: String?) throws -> Workspace {
         func isPackage(_ url: URL) -> Bool {
             let manifest = (try? String(contentsOf: url.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
-            return manifest.contains("name: \"OperationLessons\"")
+            // The package's own name, not the workbench's dependency on it (`.package(name: "OperationLessons", …)`).
+            return manifest.contains(/Package\(\s*name:\s*"OperationLessons"/)
         }
         if let root {
             let url = URL(fileURLWithPath: root).standardizedFileURL

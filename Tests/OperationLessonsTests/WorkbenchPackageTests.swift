@@ -65,6 +65,15 @@ import Testing
             !FileManager.default.fileExists(atPath: Rig.packageRoot.appendingPathComponent("Sources/Workbench").path))
     }
 
+    /// The workbench's folder names the lessons' package in its manifest, as a
+    /// dependency: it is not taken for the lessons' package itself.
+    @Test func theWorkbenchsFolderIsNotTheLessonsPackage() async throws {
+        let folder = Rig.packageRoot.appendingPathComponent(WorkbenchLayout.package)
+        let run = try await Rig.runProduct("lessons", ["exercise", "--root", folder.path])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("\(folder.path) is not the OperationLessons package folder"))
+    }
+
     /// A syntax error in the workbench: `lessons check` names its file and
     /// line, relative to the lessons' package, and says what to do.
     @Test func aWorkbenchThatDoesNotCompileIsNamedByTheCheck() async throws {
