@@ -26,18 +26,19 @@ let lessonTargets = [
 /// The support libraries that tell steps 8 and 9, by the step that imports them.
 let stepStories = ["Lesson08Dependencies": "DependencyTour", "Lesson09LotteryMachine": "LotteryMachineStory"]
 
-/// The exercises: the learner's workbench (`swift run lessons exercise N` fills it), the checks it is held to,
-/// and the starting code of the exercises whose step is not an image list.
 /// Steps built on the WebImage library rather than on their own download code.
 let usesWebImage: Set<String> = ["Lesson10WebImage"]
 
+/// The starting code of the exercises whose step is not an image list. The learner's workbench
+/// (`swift run lessons exercise N` fills it) is the package in `Workbench/`, built only by `lessons check`.
 let exerciseStartTargets = ["Exercise08Start", "Exercise09Start", "Exercise10Start"]
 
 let package = Package(
     name: "OperationLessons",
     products: [
         .executable(name: "lessons", targets: ["lessons"]),
-        .executable(name: "Workbench", targets: ["Workbench"]),
+        // What the learner's workbench (`Workbench/`, a package of its own) builds on.
+        .library(name: "WorkbenchLibraries", targets: ["LessonChecks", "LessonSupport", "SlowNetwork", "TableKit"]),
     ] + lessonTargets.map { .executable(name: $0, targets: [$0]) },
     targets: [
         .target(
@@ -61,10 +62,6 @@ let package = Package(
         // A story: the step's code driven and watched from outside, told in the terminal.
         .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"])
     } + [
-        // The learner's code, in the tutorials' Swift 5 style like the steps it is copied from.
-        .executableTarget(
-            name: "Workbench", dependencies: ["LessonChecks", "LessonSupport", "SlowNetwork", "TableKit"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "OperationLessonsTests",
             dependencies: ["SlowNetwork", "TableKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage"]

@@ -71,7 +71,7 @@ public final class CheckWatch: @unchecked Sendable {
         if let place = WorkbenchDiagnostics.stuckPlace(errors) {
             lines.append("  It was here: \(place)")
         }
-        lines.append("A run that never ends counts as not fixed. Watch it: swift run Workbench")
+        lines.append("A run that never ends counts as not fixed. Watch it: \(WorkbenchLayout.run)")
         return lines.joined(separator: "\n")
     }
 }

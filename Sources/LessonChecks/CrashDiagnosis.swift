@@ -8,7 +8,7 @@ import Foundation
 public struct CrashDiagnosis: Sendable, Equatable {
     /// "Fatal error: Attempted to read an unowned reference…", when the runtime wrote one.
     public let message: String?
-    /// "Sources/Workbench/AppsViewController.swift:42:95 (function)", when the
+    /// "Workbench/Sources/Workbench/AppsViewController.swift:42:95 (function)", when the
     /// crashed thread's frames reach the sources: the learner's code first.
     public let place: String?
     /// What the crash is, in a sentence.

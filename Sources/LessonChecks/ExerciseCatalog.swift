@@ -26,7 +26,7 @@ public struct Exercise: Sendable {
     public let solutionFolder: String
     /// The bugs to fix, in the order the checks report them.
     public let bugs: [BugText]
-    /// `swift run Workbench` flags that show the bug best.
+    /// `Workbench` flags that show the bug best.
     public let watchFlags: String
     /// What the watch shows, in a line.
     public let watchSays: String
@@ -63,7 +63,7 @@ public struct Exercise: Sendable {
         return entry
     }
 
-    public var watchCommand: String { "swift run Workbench" + (watchFlags.isEmpty ? "" : " " + watchFlags) }
+    public var watchCommand: String { WorkbenchLayout.run + (watchFlags.isEmpty ? "" : " " + watchFlags) }
 
     /// The workbench's `main.swift` for this exercise: it names the exercise,
     /// so `lessons check` knows what the workbench holds.
@@ -91,7 +91,7 @@ public struct Exercise: Sendable {
         }
         return """
             // The workbench of exercise \(number) (\(entry.title)), written by `swift run lessons exercise \(number)`.
-            // `swift run Workbench` runs your code like a lesson (`--help` for the flags);
+            // `\(WorkbenchLayout.run)` runs your code like a lesson (`--help` for the flags);
             // `swift run lessons check` builds it and checks it.
             import Foundation
             import LessonChecks

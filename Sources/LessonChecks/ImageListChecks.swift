@@ -161,7 +161,7 @@ public enum ImageListChecks {
         }
         return (
             "none of the course's bugs has this shape: the numbers above are what was measured",
-            "Compare what your code does on this scenario with the step's own: `swift run Workbench --scenario "
+            "Compare what your code does on this scenario with the step's own: `\(WorkbenchLayout.run) --scenario "
                 + "\(bug.scenario.name)` beside `swift run lessons run \(bug.fixedIn) --scenario \(bug.scenario.name)`."
         )
     }

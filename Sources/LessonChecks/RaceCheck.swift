@@ -75,9 +75,11 @@ public enum RaceCheck {
     public static func judge(errors: String, crashed: Bool) -> CheckResult {
         let reports = raceReports(in: errors)
         let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
-        // "…/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
+        // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
         let place = summary.flatMap { line in
-            line.range(of: "Sources/").map { String(line[$0.lowerBound...].prefix { $0 != " " }) }
+            (line.range(of: WorkbenchLayout.code) ?? line.range(of: "Sources/")).map {
+                String(line[$0.lowerBound...].prefix { $0 != " " })
+            }
         }
         var measured = counted(reports.count, "Thread Sanitizer report")
         if let place { measured += " (first: \(place))" }

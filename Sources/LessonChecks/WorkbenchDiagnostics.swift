@@ -44,7 +44,7 @@ public enum WorkbenchDiagnostics {
         line.hasPrefix("error: ") && line.hasSuffix("(use -v to see invocation)")
     }
 
-    /// "Fatal error: Index out of range, in Sources/Workbench/AppsViewController.swift:42:9
+    /// "Fatal error: Index out of range, in Workbench/Sources/Workbench/AppsViewController.swift:42:9
     /// (AppsViewController.tableView(_:cellForRowAt:))", from what a crashed Swift program wrote.
     public static func crashSummary(_ errors: String) -> String {
         let lines = errors.split(separator: "\n").map(String.init)
@@ -74,7 +74,7 @@ public enum WorkbenchDiagnostics {
             ?? frame(in: lines, under: "Sources/", crashedThreadOnly: false)
     }
 
-    public static let learnersCode = "Sources/Workbench/"
+    public static let learnersCode = WorkbenchLayout.code
 
     /// The first frame in `folder` ("path:line:col (function)"), in the
     /// thread that crashed or in any thread.
@@ -85,8 +85,8 @@ public enum WorkbenchDiagnostics {
                 inThread = line.hasSuffix(" crashed:")
                 continue
             }
-            guard inThread, line.contains(folder), let sources = line.range(of: "Sources/") else { continue }
-            // "  3 [ra] 0x000055aa564941b5 crash(_:) + 52 in Workbench at /…/Sources/Workbench/…"
+            guard inThread, let sources = line.range(of: folder) else { continue }
+            // "  3 [ra] 0x000055aa564941b5 crash(_:) + 52 in Workbench at /…/Workbench/Sources/Workbench/…"
             let function = line.firstMatch(of: #/0x[0-9a-f]+ (.+?) \+ \d+ in /#).map { " (\($0.1))" } ?? ""
             return String(line[sources.lowerBound...]) + function
         }

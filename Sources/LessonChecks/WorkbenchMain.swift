@@ -5,7 +5,7 @@ import SlowNetwork
 
 /// The whole of the workbench's `main.swift` (written by `lessons exercise N`).
 ///
-/// `swift run Workbench [flags]` runs the learner's code the way step N's
+/// `swift run --package-path Workbench Workbench [flags]` runs the learner's code the way step N's
 /// executable runs the step's; `Workbench --check N` runs exercise N's checks
 /// against it (an image list's scenarios each in a process of its own), prints
 /// each bug fixed or not with the measured and expected numbers, and exits 0
@@ -42,7 +42,7 @@ public enum WorkbenchMain {
             let status = await LessonMain.run(
                 exercise.entry.workbench(defaultScenario: scenario), controller: controller, arguments: arguments)
             if status == 0 && (arguments.contains("--help") || arguments.contains("-h")) {
-                say("\ncheck it: swift run lessons check \(exercise.number)   (or: swift run Workbench --check N)")
+                say("\ncheck it: swift run lessons check \(exercise.number)   (or: \(WorkbenchLayout.run) --check N)")
             }
             return status
         }
@@ -193,9 +193,11 @@ public enum WorkbenchMain {
 
     static func usage(_ exercise: Exercise, error: String?) -> Int32 {
         let text = """
-            usage: swift run Workbench            play your code of exercise \(exercise.number) (\(exercise.watchSays))
-                   swift run Workbench --check N  check it against exercise N (\(ExerciseCatalog.numbers))
-                     --verdict FILE               and keep the verdict in FILE, as JSON (lessons check does)
+            usage: \(WorkbenchLayout.run)
+                     play your code of exercise \(exercise.number) (\(exercise.watchSays))
+                   \(WorkbenchLayout.run) --check N [--verdict FILE]
+                     check it against exercise N (\(ExerciseCatalog.numbers)); --verdict FILE keeps the verdict
+                     in FILE, as JSON (lessons check does)
             """
         if let error {
             printError("Workbench: \(error)\n\(text)")

@@ -36,7 +36,7 @@ public struct WorkbenchWatch {
             say(VerdictChange.summary(from: last, to: results))
             if results != nil { last = results }
             if let maxChecks, checks >= maxChecks { break }
-            say("Watching Sources/Workbench/: save a file to check again (Ctrl-C to stop).")
+            say("Watching \(WorkbenchLayout.code): save a file to check again (Ctrl-C to stop).")
         } while waitForChange()
         return last
     }

@@ -11,7 +11,7 @@ enum CheckCommand: LessonsCommand {
         usage: lessons check [N] [--root DIR]
           N           the exercise to check against (default: the one the workbench holds)
         \(ExerciseOptions.rootHelp)
-        Builds the workbench (swift build --product Workbench), then runs Workbench --check N, which plays each \
+        Builds the workbench (swift build --package-path Workbench), then runs Workbench --check N, which plays each \
         scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
         on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
         exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
@@ -47,14 +47,20 @@ enum CheckCommand: LessonsCommand {
         let state = workspace.workbenchState()
         if case .missing = state {
             say(
-                "There is no Sources/Workbench/ folder. Put an exercise there: swift run lessons exercise \(exercise.number)"
-            )
+                "There is no \(WorkbenchLayout.code) folder. Put an exercise there: swift run lessons exercise "
+                    + "\(exercise.number)")
             return Outcome(status: 1, results: nil)
         }
         if let held = state.exercise, held != exercise.number {
             say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
         }
-        say("Building the workbench: swift build --product Workbench")
+        if let (path, kind) = workspace.entriesNoBuildCanRead().first {
+            say(
+                "\(path) is \(kind), not a source file: swift build would wait on it for ever. Remove it (rm \(path)),"
+                    + " or start over: swift run lessons reset")
+            return Outcome(status: 1, results: nil)
+        }
+        say("Building the workbench: swift build --package-path \(WorkbenchLayout.package)")
         guard let workbench = try build(workspace, flags: []) else {
             say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
             return Outcome(status: 1, results: nil)
@@ -118,45 +124,63 @@ enum CheckCommand: LessonsCommand {
             if !race.passed { status = 1 }
         }
         if let results { try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results)) }
-        var progress = try workspace.progress()
         if status == 0 {
-            progress.solved.insert(exercise.number)
-            try workspace.save(progress)
+            let progress = try workspace.updateProgress { $0.solved.insert(exercise.number) }
             say("\n\(progress.summary).")
             say("Compare with the step's own fix: swift run lessons solution \(exercise.number)")
             if progress.next != nil { say("Next: swift run lessons next") }
             return Outcome(status: 0, results: results)
         }
-        say("\n\(progress.summary).")
+        say("\n\(try workspace.progress().summary).")
         return Outcome(status: status == 2 ? 2 : 1, results: results)
     }
 
-    /// Builds the workbench (with `flags`) and returns its executable, or nil
-    /// after showing the compiler's errors.
+    /// The longest a build may take, like a scenario's limit: a cold Thread
+    /// Sanitizer build of the workbench took 45 s with the machine's load at 9.
+    static let buildLimit = Duration.seconds(15 * 60)
+
+    /// Builds the workbench's package (with `flags`) and returns its executable, or nil
+    /// after showing the compiler's errors, paths relative to the lessons' package.
     static func build(_ workspace: Workspace, flags: [String]) throws -> URL? {
-        var build = ChildProcess(command: ["swift", "build", "--product", "Workbench"] + flags)
+        let manifest = workspace.workbenchPackage.appendingPathComponent("Package.swift")
+        guard FileManager.default.fileExists(atPath: manifest.path) else {
+            say(
+                "\n\(workspace.relative(manifest)) is missing, so the workbench cannot be built; put it back: "
+                    + "git checkout \(workspace.relative(manifest))")
+            return nil
+        }
+        let package = ["--package-path", WorkbenchLayout.package]
+        var build = ChildProcess(command: ["swift", "build"] + package + flags)
         build.directory = workspace.root
         build.errors = .intoOutput
-        let built = try build.run()
+        let built = try build.run(watchdog: Watchdog(limit: buildLimit))
+        if let ranFor = built.stoppedAfter {
+            say(
+                "\nswift build was stopped after \(Int(ranFor.components.seconds)) s (a build gets"
+                    + " \(Int(buildLimit.components.seconds / 60)) minutes); what it said last:\n"
+                    + built.output.suffix(600))
+            return nil
+        }
         guard built.exited, built.status == 0 else {
             say(built.exited ? "\nThe workbench does not compile:\n" : "\nThe build was stopped.\n")
             say(WorkbenchDiagnostics.compilerErrors(built.output, root: workspace.root))
             return nil
         }
-        var binPath = ChildProcess(command: ["swift", "build", "--show-bin-path"] + flags)
+        var binPath = ChildProcess(command: ["swift", "build", "--show-bin-path"] + package + flags)
         binPath.directory = workspace.root
-        let folder = try binPath.run().output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = try binPath.run(watchdog: Watchdog(limit: buildLimit)).output.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return URL(fileURLWithPath: folder).appendingPathComponent("Workbench")
     }
 
-    /// Where the Thread Sanitizer build goes (the CI's TSan leg uses it too).
-    static let sanitizerFlags = ["--sanitize=thread", "--scratch-path", ".build-tsan"]
+    /// Where the workbench's Thread Sanitizer build goes: beside its own debug build.
+    static let sanitizerFlags = ["--sanitize=thread", "--scratch-path", WorkbenchLayout.package + "/.build-tsan"]
 
     /// Builds the workbench with Thread Sanitizer, plays the scenario where
     /// downloads end together, and judges what TSan wrote.
     static func raceCheck(_ exercise: Exercise, _ workspace: Workspace) throws -> CheckResult {
         say("\nThe data race: building the workbench with Thread Sanitizer (the first time takes a minute or so):")
-        say((["swift", "build", "--product", "Workbench"] + sanitizerFlags).joined(separator: " "))
+        say((["swift", "build", "--package-path", WorkbenchLayout.package] + sanitizerFlags).joined(separator: " "))
         guard let workbench = try build(workspace, flags: sanitizerFlags) else {
             return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
         }

@@ -24,6 +24,7 @@ enum Lessons {
             ListCommand.self, RunCommand.self, NextCommand.self, CompareCommand.self, ScoreboardCommand.self,
             TimelinesCommand.self, FrameCostCommand.self, BenchCommand.self, DocsCommand.self, ExerciseCommand.self,
             CheckCommand.self, WatchCommand.self, HintCommand.self, ResetCommand.self, SolutionCommand.self,
+            TaskCommand.self,
         ]
     }
 

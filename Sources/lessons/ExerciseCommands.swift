@@ -4,7 +4,7 @@ import LessonKit
 import TableKit
 
 /// `lessons exercise | reset | hint | solution` (and `check`, CheckCommand.swift):
-/// fix each step's bug yourself in `Sources/Workbench/`, and have it checked by
+/// fix each step's bug yourself in `Workbench/Sources/Workbench/`, and have it checked by
 /// the step's own tests.
 ///
 /// The workbench holds the learner's work, so it is treated as git treats a
@@ -69,7 +69,7 @@ enum ExerciseCommand: LessonsCommand {
     static let usage = """
         usage: lessons exercise [N] [--yes] [--root DIR]
           (no N)      the exercises: ✓ solved, → the one the workbench holds now
-          N           put exercise N's starting code in Sources/Workbench, after asking; what it replaces that \
+          N           put exercise N's starting code in \(WorkbenchLayout.code), after asking; what it replaces that \
         the exercise did not put there is copied to .operationlessons/backups/ first
           --yes       do not ask
         \(ExerciseOptions.rootHelp)
@@ -90,7 +90,7 @@ enum ExerciseCommand: LessonsCommand {
         // The workbench says what the learner is on, whatever was started last.
         let held = workspace.workbenchState().exercise
         say(
-            "Exercises: fix each step's bug yourself, in Sources/Workbench/, and let the step's tests check it. A"
+            "Exercises: fix each step's bug yourself, in \(WorkbenchLayout.code), and let the step's tests check it. A"
                 + " check keeps every earlier fix: exercise N also plays the bugs of the steps before N.\n")
         for exercise in ExerciseCatalog.all {
             let mark = exercise.number == held ? "→" : progress.solved.contains(exercise.number) ? "✓" : " "
@@ -103,11 +103,33 @@ enum ExerciseCommand: LessonsCommand {
             say(
                 progress.solved.contains(held)
                     ? "On exercise \(held), solved. Next: swift run lessons next"
-                    : "On exercise \(held): edit Sources/Workbench/, then swift run lessons check (or lessons watch)."
-            )
+                    : "On exercise \(held): edit \(WorkbenchLayout.code), then swift run lessons check (or lessons watch)."
+                        + " Its task again: swift run lessons task")
         } else {
             say("Start: swift run lessons exercise \(progress.next ?? ExerciseCatalog.all[0].number)")
         }
+        return 0
+    }
+}
+
+// MARK: - task [N]
+
+enum TaskCommand: LessonsCommand {
+    static let name = "task"
+    static let abstract = "the task of the exercise you are on, again; nothing in the workbench changes"
+    static let usage = """
+        usage: lessons task [N] [--root DIR]
+          N           the exercise (default: the one the workbench holds)
+        \(ExerciseOptions.rootHelp)
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
+        try ExerciseOptions.parse(arguments)
+    }
+
+    static func run(_ options: ExerciseOptions) throws -> Int32 {
+        let workspace = try Workspace.find(root: options.root)
+        WorkbenchChange.printTask(try exercise(try options.number ?? workspace.currentExercise()), workspace)
         return 0
     }
 }
@@ -138,44 +160,118 @@ enum ResetCommand: LessonsCommand {
 /// Putting an exercise's starting code in the workbench, for `exercise N` and `reset`.
 enum WorkbenchChange {
     static func start(_ exercise: Exercise, _ workspace: Workspace, yes: Bool, reset: Bool) throws -> Int32 {
-        let now = workspace.workbenchState()
-        let what: String
-        switch now {
-        case .untouched(let held) where held == exercise.number:
+        let asked = workspace.workbenchState()
+        if case .untouched(let held) = asked, held == exercise.number,
+            try workspace.locked({ try startIfHeld(exercise, workspace) })
+        {
             say("The workbench already holds exercise \(held)'s starting code, untouched.\n")
-            try workspace.start(exercise.number)
             printTask(exercise, workspace)
             return 0
-        case .untouched(let held): what = "exercise \(held)'s starting code, untouched"
+        }
+        // Made now, so that the folder named here is the one the backup goes to.
+        let promised = asked.needsBackup ? try workspace.claimBackupFolder(for: asked) : nil
+        say(
+            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in"
+                + " \(WorkbenchLayout.code).\nIt now holds \(describe(asked))."
+                + (promised.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? "")
+                + (asked.exercise == exercise.number && !reset
+                    ? "\n(To see the task again and change nothing: swift run lessons task)" : ""))
+        guard yes || confirm("Go on? [y/N] ") else {
+            promised.map(workspace.release(backupFolder:))
+            say("Nothing changed.")
+            return 1
+        }
+        do {
+            try workspace.locked { try replace(with: exercise, workspace, promised: promised) }
+        } catch {
+            promised.map(workspace.release(backupFolder:))
+            throw error
+        }
+        say("")
+        printTask(exercise, workspace)
+        return 0
+    }
+
+    /// Under the lock: if the workbench holds `exercise`'s starting code
+    /// untouched, makes it the one the learner is on and returns true.
+    private static func startIfHeld(_ exercise: Exercise, _ workspace: Workspace) throws -> Bool {
+        guard case .untouched(let held) = workspace.workbenchState(), held == exercise.number else { return false }
+        try workspace.start(exercise.number)
+        return true
+    }
+
+    static func describe(_ state: Workspace.WorkbenchState) -> String {
+        switch state {
+        case .untouched(let held): return "exercise \(held)'s starting code, untouched"
         case .edited(let held, let changed, let added):
             let parts = [
                 changed.isEmpty ? nil : "changed: " + changed.joined(separator: ", "),
                 added.isEmpty ? nil : "not from the exercise: " + added.joined(separator: ", "),
             ]
-            what = "your code of exercise \(held) (\(parts.compactMap { $0 }.joined(separator: "; ")))"
-        case .unknown: what = "code that no exercise wrote"
-        case .empty: what = "nothing"
-        case .missing: what = "nothing: there is no Sources/Workbench/ folder; it will be made again"
+            return "your code of exercise \(held) (\(parts.compactMap { $0 }.joined(separator: "; ")))"
+        case .unknown: return "code that no exercise wrote"
+        case .empty: return "nothing"
+        case .missing: return "nothing: there is no \(WorkbenchLayout.code) folder; it will be made again"
         }
-        let backup = now.needsBackup ? try workspace.backupFolder(for: now) : nil
-        say(
-            "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in Sources/Workbench/.\n"
-                + "It now holds \(what)."
-                + (backup.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? ""))
-        guard yes || confirm("Go on? [y/N] ") else {
-            say("Nothing changed.")
-            return 1
+    }
+
+    /// Swaps the exercise's starting code in, holding the lock. Decided now,
+    /// after the answer: what the workbench holds now is what is kept (an
+    /// editor's autosave, or the learner, may have saved while the question
+    /// waited). The new code is made beside the workbench and each step is a
+    /// rename, so a failure at any point leaves the workbench as it was.
+    private static func replace(with exercise: Exercise, _ workspace: Workspace, promised: URL?) throws {
+        // Another command may have put this very exercise there since.
+        if promised == nil, try startIfHeld(exercise, workspace) { return }
+        let now = workspace.workbenchState()
+        let judged = workspace.snapshot(of: workspace.workbench)
+        let backup = try promised ?? (now.needsBackup ? workspace.claimBackupFolder(for: now) : nil)
+        let staged = try workspace.stage(exercise)
+        var old: URL?
+        var info = stat()
+        if lstat(workspace.workbench.path, &info) == 0 {
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            // A folder replaces the empty backup folder; anything else goes inside it.
+            let aside =
+                backup.map { isFolder ? $0 : $0.appendingPathComponent("Workbench") }
+                ?? workspace.stateFolder.appendingPathComponent(
+                    "old-workbench-\(getpid())-\(UUID().uuidString.prefix(8))")
+            do {
+                try workspace.move(workspace.workbench, to: aside)
+            } catch {
+                try? FileManager.default.removeItem(at: staged)
+                if promised == nil { backup.map(workspace.release(backupFolder:)) }
+                throw WorkspaceError("\(error); nothing was changed")
+            }
+            old = aside
+        } else {
+            try workspace.makeFolder(workspace.workbench.deletingLastPathComponent())
         }
-        if backup != nil {
-            let folder = try workspace.backUpWorkbench(for: now)
-            say("Backed up to \(workspace.relative(folder)).")
+        do {
+            try workspace.move(staged, to: workspace.workbench)
+        } catch {
+            try? FileManager.default.removeItem(at: staged)
+            if let old, (try? workspace.move(old, to: workspace.workbench)) == nil {
+                throw WorkspaceError("\(error); what the workbench held is in \(workspace.relative(old))")
+            }
+            throw WorkspaceError("\(error); the workbench is as it was")
         }
-        try workspace.install(exercise)
-        if case .missing = now { say("Made Sources/Workbench/ again.") }
+        if let backup {
+            say(
+                "Backed up to \(workspace.relative(backup))"
+                    + (promised == nil ? " (the workbench changed while the question waited)." : "."))
+        } else if let old {
+            // It held nothing of the learner's when judged; a save since then is kept, never removed.
+            if workspace.snapshot(of: old) == judged {
+                try? FileManager.default.removeItem(at: old)
+            } else {
+                let kept = try workspace.claimBackupFolder(for: now)
+                try workspace.move(old, to: kept)
+                say("Backed up to \(workspace.relative(kept)) (it was saved to as the exercise went in).")
+            }
+        }
+        if case .missing = now { say("Made \(WorkbenchLayout.code) again.") }
         try workspace.start(exercise.number)
-        say("")
-        printTask(exercise, workspace)
-        return 0
     }
 
     static func printTask(_ exercise: Exercise, _ workspace: Workspace) {
@@ -184,7 +280,7 @@ enum WorkbenchChange {
         let keeps = exercise.bugs.filter(\.isSafeguard)
         var lines = [
             "Exercise \(exercise.number) · \(entry.title)",
-            "Sources/Workbench/ holds the code before step \(exercise.number)'s fix (\(exercise.startFolder)). Fix:",
+            "\(WorkbenchLayout.code) holds the code before step \(exercise.number)'s fix (\(exercise.startFolder)). Fix:",
         ]
         for (index, bug) in fixes.enumerated() { lines.append("  \(index + 1). \(bug.name)") }
         // A check keeps every earlier fix: name them when they are few, count them when not.
@@ -240,11 +336,13 @@ enum HintCommand: LessonsCommand {
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
         let exercise = try exercise(try options.number ?? workspace.currentExercise())
-        var progress = try workspace.progress()
-        let reached = progress.hintLevel(exercise.number)
-        let level = options.more ? min(reached + 1, Hints.levels) : reached
-        progress.setHintLevel(level, for: exercise.number)
-        try workspace.save(progress)
+        var reached = 1
+        var level = 1
+        try workspace.updateProgress { progress in
+            reached = progress.hintLevel(exercise.number)
+            level = options.more ? min(reached + 1, Hints.levels) : reached
+            progress.setHintLevel(level, for: exercise.number)
+        }
 
         let lastCheck = workspace.lastCheck(of: exercise.number)
         let failed = lastCheck.map { check in check.results.filter { !$0.passed } }
@@ -364,6 +462,11 @@ enum SolutionCommand: LessonsCommand {
         for name in names {
             let oldFile = old.appendingPathComponent(name)
             let newFile = new.appendingPathComponent(name)
+            // diff would wait for ever on a FIFO: such a file is named, never read.
+            if let odd = [oldFile, newFile].first(where: { exists($0) && !FileRead.isRegularFile($0) }) {
+                parts.append("\(label(odd)) is not a regular file (a FIFO or a device): not compared")
+                continue
+            }
             var child = ChildProcess(
                 command: [
                     "diff", "-u", "--label", exists(oldFile) ? label(oldFile) : "/dev/null", "--label",

@@ -3,7 +3,7 @@ import LessonChecks
 import LessonKit
 
 /// `lessons watch [N]`: `lessons check` now, and again each time a file
-/// under `Sources/Workbench/` is saved, with what changed since the check
+/// under `Workbench/Sources/Workbench/` is saved, with what changed since the check
 /// before. Ctrl-C ends it, and the build or workbench running with it
 /// (`ChildProcess.endChildrenOnSignals`, in main.swift).
 enum WatchCommand: LessonsCommand {
@@ -14,7 +14,7 @@ enum WatchCommand: LessonsCommand {
           N               the exercise to check against (default: the one the workbench holds, at each check)
           --max-checks N  stop after N checks (default: until Ctrl-C)
         \(ExerciseOptions.rootHelp(column: 18))
-        Each check is lessons check's. The files under Sources/Workbench/ are looked at twice a second; a check \
+        Each check is lessons check's. The files under \(WorkbenchLayout.code) are looked at twice a second; a check \
         starts half a second after the last save, and what was saved while one ran is checked after it.
         """
 

@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import Synchronization
 
 /// The package folder as the exercises see it: the workbench, the code the
 /// exercises start from, and the learner's progress and backups in
@@ -8,20 +9,27 @@ import LessonKit
 struct Workspace {
     let root: URL
 
-    var workbench: URL { root.appendingPathComponent("Sources/Workbench") }
+    /// The workbench's package, which only `lessons check` (and the learner's `swift run`) builds.
+    var workbenchPackage: URL { root.appendingPathComponent(WorkbenchLayout.package) }
+    /// The learner's code.
+    var workbench: URL { root.appendingPathComponent(WorkbenchLayout.code) }
     var stateFolder: URL { root.appendingPathComponent(".operationlessons") }
     var progressFile: URL { stateFolder.appendingPathComponent("progress.json") }
     /// The verdict of the last `lessons check`, which `hint` and `watch` read.
     var lastCheckFile: URL { stateFolder.appendingPathComponent("last-check.json") }
+    /// Held by a command while it changes the workbench or the progress file.
+    var lockFile: URL { stateFolder.appendingPathComponent("lock") }
+    var backupsFolder: URL { stateFolder.appendingPathComponent("backups") }
 
     /// `--root`, else the current folder if it is the package, else the
     /// package `lessons` was built in (`.build/<triple>/debug/lessons`).
-    /// The package is known by its `Package.swift`, not by `Sources/Workbench`:
+    /// The package is known by its `Package.swift`, not by its workbench:
     /// a missing workbench is something `lessons exercise N` puts back.
     static func find(root: String?) throws -> Workspace {
         func isPackage(_ url: URL) -> Bool {
             let manifest = (try? String(contentsOf: url.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
-            return manifest.contains("name: \"OperationLessons\"")
+            // The package's own name, not the workbench's dependency on it (`.package(name: "OperationLessons", …)`).
+            return manifest.contains(/Package\(\s*name:\s*"OperationLessons"/)
         }
         if let root {
             let url = URL(fileURLWithPath: root).standardizedFileURL
@@ -47,64 +55,105 @@ struct Workspace {
 
     // MARK: progress
 
-    /// The learner's progress. A progress file that cannot be understood is
-    /// set aside (renamed, never overwritten) and said so: its solved list is
-    /// the learner's to mend, and a save must not silently replace it.
+    /// The learner's progress. A progress file that cannot be understood (not
+    /// JSON, a number too large, a FIFO in its place) is set aside (renamed,
+    /// never overwritten) and said so: its solved list is the learner's to
+    /// mend, and a save must not silently replace it. Exercise numbers that
+    /// name no exercise are left out, and said so.
     func progress() throws -> ExerciseProgress {
-        guard FileManager.default.fileExists(atPath: progressFile.path) else { return ExerciseProgress() }
         let data: Data
         do {
-            data = try Data(contentsOf: progressFile)
-        } catch {
-            throw WorkspaceError("cannot read \(relative(progressFile)): \(SystemErrorText.describe(error))")
+            guard let read = try FileRead.regularFile(progressFile) else { return ExerciseProgress() }
+            data = read
+        } catch .notAFile(let kind) {
+            return try setAside(because: "is \(kind), not a file")
+        } catch .unreadable(let reason) {
+            throw WorkspaceError(
+                "cannot read \(relative(progressFile)) (\(reason)); make it readable (chmod u+rw \(relative(progressFile)))"
+                    + " and run this again")
         }
         do {
-            return try JSONDecoder().decode(ExerciseProgress.self, from: data)
+            return try JSONDecoder().decode(ExerciseProgress.self, from: data).checked(file: relative(progressFile))
         } catch {
-            let kept = try unusedName(progressFile.path + ".damaged")
-            do {
-                try FileManager.default.moveItem(at: progressFile, to: kept)
-            } catch {
-                throw WorkspaceError(
-                    "\(relative(progressFile)) is damaged, and cannot be set aside: \(SystemErrorText.describe(error))")
-            }
-            printError(
-                "lessons: \(relative(progressFile)) is damaged (\(Self.decodingProblem(error))); it is kept as "
-                    + "\(relative(kept)), and the exercises start again from none solved.")
-            return ExerciseProgress()
+            return try setAside(because: "is damaged (\(Self.decodingProblem(error, data)))")
         }
     }
 
-    private static func decodingProblem(_ error: any Error) -> String {
+    /// Renames a progress file that cannot be used to `progress.json.damaged` and starts from none solved.
+    private func setAside(because problem: String) throws -> ExerciseProgress {
+        let kept = try unusedName(progressFile.path + ".damaged")
+        do {
+            try FileManager.default.moveItem(at: progressFile, to: kept)
+        } catch {
+            throw WorkspaceError(
+                "\(relative(progressFile)) \(problem), and cannot be set aside (\(SystemErrorText.describe(error)));"
+                    + " move it away yourself and run this again")
+        }
+        printError(
+            "lessons: \(relative(progressFile)) \(problem); it is kept as \(relative(kept)), and the exercises start"
+                + " again from none solved.")
+        return ExerciseProgress()
+    }
+
+    private static func decodingProblem(_ error: any Error, _ data: Data) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { key in key.intValue.map(String.init) ?? key.stringValue }.joined(separator: ".")
+        }
         switch error {
-        case DecodingError.dataCorrupted: "not JSON"
-        case DecodingError.keyNotFound(let key, _): "no '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context):
-            "a wrong value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        default: "unreadable"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return "a number too large, or not a whole number, at '\(path(context.codingPath))'"
+        case DecodingError.dataCorrupted:
+            // The decoder calls any number no Int can be "not valid JSON"; JSONSerialization tells them apart.
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                return "a number too large, or not a whole number"
+            } catch {
+                let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+                guard let number = said.firstMatch(of: /^Number (\S+) is not representable/) else { return "not JSON" }
+                return "a number too large: \(number.1)"
+            }
+        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context): return "a wrong value at '\(path(context.codingPath))'"
+        default: return "unreadable"
         }
     }
 
     func save(_ progress: ExerciseProgress) throws {
-        try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
+        try makeFolder(stateFolder)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(progress).write(to: progressFile, options: .atomic)
+        do {
+            try encoder.encode(progress).write(to: progressFile, options: .atomic)
+        } catch {
+            throw WorkspaceError(
+                "cannot write \(relative(progressFile)) (\(SystemErrorText.describe(error))); it is as it was before"
+                    + " this command")
+        }
+    }
+
+    /// Reads, changes and writes the progress, holding the lock: two commands
+    /// at once never write over each other's change.
+    @discardableResult
+    func updateProgress(_ change: (inout ExerciseProgress) -> Void) throws -> ExerciseProgress {
+        try locked {
+            var progress = try progress()
+            change(&progress)
+            try save(progress)
+            return progress
+        }
     }
 
     /// Makes `number` the exercise the learner is on.
     func start(_ number: Int) throws {
-        var progress = try progress()
-        progress.current = number
-        progress.lastStepPlayed = nil
-        try save(progress)
+        try updateProgress {
+            $0.current = number
+            $0.lastStepPlayed = nil
+        }
     }
 
     /// The learner played step `number` (`lessons run N`): `lessons next` plays the one after.
     func played(step number: Int) throws {
-        var progress = try progress()
-        progress.lastStepPlayed = number
-        try save(progress)
+        try updateProgress { $0.lastStepPlayed = number }
     }
 
     // MARK: the last check
@@ -113,18 +162,24 @@ struct Workspace {
     func lastCheck(of exercise: Int) -> LastCheck? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let data = try? Data(contentsOf: lastCheckFile),
+        guard let data = try? FileRead.regularFile(lastCheckFile),
             let check = try? decoder.decode(LastCheck.self, from: data), check.exercise == exercise
         else { return nil }
         return check
     }
 
     func save(_ check: LastCheck) throws {
-        try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
+        try makeFolder(stateFolder)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(check).write(to: lastCheckFile, options: .atomic)
+        do {
+            try encoder.encode(check).write(to: lastCheckFile, options: .atomic)
+        } catch {
+            throw WorkspaceError(
+                "cannot keep the verdict in \(relative(lastCheckFile)) (\(SystemErrorText.describe(error))); lessons hint"
+                    + " will not know what this check saw")
+        }
     }
 
     /// A check is starting: the verdict of the code before it no longer says anything about the code now.
@@ -147,6 +202,68 @@ struct Workspace {
         throw WorkspaceError("\(path): 999 of them already; remove some")
     }
 
+    /// Makes `folder` and those above it, or says in a sentence why it cannot be.
+    func makeFolder(_ folder: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw WorkspaceError(
+                    "\(relative(folder)) is a file, not a folder: move it away (mv \(relative(folder))"
+                        + " \(relative(folder)).old) and run this again")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw WorkspaceError("cannot make the folder \(relative(folder)): \(SystemErrorText.describe(error))")
+        }
+    }
+
+    // MARK: one command at a time
+
+    /// How deep this process is in `locked`, and the lock file's descriptor
+    /// while it is: a command holding the lock may call code that takes it.
+    private static let held = Mutex((depth: 0, descriptor: Int32(-1)))
+
+    /// Runs `body` holding `.operationlessons/lock` (`flock`, let go however
+    /// the process ends), so that two commands never change the workbench or
+    /// the progress file at once: the second waits for the first, and says so.
+    func locked<T>(_ body: () throws -> T) throws -> T {
+        let nested = Self.held.withLock { held in
+            if held.depth > 0 { held.depth += 1 }
+            return held.depth > 0
+        }
+        if !nested {
+            try makeFolder(stateFolder)
+            let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+            guard descriptor >= 0 else {
+                throw WorkspaceError(
+                    "cannot open the lock file \(relative(lockFile)) (\(String(cString: strerror(errno))));"
+                        + " remove it (rm -r \(relative(lockFile))) and run this again")
+            }
+            if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                printError("lessons: another lessons command is changing the workbench; waiting for it to finish…")
+                while flock(descriptor, LOCK_EX) != 0 {
+                    guard errno == EINTR else {
+                        let reason = String(cString: strerror(errno))
+                        close(descriptor)
+                        throw WorkspaceError("cannot lock \(relative(lockFile)) (\(reason))")
+                    }
+                }
+            }
+            Self.held.withLock { $0 = (1, descriptor) }
+        }
+        defer {
+            let descriptor = Self.held.withLock { held -> Int32 in
+                held.depth -= 1
+                return held.depth == 0 ? held.descriptor : -1
+            }
+            if descriptor >= 0 { close(descriptor) }
+        }
+        return try body()
+    }
+
     // MARK: the workbench
 
     enum WorkbenchState {
@@ -157,7 +274,7 @@ struct Workspace {
         /// Files whose `main.swift` names no exercise.
         case unknown
         case empty
-        /// No `Sources/Workbench` at all.
+        /// No `Workbench/Sources/Workbench` at all.
         case missing
 
         var exercise: Int? {
@@ -187,15 +304,17 @@ struct Workspace {
     func codeFiles(of folder: String) -> [String] {
         let url = root.appendingPathComponent(folder)
         let files = swiftFiles(in: url)
-        let text = files.compactMap { try? String(contentsOf: url.appendingPathComponent($0), encoding: .utf8) }
+        let text = files.compactMap { name in
+            (try? FileRead.regularFile(url.appendingPathComponent(name))).map { String(decoding: $0, as: UTF8.self) }
+        }
         let variants = Set(Exercise.variantControllers(in: text.joined(separator: "\n")).map { $0 + ".swift" })
         return files.filter { $0 != "main.swift" && !variants.contains($0) }
     }
 
-    /// Everything in the workbench at any depth, as paths relative to it
+    /// Everything in `folder` at any depth, as paths relative to it
     /// (a folder ends with "/"), hidden files included.
-    func workbenchContents() -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: workbench.path) else { return [] }
+    func contents(of folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         var paths: [String] = []
         while let path = walker.nextObject() as? String {
             let isFolder = (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
@@ -204,24 +323,41 @@ struct Workspace {
         return paths.sorted()
     }
 
+    /// The FIFOs, devices and sockets in the workbench (links followed), by
+    /// path relative to the package: a compiler reading one would wait for ever.
+    func entriesNoBuildCanRead() -> [(path: String, kind: String)] {
+        contents(of: workbench).compactMap { path in
+            var info = stat()
+            guard stat(workbench.appendingPathComponent(path).path, &info) == 0 else { return nil }
+            let type = info.st_mode & S_IFMT
+            guard type != S_IFREG && type != S_IFDIR else { return nil }
+            return (relative(workbench.appendingPathComponent(path)), FileRead.kind(info.st_mode))
+        }
+    }
+
     /// What the workbench holds. Untouched means exactly what `install` put
     /// there: the exercise's files, byte for byte, and nothing else at any depth.
     func workbenchState() -> WorkbenchState {
+        var info = stat()
+        guard lstat(workbench.path, &info) == 0 else { return .missing }
         var isFolder: ObjCBool = false
+        // A file, FIFO or link in its place is the learner's too: kept like code no exercise wrote.
         guard FileManager.default.fileExists(atPath: workbench.path, isDirectory: &isFolder), isFolder.boolValue else {
-            return .missing
+            return .unknown
         }
-        let contents = workbenchContents()
+        let contents = contents(of: workbench)
         guard !contents.isEmpty else { return .empty }
-        guard let main = try? String(contentsOf: workbench.appendingPathComponent("main.swift"), encoding: .utf8),
+        // Read only if a regular file: a FIFO in its place would make the read wait for ever.
+        guard let data = try? FileRead.regularFile(workbench.appendingPathComponent("main.swift")),
+            let main = String(data: data, encoding: .utf8),
             let number = Exercise.number(inWorkbenchMain: main), let exercise = ExerciseCatalog.exercise(number)
         else { return .unknown }
         let start = root.appendingPathComponent(exercise.startFolder)
         let installed = Set(codeFiles(of: exercise.startFolder))
         var changed: [String] = []
         for name in installed.sorted() {
-            let mine = try? Data(contentsOf: workbench.appendingPathComponent(name))
-            let theirs = try? Data(contentsOf: start.appendingPathComponent(name))
+            let mine = try? FileRead.regularFile(workbench.appendingPathComponent(name))
+            let theirs = try? FileRead.regularFile(start.appendingPathComponent(name))
             if mine == nil || mine != theirs { changed.append(name) }
         }
         if main != exercise.workbenchMain { changed.append("main.swift") }
@@ -229,36 +365,78 @@ struct Workspace {
         return changed.isEmpty && added.isEmpty ? .untouched(number) : .edited(number, changed: changed, added: added)
     }
 
-    /// Where a backup of the workbench would go now: `.operationlessons/backups/<time>-<what>`,
-    /// with `-2`, `-3`… when that name is taken (two resets in one second).
-    func backupFolder(for state: WorkbenchState) throws -> URL {
+    /// Makes a new, empty backup folder, `.operationlessons/backups/<time>-<what>`
+    /// (`-2`, `-3`… when that name is taken), and returns it: the name said
+    /// before the learner answers is the one the backup gets.
+    func claimBackupFolder(for state: WorkbenchState) throws -> URL {
+        try makeFolder(backupsFolder)
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let label = state.exercise.map { "exercise-\($0)" } ?? "workbench"
-        return try unusedName(
-            stateFolder.appendingPathComponent("backups/\(formatter.string(from: Date()))-\(label)").path)
-    }
-
-    /// Copies everything in the workbench to a new backup folder and returns it.
-    func backUpWorkbench(for state: WorkbenchState) throws -> URL {
-        let manager = FileManager.default
-        try manager.createDirectory(
-            at: stateFolder.appendingPathComponent("backups"), withIntermediateDirectories: true)
-        // Claim the name by making the folder: a name another reset took
-        // a moment ago fails here, and the next one is tried.
-        var folder = try backupFolder(for: state)
+        let name = backupsFolder.appendingPathComponent("\(formatter.string(from: Date()))-\(label)").path
         while true {
-            do {
-                try manager.createDirectory(at: folder, withIntermediateDirectories: false)
-                break
-            } catch  where manager.fileExists(atPath: folder.path) {
-                folder = try backupFolder(for: state)
+            let folder = try unusedName(name)
+            // Made, not only named: a name another command took a moment ago fails here, and the next is tried.
+            if mkdir(folder.path, 0o755) == 0 { return folder }
+            guard errno == EEXIST else {
+                throw WorkspaceError(
+                    "cannot make the backup folder \(relative(folder)) (\(String(cString: strerror(errno))))")
             }
         }
-        for name in try manager.contentsOfDirectory(atPath: workbench.path) {
-            try manager.copyItem(at: workbench.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+    }
+
+    /// A claimed backup folder not used after all (the answer was no, or the install failed): removed if empty.
+    func release(backupFolder folder: URL) {
+        rmdir(folder.path)
+    }
+
+    /// Every regular file in `folder` and its bytes, at any depth: what a
+    /// backup must hold. A FIFO or device is listed but never opened.
+    func snapshot(of folder: URL) -> [String: Data?] {
+        var files: [String: Data?] = [:]
+        for path in contents(of: folder) {
+            files.updateValue(try? FileRead.regularFile(folder.appendingPathComponent(path)), forKey: path)
         }
-        return folder
+        return files
+    }
+
+    /// Makes exercise's starting code in a new folder beside the workbench's
+    /// state (`.operationlessons/`), ready to be swapped in by one rename.
+    func stage(_ exercise: Exercise) throws -> URL {
+        let start = root.appendingPathComponent(exercise.startFolder)
+        let files = codeFiles(of: exercise.startFolder)
+        guard !files.isEmpty else { throw WorkspaceError("\(exercise.startFolder) holds no Swift file") }
+        try makeFolder(stateFolder)
+        let staged = stateFolder.appendingPathComponent("new-workbench-\(getpid())-\(UUID().uuidString.prefix(8))")
+        do {
+            try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: false)
+            for name in files {
+                guard let data = try FileRead.regularFile(start.appendingPathComponent(name)) else { continue }
+                try data.write(to: staged.appendingPathComponent(name))
+            }
+            try Data(exercise.workbenchMain.utf8).write(to: staged.appendingPathComponent("main.swift"))
+        } catch {
+            try? FileManager.default.removeItem(at: staged)
+            throw WorkspaceError(
+                "cannot write exercise \(exercise.number)'s starting code in \(relative(stateFolder))"
+                    + " (\(Self.reason(error))); the workbench was not touched")
+        }
+        return staged
+    }
+
+    /// Renames `from` to `to` (an empty folder there is replaced), or says why not in a sentence.
+    func move(_ from: URL, to: URL) throws {
+        guard rename(from.path, to.path) == 0 else {
+            throw WorkspaceError(
+                "cannot move \(relative(from)) to \(relative(to)) (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case let problem as FileRead.Problem: problem.description
+        default: SystemErrorText.describe(error)
+        }
     }
 
     /// The files an exercise is about: its starting code's, and for an image
@@ -269,23 +447,6 @@ struct Workspace {
         var names = Set(start)
         if exercise.kind == .imageList { names.formUnion(codeFiles(of: exercise.solutionFolder)) }
         return names.sorted()
-    }
-
-    /// Empties the workbench and puts the exercise's starting code and `main.swift` there.
-    func install(_ exercise: Exercise) throws {
-        let start = root.appendingPathComponent(exercise.startFolder)
-        let files = codeFiles(of: exercise.startFolder)
-        guard !files.isEmpty else { throw WorkspaceError("\(exercise.startFolder) holds no Swift file") }
-        let manager = FileManager.default
-        try manager.createDirectory(at: workbench, withIntermediateDirectories: true)
-        for name in try manager.contentsOfDirectory(atPath: workbench.path) {
-            try manager.removeItem(at: workbench.appendingPathComponent(name))
-        }
-        for name in files {
-            try manager.copyItem(at: start.appendingPathComponent(name), to: workbench.appendingPathComponent(name))
-        }
-        try exercise.workbenchMain.write(
-            to: workbench.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
     }
 }
 
@@ -306,6 +467,31 @@ struct ExerciseProgress: Codable, Equatable {
     }
 
     var summary: String { "\(solved.count)/\(ExerciseCatalog.all.count) solved" }
+
+    /// The progress without numbers that name no exercise (a hand-edited
+    /// `{"solved": [-5, 100, 3]}` is 1 solved, not 3), each left out said once.
+    func checked(file: String) -> ExerciseProgress {
+        let exercises = Set(ExerciseCatalog.all.map(\.number))
+        var checked = self
+        checked.solved = solved.intersection(exercises)
+        if let current, !exercises.contains(current) { checked.current = nil }
+        if let step = lastStepPlayed, LessonCatalog.entry(step) == nil { checked.lastStepPlayed = nil }
+        checked.hintLevels = hintLevels?.filter { key, level in
+            Int(key).map(exercises.contains) == true && (1...Hints.levels).contains(level)
+        }
+        let unknown =
+            solved.subtracting(exercises).sorted()
+            + [current, lastStepPlayed].compactMap { $0 }.filter {
+                !exercises.contains($0) && LessonCatalog.entry($0) == nil
+            }
+        if checked != self {
+            let numbers = unknown.isEmpty ? "" : " (\(unknown.map(String.init).joined(separator: ", ")))"
+            printError(
+                "lessons: \(file) names exercises, steps or hint levels that do not exist\(numbers); they are left out"
+                    + " (the exercises are \(ExerciseCatalog.numbers)).")
+        }
+        return checked
+    }
 
     /// The first exercise not solved yet.
     var next: Int? { ExerciseCatalog.all.map(\.number).first { !solved.contains($0) } }

@@ -195,7 +195,7 @@ import Testing
             commands == [
                 "list", "run", "next", "compare", "scoreboard", "timelines", "framecost", "bench", "docs", "exercise",
                 "check", "watch",
-                "hint", "reset", "solution",
+                "hint", "reset", "solution", "task",
             ])
         for command in commands {
             let own = try await Rig.runProduct("lessons", [command, "--help"])

@@ -7,8 +7,8 @@ import Testing
 
 /// `lessons exercise | reset | solution | hint`, played on a copy of the
 /// package's exercise folders (`--root`), never on the learner's workbench.
-/// (`lessons check` builds the workbench, which a test cannot do beside the
-/// build that runs it; the checks it runs are proven in the steps' tests.)
+/// (`lessons check` is played in WorkbenchPackageTests; the checks it runs
+/// are proven in the steps' tests.)
 @Suite struct ExerciseCommandTests {
     /// A package folder holding what the exercise commands read and write:
     /// Package.swift, every exercise's start and solution folders, and a
@@ -26,7 +26,9 @@ import Testing
         try FileManager.default.copyItem(
             at: Rig.packageRoot.appendingPathComponent("Package.swift"),
             to: root.appendingPathComponent("Package.swift"))
-        let workbench = root.appendingPathComponent("Sources/Workbench")
+        let workbench = root.appendingPathComponent(WorkbenchLayout.code)
+        try FileManager.default.createDirectory(
+            at: workbench.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: root.appendingPathComponent("Sources/Lesson01SyncLoad"), to: workbench)
         let exercise = try #require(ExerciseCatalog.exercise(2))
         try exercise.workbenchMain.write(
@@ -36,6 +38,17 @@ import Testing
 
     static func lessons(_ arguments: [String], root: URL) async throws -> Rig.ProcessResult {
         try await Rig.runProduct("lessons", arguments + ["--root", root.path])
+    }
+
+    /// A path relative to the sandbox, as the commands print it.
+    static func relative(_ url: URL, _ root: URL) -> String {
+        String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+    }
+
+    /// The exercise the sandbox's workbench holds, by its `main.swift`.
+    static func state(_ root: URL) -> Int? {
+        (try? String(contentsOf: root.appendingPathComponent(WorkbenchLayout.code + "main.swift"), encoding: .utf8))
+            .flatMap(Exercise.number(inWorkbenchMain:))
     }
 
     static func files(_ folder: URL) throws -> [String: Data] {
@@ -50,7 +63,7 @@ import Testing
     /// workbench holds their work, not the committed starting code.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["OPERATION_LESSONS_CI"] == "1", "CI only"))
     func theCommittedWorkbenchHoldsExercise2sStartingCodeUntouched() throws {
-        let workbench = try Self.files(Rig.packageRoot.appendingPathComponent("Sources/Workbench"))
+        let workbench = try Self.files(Rig.packageRoot.appendingPathComponent("Workbench/Sources/Workbench"))
         let start = try Self.files(Rig.packageRoot.appendingPathComponent("Sources/Lesson01SyncLoad"))
         let exercise = try #require(ExerciseCatalog.exercise(2))
         #expect(workbench["main.swift"] == Data(exercise.workbenchMain.utf8))
@@ -60,7 +73,7 @@ import Testing
     @Test func anExerciseReplacesTheWorkbenchOnlyWhenConfirmedAndKeepsWhatItReplaced() async throws {
         let root = try Self.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
-        let workbench = root.appendingPathComponent("Sources/Workbench")
+        let workbench = root.appendingPathComponent("Workbench/Sources/Workbench")
         let committed = try Self.files(workbench)
 
         // Not confirmed (standard input is empty): nothing changes.
@@ -107,7 +120,7 @@ import Testing
     @Test func aLearnersOwnSubfolderIsBackedUpBeforeTheWorkbenchIsReplaced() async throws {
         let root = try Self.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
-        let helpers = root.appendingPathComponent("Sources/Workbench/Helpers/Deeper")
+        let helpers = root.appendingPathComponent("Workbench/Sources/Workbench/Helpers/Deeper")
         try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
         try "// mine\n".write(to: helpers.appendingPathComponent("Cache.swift"), atomically: true, encoding: .utf8)
 
@@ -121,7 +134,9 @@ import Testing
         try #require(kept.count == 1)
         let copy = backups.appendingPathComponent("\(kept[0])/Helpers/Deeper/Cache.swift")
         #expect(try String(contentsOf: copy, encoding: .utf8) == "// mine\n")
-        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/Workbench/Helpers").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: root.appendingPathComponent("Workbench/Sources/Workbench/Helpers").path))
     }
 
     /// Two resets in the same second each keep their own backup: the second
@@ -141,7 +156,7 @@ import Testing
                 at: backups.appendingPathComponent(name), withIntermediateDirectories: true)
             taken.insert(name)
         }
-        let edited = root.appendingPathComponent("Sources/Workbench/AppsViewController.swift")
+        let edited = root.appendingPathComponent("Workbench/Sources/Workbench/AppsViewController.swift")
         try (try String(contentsOf: edited, encoding: .utf8) + "// first try\n").write(
             to: edited, atomically: true, encoding: .utf8)
         let reset = try await Self.lessons(["reset", "2", "--yes"], root: root)
@@ -174,15 +189,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("progress.json").path))
     }
 
-    /// A missing `Sources/Workbench` is the package all the same: the exercise makes it again and says so.
+    /// A missing `Workbench/Sources/Workbench` is the package all the same: the exercise makes it again and says so.
     @Test func aMissingWorkbenchIsMadeAgain() async throws {
         let root = try Self.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.removeItem(at: root.appendingPathComponent("Sources/Workbench"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Workbench/Sources/Workbench"))
         let started = try await Self.lessons(["exercise", "4", "--yes"], root: root)
         #expect(started.status == 0, "\(started.standardError)")
-        #expect(started.standardOutput.contains("Made Sources/Workbench/ again."))
-        let workbench = try Self.files(root.appendingPathComponent("Sources/Workbench"))
+        #expect(started.standardOutput.contains("Made Workbench/Sources/Workbench/ again."))
+        let workbench = try Self.files(root.appendingPathComponent("Workbench/Sources/Workbench"))
         #expect(workbench.keys.sorted() == ["AppInfo.swift", "AppsViewController.swift", "main.swift"])
     }
 
@@ -197,7 +212,7 @@ import Testing
         #expect(started.standardOutput.contains("a check plays every earlier step's bugs"))
         let list = try await Self.lessons(["exercise"], root: root)
         #expect(list.standardOutput.contains("A check keeps every earlier fix"))
-        let workbench = try Self.files(root.appendingPathComponent("Sources/Workbench"))
+        let workbench = try Self.files(root.appendingPathComponent("Workbench/Sources/Workbench"))
         #expect(workbench.keys.sorted() == ["AppInfo.swift", "AppsViewController.swift", "main.swift"])
         let step5 = try String(
             contentsOf: Rig.packageRoot.appendingPathComponent(
@@ -358,7 +373,7 @@ import Testing
         #expect(list.contains("→ 2   async with a placeholder"))
         #expect(list.contains("On exercise 2, solved. Next: swift run lessons next"))
         #expect(!list.contains("exercise 3"), "\(list)")
-        // The workbench put back by hand (`git checkout Sources/Workbench`): it, not the progress file, says.
+        // The workbench put back by hand (`git checkout Workbench`): it, not the progress file, says.
         try Self.setProgress(root, #"{"current": 3, "solved": [2]}"#)
         let byHand = try await Commands.lessons(["exercise"], root: root).standardOutput
         #expect(byHand.contains("→ 2   async with a placeholder") && !byHand.contains("→ 3"))
@@ -377,7 +392,8 @@ import Testing
         try Self.setProgress(root, #"{"current": 2, "solved": [2]}"#)
         let started = try await Commands.lessons(["next", "--yes"], root: root)
         #expect(started.status == 0, "\(started.standardError)")
-        let main = try String(contentsOf: root.appendingPathComponent("Sources/Workbench/main.swift"), encoding: .utf8)
+        let main = try String(
+            contentsOf: root.appendingPathComponent("Workbench/Sources/Workbench/main.swift"), encoding: .utf8)
         #expect(Exercise.number(inWorkbenchMain: main) == 3)
         // After playing step 4: step 5 plays (not step 3 or 4, whose race TSan reports in the TSan leg).
         try Self.setProgress(root, #"{"current": 3, "solved": [2], "lastStepPlayed": 4}"#)
@@ -386,26 +402,5 @@ import Testing
         #expect(step.standardOutput.contains("You last played step 4; next: step 05, operation pool"))
         #expect(step.standardOutput.contains("Lesson 05 · operation pool"))
         #expect(try Self.progress(root)["lastStepPlayed"] as? Int == 5)
-    }
-
-    /// `Workbench --check N --verdict FILE`, as `lessons check` runs it: the
-    /// verdict is kept as JSON, one result per bug the workbench checks.
-    @Test func theWorkbenchKeepsItsVerdictWhenAsked() async throws {
-        let main = try String(
-            contentsOf: Rig.packageRoot.appendingPathComponent("Sources/Workbench/main.swift"), encoding: .utf8)
-        let number = try #require(Exercise.number(inWorkbenchMain: main))
-        let exercise = try #require(ExerciseCatalog.exercise(number))
-        let folder = try ScratchFolder.make("verdict")
-        defer { ScratchFolder.remove(folder) }
-        let file = folder.appendingPathComponent("verdict.json")
-        let run = try await Rig.runProduct(
-            "Workbench", ["--check", "\(number)", "--verdict", file.path], directory: Rig.packageRoot)
-        #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
-        let results = try JSONDecoder().decode([CheckResult].self, from: Data(contentsOf: file))
-        // The data race is judged by `lessons check` itself, with a Thread Sanitizer build.
-        #expect(results.map(\.bug) == exercise.bugs.map(\.name).filter { $0 != RaceCheck.bug.name })
-        #expect(results.allPassed == (run.status == 0))
-        let refused = try await Rig.runProduct("Workbench", ["--check", "\(number)", "--verdict"])
-        #expect(refused.status == 2 && refused.standardError.contains("then --verdict FILE"))
     }
 }

@@ -1,5 +1,5 @@
 // The workbench of exercise 2 (async with a placeholder), written by `swift run lessons exercise 2`.
-// `swift run Workbench` runs your code like a lesson (`--help` for the flags);
+// `swift run --package-path Workbench Workbench` runs your code like a lesson (`--help` for the flags);
 // `swift run lessons check` builds it and checks it.
 import Foundation
 import LessonChecks
