@@ -54,7 +54,7 @@ public final class ImageManager: @unchecked Sendable {
         with url: URL?, options: WebImageOptions = [], progress: ImageProgress? = nil,
         completed: @escaping Completed
     ) -> LoadToken {
-        let token = LoadToken(url: url, completed: completed)
+        let token = LoadToken(url: url, manager: self, completed: completed)
         guard let url else {
             deliver(token, nil, .invalidURL, .none, isLast: true)
             return token
@@ -152,23 +152,28 @@ public final class ImageManager: @unchecked Sendable {
         }
     }
 
-    private func finish(_ token: LoadToken) {
+    /// The load is over (done, or cancelled by its token): let go of it.
+    fileprivate func finish(_ token: LoadToken) {
         _ = lock.withLock { running.removeValue(forKey: ObjectIdentifier(token)) }
     }
 }
 
 /// One load under way: SDWebImage's combined operation (a cache query, then
-/// perhaps a download). Cancelling it stops both and silences its `completed`.
+/// perhaps a download). Cancelling it stops both, silences its `completed`
+/// and lets the manager let go of it (and of `completed`, which holds the
+/// caller's view).
 public final class LoadToken: @unchecked Sendable {
     public let url: URL?
+    private weak var manager: ImageManager?
     private let completed: ImageManager.Completed
     private let lock = NSLock()
     private var cancelled = false
     private var cacheQuery: Operation?
     private var download: (token: DownloadToken, downloader: ImageDownloader)?
 
-    init(url: URL?, completed: @escaping ImageManager.Completed) {
+    init(url: URL?, manager: ImageManager, completed: @escaping ImageManager.Completed) {
         self.url = url
+        self.manager = manager
         self.completed = completed
     }
 
@@ -185,6 +190,7 @@ public final class LoadToken: @unchecked Sendable {
         }
         query?.cancel()
         if let (token, downloader) = download { downloader.cancel(token) }
+        manager?.finish(self)
     }
 
     func attach(_ query: Operation) {
