@@ -23,7 +23,8 @@ public final class ImageManager: @unchecked Sendable {
     /// not asked for again without `.retryFailed`. In memory only, as
     /// SDWebImage's: a relaunch forgets it.
     private var failedURLs: Set<URL> = []
-    /// Loads not finished yet, for `cancelAll`.
+    /// Loads not finished yet, for `cancelAll`: from `loadImage` until their
+    /// last `completed` has run on the main queue, or they are cancelled.
     private var running: [ObjectIdentifier: LoadToken] = [:]
 
     public init(imageCache: ImageCache, imageDownloader: ImageDownloader) {
@@ -140,15 +141,20 @@ public final class ImageManager: @unchecked Sendable {
         token.attach(download, from: imageDownloader)
     }
 
-    /// Calls the token's `completed` on the main queue, unless it is cancelled by then.
+    /// Calls the token's `completed` on the main queue, unless it is cancelled
+    /// by then. The load counts as running until that call: a `cancelAll`
+    /// made while the call waits on the main queue silences it too.
     private func deliver(
         _ token: LoadToken, _ image: Image?, _ error: WebImageError?, _ cacheType: ImageCacheType, isLast: Bool
     ) {
-        if isLast { finish(token) }
-        if MainQueue.isCurrent {
+        let complete = { @Sendable [self] in
             token.complete(image, error, cacheType)
+            if isLast { finish(token) }
+        }
+        if MainQueue.isCurrent {
+            complete()
         } else {
-            OperationQueue.main.addOperation { token.complete(image, error, cacheType) }
+            OperationQueue.main.addOperation(complete)
         }
     }
 

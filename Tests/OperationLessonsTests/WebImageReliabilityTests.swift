@@ -62,4 +62,30 @@ struct HeldManager {
             #expect(network.log.count == 5)
         }
     }
+
+    /// A memory warning's `cancelAll` comes while the completions of loads
+    /// that have just ended wait on the main queue: none of them runs.
+    @Test func cancelAllSilencesCompletionsAlreadyOnTheirWayToTheMainQueue() async throws {
+        try await ExclusiveRun.run { _ in
+            let rig = HeldManager()
+            defer { rig.tearDown() }
+            let (network, clock, manager) = (rig.network, rig.clock, rig.manager)
+            let delivered = Calls<Int>()
+            for row in 0..<6 { manager.loadImage(with: WebRig.url(row)) { _, _, _, _ in delivered.add(row) } }
+            try await WebRig.until("six downloads under way") { network.counts.inFlight == 6 }
+            let queuedAtCancel = await MainActor.run {
+                // The main queue is held by this block: the downloads end, and
+                // their completions are queued behind it, before the warning.
+                clock.advance(by: 10)
+                network.deliveryQueue.sync {}
+                let queued = OperationQueue.main.operationCount
+                manager.cancelAll()
+                return queued
+            }
+            await MainActor.run {}
+            #expect(queuedAtCancel >= 6)
+            #expect(delivered.all.isEmpty)
+            #expect(manager.runningLoadCount == 0)
+        }
+    }
 }
