@@ -1,8 +1,10 @@
 import Foundation
 import LessonKit
+import LessonSupport
 import TableKit
 import Testing
 
+@testable import Lesson10WebImage
 @testable import SlowNetwork
 @testable import WebImage
 
@@ -87,5 +89,51 @@ struct HeldManager {
             #expect(delivered.all.isEmpty)
             #expect(manager.runningLoadCount == 0)
         }
+    }
+}
+
+/// Step 10 on a catalog whose one icon URL is 250,000 characters long.
+@Suite struct LongIconURLTests {
+    static func catalog(urlLength: Int) throws -> (AppCatalog, URL) {
+        let folder = try ScratchFolder.make("long-url")
+        let prefix = "https://cdn.example.com/"
+        let icon = prefix + String(repeating: "a", count: urlLength - prefix.count - 4) + ".png"
+        let file = folder.appendingPathComponent("apps.plist")
+        try PropertyListEncoder().encode([AppEntry(name: "One", icon: icon, download: "1")]).write(to: file)
+        return (try AppCatalog.load(from: file), folder)
+    }
+
+    /// Planning so long a URL took longer than the whole story once the clock
+    /// counted its fetch in flight: the story ran to its end without the answer.
+    @Test func aVeryLongIconURLIsDownloadedLikeAnyOther() async throws {
+        let (catalog, folder) = try Self.catalog(urlLength: 250_000)
+        defer { ScratchFolder.remove(folder) }
+        let report = await ScenarioRunner.run(
+            ScenarioSetup(
+                lesson: "10", title: "a long URL", controller: Lesson10WebImage.AppsViewController.self,
+                scenario: .sharedIconReuse, catalog: catalog)
+        ).report
+        #expect(report.stuck == nil, "\(report.stuck ?? "")")
+        #expect(report.requests == 1 && report.failedRequests == 0)
+        #expect(report.ownIconsAtEnd == 1 && report.visibleRowsAtEnd == 1)
+    }
+
+    /// A fetch the clock counts in flight with nothing of it due can never
+    /// end: the report names it stuck, rather than playing on without it.
+    @Test func aFetchWithNothingDueIsNamedStuck() async throws {
+        let report = await HarnessTests.run(FetchWithNothingDueController.self, HarnessTests.firstScreen).report
+        let stuck = try #require(report.stuck)
+        #expect(
+            stuck.hasPrefix("1 request in flight with nothing of it due, which the story clock would keep for ever"),
+            "\(stuck)")
+    }
+}
+
+/// Counts a fetch in flight with the story clock and asks for no answer:
+/// what the clock sees of a fetch whose deliveries were never asked for.
+final class FetchWithNothingDueController: ReloadRowController, @unchecked Sendable {
+    required init(environment: LessonEnvironment) {
+        super.init(environment: environment)
+        _ = environment.network.clock.startTask()
     }
 }
