@@ -38,7 +38,8 @@ public enum CacheFolder {
     }
 
     /// Empties `folder` (`--clear-cache`) and checks that it worked: nil when
-    /// the folder is gone, else what went wrong and what is still there.
+    /// the folder is gone or holds no cache file (one that cannot be removed
+    /// is empty all the same), else what went wrong and what is still there.
     public static func clear(_ folder: URL) -> String? {
         guard FileManager.default.fileExists(atPath: folder.path) else { return nil }
         var reason = ""
@@ -47,8 +48,8 @@ public enum CacheFolder {
         } catch {
             reason = ": " + SystemErrorText.describe(error)
         }
-        guard FileManager.default.fileExists(atPath: folder.path) else { return nil }
         let left = files(in: folder).count
+        guard FileManager.default.fileExists(atPath: folder.path), left > 0 else { return nil }
         return "cannot empty \(folder.path)\(reason) (\(left) file\(left == 1 ? "" : "s") still there)"
     }
 }

@@ -90,17 +90,16 @@ public final class DiskCache: @unchecked Sendable {
     }
 
     /// Writes `data` for `key`, atomically, then trims the folder to its size.
-    /// Returns whether the file was written.
-    @discardableResult
-    public func store(_ data: Data, forKey key: String) -> Bool {
-        lock.withLock {
+    /// Throws what the file system said when the file cannot be written (a
+    /// folder it may not write, a full disk).
+    public func store(_ data: Data, forKey key: String) throws {
+        try lock.withLock {
             let name = fileName(forKey: key)
             _ = loadedIndex()
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            guard (try? data.write(to: url(of: name), options: .atomic)) != nil else { return false }
+            try data.write(to: url(of: name), options: .atomic)
             touch(name, at: now(), size: data.count)
             trimToSize()
-            return index?[name] != nil
         }
     }
 

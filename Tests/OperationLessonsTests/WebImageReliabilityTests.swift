@@ -8,6 +8,10 @@ import Testing
 @testable import SlowNetwork
 @testable import WebImage
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // Step 10's library where it let go of nothing, let a call through, or kept
 // quiet (issue 25, items 14–18): each test failed before its fix.
 
@@ -89,6 +93,95 @@ struct HeldManager {
             #expect(delivered.all.isEmpty)
             #expect(manager.runningLoadCount == 0)
         }
+    }
+}
+
+@Suite struct WebImageDiskTests {
+    /// The cache's own write failures, told once however many there are.
+    @Test func aCacheThatCannotWriteTellsItOnce() async throws {
+        try await ExclusiveRun.run { _ in
+            let blocker = WebRig.folder()
+            try Data("a file, not a folder".utf8).write(to: blocker)
+            defer { try? FileManager.default.removeItem(at: blocker) }
+            let cache = ImageCache(directory: blocker.appendingPathComponent("Caches"))
+            let told = Calls<String>()
+            cache.onFirstDiskWriteFailure = { error in told.add("\(error)") }
+            let image = try #require(Image(data: IconArt.ppm(for: WebRig.icons[0])))
+            for row in 0..<3 {
+                cache.store(image, data: IconArt.ppm(for: WebRig.icons[row]), forKey: WebRig.icons[row])
+            }
+            try await WebRig.until("the writes were tried") { cache.ioQueue.operationCount == 0 }
+            #expect(told.all.count == 1)
+            #expect(cache.imageFromMemory(forKey: WebRig.icons[2]) != nil, "kept in memory all the same")
+        }
+    }
+}
+
+/// Step 10 as a learner runs it, on a disk that will not take its files.
+@Suite struct Lesson10DiskProcessTests {
+    static let notice = "no disk cache: cannot write to "
+
+    /// The default scenario empties the disk cache first; a folder that is
+    /// empty already but cannot be removed (immutable as root, read-only
+    /// otherwise) is empty all the same: the run plays, and says once that
+    /// nothing can be written there.
+    @Test func aColdStartOnAnEmptyFolderThatCannotBeRemovedPlaysAndSaysSo() async throws {
+        let caches = try ScratchFolder.make("unremovable")
+        let folder = caches.appendingPathComponent("OperationLessons/Lesson10WebImage")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #require(FaultyOutputTests.makeUnremovable(folder), "cannot make a folder that will not empty here")
+        defer {
+            FaultyOutputTests.makeRemovable(folder)
+            ScratchFolder.remove(caches)
+        }
+        let run = try await LessonProcess.run(
+            "Lesson10WebImage", ["--json"], environment: ["XDG_CACHE_HOME": caches.path])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors == "\(Self.notice)\(folder.path); icons are kept in memory only\n")
+        let report = try run.report()
+        #expect(report.ownIconsAtEnd == report.visibleRowsAtEnd && report.diskCacheFiles == 0)
+    }
+
+    /// A full disk: a 4 KB tmpfs, filled, as the Caches folder (where this
+    /// machine lets the test mount one).
+    @Test(.enabled(if: FullDisk.canMount())) func aFullDiskIsSaidOnce() async throws {
+        let disk = try FullDisk()
+        defer { disk.remove() }
+        let run = try await LessonProcess.run(
+            "Lesson10WebImage", ["--scenario", "standard", "--json"], environment: ["XDG_CACHE_HOME": disk.root.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let folder = disk.root.appendingPathComponent("OperationLessons/Lesson10WebImage")
+        #expect(run.errors == "\(Self.notice)\(folder.path); icons are kept in memory only\n")
+        let report = try run.report()
+        #expect(report.ownIconsAtEnd == report.visibleRowsAtEnd && report.diskCacheFiles == 0)
+    }
+
+/// A tmpfs of one page, filled: every write in it fails with "No space left on device".
+struct FullDisk {
+    let root: URL
+
+    /// Whether this machine lets a test mount one (root, with the right to mount).
+    static func canMount() -> Bool {
+        guard geteuid() == 0, let disk = try? FullDisk() else { return false }
+        disk.remove()
+        return true
+    }
+
+    init() throws {
+        root = try ScratchFolder.make("full-disk")
+        var mount = ChildProcess(command: ["mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", root.path])
+        mount.errors = .discard
+        guard try mount.run().status == 0 else {
+            ScratchFolder.remove(root)
+            throw TestFailure("cannot mount a tmpfs on \(root.path)")
+        }
+        // The one page, taken: the folders still fit, no file does.
+        try? Data(count: 4096).write(to: root.appendingPathComponent("filler"))
+    }
+
+    func remove() {
+        _ = try? ChildProcess(command: ["umount", root.path]).run()
+        ScratchFolder.remove(root)
     }
 }
 
