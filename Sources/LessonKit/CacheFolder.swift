@@ -15,10 +15,15 @@ public enum CacheFolder {
     /// prunes its temporary files by age for the same reason.
     public static let abandonedAfter: TimeInterval = 60
 
-    /// The cache files in `folder`: every entry but unfinished writes.
+    /// The cache files in `folder`: every entry but unfinished writes and folders.
     public static func files(in folder: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasPrefix(unfinishedWritePrefix) }
+        return names.filter { name in
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+            return !name.hasPrefix(unfinishedWritePrefix) && !(exists && isFolder.boolValue)
+        }
     }
 
     /// Removes the unfinished writes older than `abandonedAfter`; returns how many went.

@@ -97,6 +97,7 @@ public final class DiskCache: @unchecked Sendable {
             let name = fileName(forKey: key)
             _ = loadedIndex()
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if index?[name] == nil { removeWhatIsNotAFile(at: name) }
             try data.write(to: url(of: name), options: .atomic)
             touch(name, at: now(), size: data.count)
             trimToSize()
@@ -169,6 +170,16 @@ public final class DiskCache: @unchecked Sendable {
     private func touch(_ name: String, at time: Date, size: Int) {
         try? FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: url(of: name).path)
         index?[name] = (size, time)
+    }
+
+    /// A folder (or anything but a file) where a file is to go: the atomic
+    /// write's rename cannot replace it, and the key would miss for good.
+    private func removeWhatIsNotAFile(at name: String) {
+        let path = url(of: name).path
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType,
+            type != .typeRegular
+        else { return }
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     private func remove(_ name: String) {

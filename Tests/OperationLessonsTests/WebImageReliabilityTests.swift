@@ -97,6 +97,32 @@ struct HeldManager {
 }
 
 @Suite struct WebImageDiskTests {
+    /// A folder where a cache file should be: the write replaces it (the
+    /// atomic write's rename cannot), so the key is read from disk from then on.
+    @Test func aFolderInPlaceOfACacheFileIsReplaced() throws {
+        let folder = WebRig.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = DiskCache(directory: folder, fileExtension: "ppm")
+        let blocking = folder.appendingPathComponent(cache.fileName(forKey: "icon"))
+        try FileManager.default.createDirectory(at: blocking, withIntermediateDirectories: true)
+        try Data("not ours".utf8).write(to: blocking.appendingPathComponent("inside"))
+        #expect(cache.data(forKey: "icon") == nil && cache.fileCount == 0)
+        try cache.store(Data("icon".utf8), forKey: "icon")
+        let relaunched = DiskCache(directory: folder, fileExtension: "ppm")
+        #expect(relaunched.data(forKey: "icon") == Data("icon".utf8))
+        #expect(CacheFolder.files(in: folder) == [blocking.lastPathComponent])
+    }
+
+    /// The harness counts files, not folders: a folder in the cache is no icon.
+    @Test func aFolderInTheCachesFolderIsNotCountedAsAFile() throws {
+        let folder = WebRig.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("0123456789abcdef.ppm"), withIntermediateDirectories: true)
+        try Data("icon".utf8).write(to: folder.appendingPathComponent("fedcba9876543210.ppm"))
+        #expect(CacheFolder.files(in: folder) == ["fedcba9876543210.ppm"])
+    }
+
     /// The cache's own write failures, told once however many there are.
     @Test func aCacheThatCannotWriteTellsItOnce() async throws {
         try await ExclusiveRun.run { _ in
@@ -155,6 +181,27 @@ struct HeldManager {
         let report = try run.report()
         #expect(report.ownIconsAtEnd == report.visibleRowsAtEnd && report.diskCacheFiles == 0)
     }
+
+    /// A folder where an icon's file should be is no file: not counted, and
+    /// replaced by the icon on the next run, which the run after reads.
+    @Test func aFolderInPlaceOfAnIconIsReplacedOnce() async throws {
+        let caches = try ScratchFolder.make("folder-icon")
+        defer { ScratchFolder.remove(caches) }
+        let environment = ["XDG_CACHE_HOME": caches.path]
+        let arguments = ["--scenario", "relaunch", "--json"]
+        let first = try await LessonProcess.run("Lesson10WebImage", arguments, environment: environment).report()
+        let folder = caches.appendingPathComponent("OperationLessons/Lesson10WebImage")
+        let name = try #require(CacheFolder.files(in: folder).sorted().first)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(name).appendingPathComponent("inside"), withIntermediateDirectories: true)
+        let second = try await LessonProcess.run("Lesson10WebImage", arguments, environment: environment).report()
+        let third = try await LessonProcess.run("Lesson10WebImage", arguments, environment: environment).report()
+        #expect(second.diskCacheFilesAtStart == first.diskCacheFiles - 1)
+        #expect(second.requests == 1 && second.diskCacheFiles == first.diskCacheFiles)
+        #expect(third.requests == 0)
+    }
+}
 
 /// A tmpfs of one page, filled: every write in it fails with "No space left on device".
 struct FullDisk {
