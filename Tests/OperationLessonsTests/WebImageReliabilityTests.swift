@@ -123,6 +123,31 @@ struct HeldManager {
         #expect(CacheFolder.files(in: folder) == ["fedcba9876543210.ppm"])
     }
 
+    /// On a clock of its own (1970 and a few days, as the story's), the files
+    /// still carry today's wall dates, for any program that looks at the
+    /// folder; their age, across a relaunch too, is the clock's.
+    @Test func filesCarryWallDatesWhileTheClockDecidesTheirAge() throws {
+        let folder = WebRig.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = HandClock()
+        let cache = DiskCache(directory: folder, now: { clock.now })
+        try cache.store(Data("kept".utf8), forKey: "kept")
+        try cache.store(Data("old".utf8), forKey: "old")
+        for key in ["kept", "old"] {
+            let path = folder.appendingPathComponent(cache.fileName(forKey: key)).path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let modified = try #require(attributes[.modificationDate] as? Date)
+            #expect(abs(modified.timeIntervalSinceNow) < 600, "\(key) is dated \(modified)")
+        }
+        clock.advance(days: 4)
+        #expect(cache.data(forKey: "kept") != nil)
+        clock.advance(days: 4)
+        // A relaunch: "old" was last used 8 days ago by the clock, "kept" 4.
+        let relaunched = DiskCache(directory: folder, now: { clock.now })
+        #expect(relaunched.data(forKey: "old") == nil)
+        #expect(relaunched.data(forKey: "kept") == Data("kept".utf8))
+    }
+
     /// The cache's own write failures, told once however many there are.
     @Test func aCacheThatCannotWriteTellsItOnce() async throws {
         try await ExclusiveRun.run { _ in
