@@ -36,7 +36,7 @@ struct HeldManager {
 
 @Suite(.serialized) struct WebImageLeakTests {
     /// Cell reuse cancels loads by their tokens: 6,000 loads over 5 URLs,
-    /// 4,000 cancelled (half while their disk query waits, half while their
+    /// 4,000 cancelled (half before their disk query runs, half while their
     /// download runs). Once every load has ended, the manager holds none: a
     /// cancelled token (and its `completed`, which holds the cell's view) is
     /// let go at once.
@@ -48,10 +48,13 @@ struct HeldManager {
             let (network, clock, manager) = (rig.network, rig.clock, rig.manager)
             let delivered = Calls<Int>()
             var tokens: [LoadToken] = []
+            // Held too, so that the first cancels land before any disk query runs.
+            manager.imageCache.ioQueue.isSuspended = true
             for load in 0..<6000 {
                 tokens.append(manager.loadImage(with: WebRig.url(load % 5)) { _, _, _, _ in delivered.add(load) })
                 if load % 3 == 0 { tokens[load].cancel() }
             }
+            manager.imageCache.ioQueue.isSuspended = false
             try await WebRig.until("the five downloads are under way") {
                 manager.imageCache.ioQueue.operationCount == 0 && network.counts.inFlight == 5
             }
@@ -79,17 +82,22 @@ struct HeldManager {
             let delivered = Calls<Int>()
             for row in 0..<6 { manager.loadImage(with: WebRig.url(row)) { _, _, _, _ in delivered.add(row) } }
             try await WebRig.until("six downloads under way") { network.counts.inFlight == 6 }
-            let queuedAtCancel = await MainActor.run {
+            let (queuedAtCancel, inFlightAtCancel) = await MainActor.run {
                 // The main queue is held by this block: the downloads end, and
                 // their completions are queued behind it, before the warning.
+                // Each request leaves the log in the delivery-queue block that
+                // then tells its callers: once none is in flight, one more turn
+                // of that queue has told them all.
                 clock.advance(by: 10)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while network.counts.inFlight > 0 && ContinuousClock.now < deadline { network.deliveryQueue.sync {} }
                 network.deliveryQueue.sync {}
                 let queued = OperationQueue.main.operationCount
                 manager.cancelAll()
-                return queued
+                return (queued, network.counts.inFlight)
             }
             await MainActor.run {}
-            #expect(queuedAtCancel >= 6)
+            #expect(inFlightAtCancel == 0 && queuedAtCancel >= 6)
             #expect(delivered.all.isEmpty)
             #expect(manager.runningLoadCount == 0)
         }
