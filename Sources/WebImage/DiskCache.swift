@@ -240,7 +240,12 @@ private enum LastUse {
         @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, Int32) -> Int32
 
     private static func function<Function>(_ name: String, as type: Function.Type) -> Function? {
-        // A null handle is glibc's RTLD_DEFAULT: the process's own symbols.
-        dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+        #if canImport(Glibc)
+            // A null handle is glibc's RTLD_DEFAULT: the process's own symbols.
+            dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+        #else
+            // Darwin's two calls take two more arguments: not these types.
+            nil
+        #endif
     }
 }
