@@ -34,6 +34,14 @@ class AppsViewController: TableViewController, LessonController {
         catalogURL = environment.catalogURL
         imageManager = Self.makeImageManager(environment)
         super.init()
+        // A folder the library cannot write (read-only, a full disk) leaves
+        // the icons in memory only, and a relaunch downloads them again. Say
+        // so once, as steps 6 and 7 do, rather than failing quietly on every icon.
+        let folder = environment.cachesDirectory
+        imageManager.imageCache.onFirstDiskWriteFailure = { _ in
+            let notice = "no disk cache: cannot write to \(folder.path); icons are kept in memory only\n"
+            FileHandle.standardError.write(Data(notice.utf8))
+        }
     }
 
     /// The manager, its files in this app's Caches folder, their age told by

@@ -15,10 +15,15 @@ public enum CacheFolder {
     /// prunes its temporary files by age for the same reason.
     public static let abandonedAfter: TimeInterval = 60
 
-    /// The cache files in `folder`: every entry but unfinished writes.
+    /// The cache files in `folder`: every entry but unfinished writes and folders.
     public static func files(in folder: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasPrefix(unfinishedWritePrefix) }
+        return names.filter { name in
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+            return !name.hasPrefix(unfinishedWritePrefix) && !(exists && isFolder.boolValue)
+        }
     }
 
     /// Removes the unfinished writes older than `abandonedAfter`; returns how many went.
@@ -38,7 +43,8 @@ public enum CacheFolder {
     }
 
     /// Empties `folder` (`--clear-cache`) and checks that it worked: nil when
-    /// the folder is gone, else what went wrong and what is still there.
+    /// the folder is gone or holds no cache file (one that cannot be removed
+    /// is empty all the same), else what went wrong and what is still there.
     public static func clear(_ folder: URL) -> String? {
         guard FileManager.default.fileExists(atPath: folder.path) else { return nil }
         var reason = ""
@@ -47,8 +53,8 @@ public enum CacheFolder {
         } catch {
             reason = ": " + SystemErrorText.describe(error)
         }
-        guard FileManager.default.fileExists(atPath: folder.path) else { return nil }
         let left = files(in: folder).count
+        guard FileManager.default.fileExists(atPath: folder.path), left > 0 else { return nil }
         return "cannot empty \(folder.path)\(reason) (\(left) file\(left == 1 ? "" : "s") still there)"
     }
 }

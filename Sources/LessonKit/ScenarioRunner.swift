@@ -510,6 +510,7 @@ private final class ActiveRun: @unchecked Sendable {
         // The last frame is counted only now: the screen shows the counts the report will.
         if let display = setup.display { display(screenFrame(tableSnapshot(), finishedStep: nil)) }
         event("end")
+        if stuck == nil { stuck = fetchesKeptForEver() }
         var report = measuredReport()
         retireController()
         // One more turn of the main queue, so work already queued there can
@@ -531,6 +532,21 @@ private final class ActiveRun: @unchecked Sendable {
             timeline.requests = network.log.inStoryOrder
             done(ScenarioResult(report: report, timeline: timeline))
         }
+    }
+
+    /// Fetches still in flight at the end with nothing of theirs due: no
+    /// answer will ever end them, and the clock would keep them for good.
+    private func fetchesKeptForEver() -> String? {
+        let fetches = clock.tasksNow.count
+        guard fetches > 0, clock.deliveriesPending == 0, clock.deliveriesRunning == 0 else { return nil }
+        let waiting = network.log.requests.filter { $0.endMs == nil && $0.thread == Request.noThread }
+        let named = waiting.prefix(3).map { request in
+            let url = TerminalText.fitted(request.url, to: 60, padded: false)
+            let length = request.url.count > 60 ? " (\(request.url.count) characters)" : ""
+            return "\(url)\(length), since \(Int(request.startMs)) ms"
+        }
+        return "\(counted(fetches, "request")) in flight with nothing of \(fetches == 1 ? "it" : "theirs") due, "
+            + "which the story clock would keep for ever" + (named.isEmpty ? "" : ": " + named.joined(separator: "; "))
     }
 
     /// The numbers a timeline prints under its title.

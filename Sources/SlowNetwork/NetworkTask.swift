@@ -13,11 +13,14 @@ public final class NetworkTask: @unchecked Sendable {
     private let lock = NSLock()
     private var hasEnded = false
     private var wasCancelled = false
-    /// Logs the end and calls the completion: at once when `onDeliveryQueue`,
-    /// otherwise by way of the delivery queue.
-    private let end: @Sendable (_ outcome: Result<Data, NetworkError>, _ onDeliveryQueue: Bool) -> Void
+    /// The clock's count of this fetch in flight (`NetworkClock.startTask`), once taken.
+    private var clockToken: Int?
+    /// Logs the end, ends the clock's count and calls the completion: at once
+    /// when `onDeliveryQueue`, otherwise by way of the delivery queue.
+    private let end:
+        @Sendable (_ outcome: Result<Data, NetworkError>, _ onDeliveryQueue: Bool, _ clockToken: Int?) -> Void
 
-    init(url: URL, end: @escaping @Sendable (Result<Data, NetworkError>, Bool) -> Void) {
+    init(url: URL, end: @escaping @Sendable (Result<Data, NetworkError>, Bool, Int?) -> Void) {
         self.url = url
         self.end = end
     }
@@ -27,23 +30,32 @@ public final class NetworkTask: @unchecked Sendable {
     /// Stops the fetch. Its completion is called once, with `.cancelled`, if
     /// it had not ended already.
     public func cancel() {
-        let ending = lock.withLock {
-            guard !hasEnded else { return false }
+        let ending = lock.withLock { () -> (ends: Bool, token: Int?) in
+            guard !hasEnded else { return (false, nil) }
             hasEnded = true
             wasCancelled = true
-            return true
+            return (true, clockToken)
         }
-        if ending { end(.failure(.cancelled), false) }
+        if ending.ends { end(.failure(.cancelled), false, ending.token) }
     }
 
     /// Ends the fetch with `outcome`, on the delivery queue, unless it has ended already.
     func finish(_ outcome: Result<Data, NetworkError>) {
-        let ending = lock.withLock {
-            guard !hasEnded else { return false }
+        let ending = lock.withLock { () -> (ends: Bool, token: Int?) in
+            guard !hasEnded else { return (false, nil) }
             hasEnded = true
-            return true
+            return (true, clockToken)
         }
-        if ending { end(outcome, true) }
+        if ending.ends { end(outcome, true, ending.token) }
+    }
+
+    /// Keeps the clock's count of the fetch, to end with it; false if the
+    /// fetch has ended already (its end found no count to end).
+    func keep(_ token: Int) -> Bool {
+        lock.withLock {
+            if !hasEnded { clockToken = token }
+            return !hasEnded
+        }
     }
 
     /// Whether a piece of the body may still be reported.
@@ -62,27 +74,41 @@ extension SlowNetwork {
         completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
     ) -> NetworkTask {
         let key = url.absoluteString
-        let token = clock.startTask()
         let request = begin(key, at: clock.now, thread: Request.noThread)
         let clock = clock
         let queue = deliveryQueue
-        let task = NetworkTask(url: url) { [self] outcome, onDeliveryQueue in
+        let task = NetworkTask(url: url) { [self] outcome, onDeliveryQueue, token in
             // The log and the clock learn of the end before the caller does.
             switch outcome {
             case .success(let body): end(request.id, outcome: request.bodyOutcome, bytes: body.count)
             case .failure(let error): end(request.id, outcome: .failed, bytes: 0, error: error.description)
             }
-            clock.finishTask(token)
+            if let token { clock.finishTask(token) }
             if onDeliveryQueue {
                 completion(outcome)
             } else {
                 clock.run(at: clock.now, on: queue) { completion(outcome) }
             }
         }
+        deliver(request, of: task, progress: progress)
+        // Counted in flight only once its deliveries are asked for: a story
+        // clock that sees a fetch in flight with nothing due takes the app
+        // for idle and moves on without it (planning a very long URL can
+        // take longer than the whole story).
+        let token = clock.startTask()
+        if !task.keep(token) { clock.finishTask(token) }
+        return task
+    }
+
+    /// Asks the clock for the fetch's answer: its pieces and its end, or its failure.
+    private func deliver(
+        _ request: Begun, of task: NetworkTask, progress: @escaping @Sendable (_ received: Int, _ expected: Int) -> Void
+    ) {
+        let queue = deliveryQueue
         let due = request.start + request.duration
         if let failure = request.failure {
             clock.run(at: due, on: queue) { task.finish(.failure(failure)) }
-            return task
+            return
         }
         let body = request.body
         let half = request.duration.nanoseconds / 2
@@ -100,6 +126,5 @@ extension SlowNetwork {
                 if piece == pieces { task.finish(.success(body)) }
             }
         }
-        return task
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import SlowNetwork
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Files in a folder of their own, one per key: step 6's sandbox cache, with
 /// what a cache that lives for months needs besides.
 ///
@@ -17,9 +21,12 @@ import SlowNetwork
 ///   app goes to the background, down to half its limit; there is no
 ///   background here, so the limit holds at every moment instead.
 ///
-/// The last use of a file is its modification date (set on every read and
-/// write), so the order survives a relaunch. Time is `now()`: the wall clock
-/// by default, the story clock in the lessons, any clock a test likes.
+/// Time is `now()`: the wall clock by default, the story clock in the
+/// lessons, any clock a test likes. It decides a file's age, and the time of
+/// each file's last use (every read and write) is kept with the file, in an
+/// extended attribute, so the order survives a relaunch. The file's own dates
+/// stay the wall clock's (a read sets its modification date to now), as every
+/// other program that looks at the folder expects.
 ///
 /// Thread-safe (an `NSLock`); each call does its file work while it holds the
 /// lock, so call it off the main queue (`ImageCache` does, on its own queue).
@@ -90,17 +97,17 @@ public final class DiskCache: @unchecked Sendable {
     }
 
     /// Writes `data` for `key`, atomically, then trims the folder to its size.
-    /// Returns whether the file was written.
-    @discardableResult
-    public func store(_ data: Data, forKey key: String) -> Bool {
-        lock.withLock {
+    /// Throws what the file system said when the file cannot be written (a
+    /// folder it may not write, a full disk).
+    public func store(_ data: Data, forKey key: String) throws {
+        try lock.withLock {
             let name = fileName(forKey: key)
             _ = loadedIndex()
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            guard (try? data.write(to: url(of: name), options: .atomic)) != nil else { return false }
+            if index?[name] == nil { removeWhatIsNotAFile(at: name) }
+            try data.write(to: url(of: name), options: .atomic)
             touch(name, at: now(), size: data.count)
             trimToSize()
-            return index?[name] != nil
         }
     }
 
@@ -160,16 +167,30 @@ public final class DiskCache: @unchecked Sendable {
             guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else {
                 continue
             }
-            loaded[file.lastPathComponent] = (values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+            let used = LastUse.read(at: file.path) ?? values.contentModificationDate ?? .distantPast
+            loaded[file.lastPathComponent] = (values.fileSize ?? 0, used)
         }
         index = loaded
         return loaded
     }
 
-    /// Records a use: in the index, and as the file's modification date.
+    /// Records a use at `time`: in the index and with the file; the file's
+    /// modification date becomes the wall clock's now.
     private func touch(_ name: String, at time: Date, size: Int) {
-        try? FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: url(of: name).path)
+        let path = url(of: name).path
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+        LastUse.write(time, at: path)
         index?[name] = (size, time)
+    }
+
+    /// A folder (or anything but a file) where a file is to go: the atomic
+    /// write's rename cannot replace it, and the key would miss for good.
+    private func removeWhatIsNotAFile(at name: String) {
+        let path = url(of: name).path
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType,
+            type != .typeRegular
+        else { return }
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     private func remove(_ name: String) {
@@ -189,5 +210,42 @@ public final class DiskCache: @unchecked Sendable {
             entries[name] = nil
             total -= entry.size
         }
+    }
+}
+
+/// A file's last use by the cache's clock, kept in an extended attribute of
+/// the file. A file system without them (or a file written by someone else)
+/// has none: its modification date stands in.
+private enum LastUse {
+    static let attribute = "user.webimage.last-use"
+
+    static func read(at path: String) -> Date? {
+        guard let get = function("getxattr", as: GetAttribute.self) else { return nil }
+        var bits: UInt64 = 0
+        let size = withUnsafeMutableBytes(of: &bits) { get(path, attribute, $0.baseAddress, $0.count) }
+        guard size == MemoryLayout<UInt64>.size else { return nil }
+        return Date(timeIntervalSince1970: Double(bitPattern: UInt64(littleEndian: bits)))
+    }
+
+    static func write(_ date: Date, at path: String) {
+        guard let set = function("setxattr", as: SetAttribute.self) else { return }
+        var bits = date.timeIntervalSince1970.bitPattern.littleEndian
+        _ = withUnsafeBytes(of: &bits) { set(path, attribute, $0.baseAddress, $0.count, 0) }
+    }
+
+    // Glibc's Swift module leaves out <sys/xattr.h>: its two calls are looked up by name.
+    private typealias GetAttribute =
+        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int) -> Int
+    private typealias SetAttribute =
+        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, Int32) -> Int32
+
+    private static func function<Function>(_ name: String, as type: Function.Type) -> Function? {
+        #if canImport(Glibc)
+            // A null handle is glibc's RTLD_DEFAULT: the process's own symbols.
+            dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+        #else
+            // Darwin's two calls take two more arguments: not these types.
+            nil
+        #endif
     }
 }

@@ -13,6 +13,20 @@ public final class ImageCache: @unchecked Sendable {
     public let disk: DiskCache
     public let ioQueue: OperationQueue
 
+    /// Told the first time a file cannot be written (a folder it may not
+    /// write, a full disk), on `ioQueue`, with what the file system said: the
+    /// image stays in memory, and later writes are tried all the same, untold.
+    /// The app says it once, rather than the cache failing in silence on
+    /// every image.
+    public var onFirstDiskWriteFailure: (@Sendable (_ error: any Error) -> Void)? {
+        get { lock.withLock { writeFailureHandler } }
+        set { lock.withLock { writeFailureHandler = newValue } }
+    }
+
+    private let lock = NSLock()
+    private var writeFailureHandler: (@Sendable (_ error: any Error) -> Void)?
+    private var hasToldWriteFailure = false
+
     /// 100 MB of decoded pixels, AlamofireImage's default (SDWebImage sets
     /// no limit; Kingfisher a quarter of the RAM).
     public static let defaultMemoryCostLimit = 100 * 1024 * 1024
@@ -80,7 +94,22 @@ public final class ImageCache: @unchecked Sendable {
     public func store(_ image: Image, data: Data?, forKey key: String, toDisk: Bool = true) {
         memory.setValue(image, forKey: key, cost: image.byteCount)
         guard toDisk, let data else { return }
-        ioQueue.addOperation { [disk] in disk.store(data, forKey: key) }
+        ioQueue.addOperation { [self] in
+            do {
+                try disk.store(data, forKey: key)
+            } catch {
+                tellWriteFailure(error)
+            }
+        }
+    }
+
+    private func tellWriteFailure(_ error: any Error) {
+        let handler = lock.withLock { () -> (@Sendable (any Error) -> Void)? in
+            guard !hasToldWriteFailure, let handler = writeFailureHandler else { return nil }
+            hasToldWriteFailure = true
+            return handler
+        }
+        handler?(error)
     }
 
     /// Drops expired files and trims the folder to its size, on `ioQueue`.

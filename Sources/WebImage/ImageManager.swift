@@ -23,7 +23,8 @@ public final class ImageManager: @unchecked Sendable {
     /// not asked for again without `.retryFailed`. In memory only, as
     /// SDWebImage's: a relaunch forgets it.
     private var failedURLs: Set<URL> = []
-    /// Loads not finished yet, for `cancelAll`.
+    /// Loads not finished yet, for `cancelAll`: from `loadImage` until their
+    /// last `completed` has run on the main queue, or they are cancelled.
     private var running: [ObjectIdentifier: LoadToken] = [:]
 
     public init(imageCache: ImageCache, imageDownloader: ImageDownloader) {
@@ -54,7 +55,7 @@ public final class ImageManager: @unchecked Sendable {
         with url: URL?, options: WebImageOptions = [], progress: ImageProgress? = nil,
         completed: @escaping Completed
     ) -> LoadToken {
-        let token = LoadToken(url: url, completed: completed)
+        let token = LoadToken(url: url, manager: self, completed: completed)
         guard let url else {
             deliver(token, nil, .invalidURL, .none, isLast: true)
             return token
@@ -140,35 +141,45 @@ public final class ImageManager: @unchecked Sendable {
         token.attach(download, from: imageDownloader)
     }
 
-    /// Calls the token's `completed` on the main queue, unless it is cancelled by then.
+    /// Calls the token's `completed` on the main queue, unless it is cancelled
+    /// by then. The load counts as running until that call: a `cancelAll`
+    /// made while the call waits on the main queue silences it too.
     private func deliver(
         _ token: LoadToken, _ image: Image?, _ error: WebImageError?, _ cacheType: ImageCacheType, isLast: Bool
     ) {
-        if isLast { finish(token) }
-        if MainQueue.isCurrent {
+        let complete = { @Sendable [self] in
             token.complete(image, error, cacheType)
+            if isLast { finish(token) }
+        }
+        if MainQueue.isCurrent {
+            complete()
         } else {
-            OperationQueue.main.addOperation { token.complete(image, error, cacheType) }
+            OperationQueue.main.addOperation(complete)
         }
     }
 
-    private func finish(_ token: LoadToken) {
+    /// The load is over (done, or cancelled by its token): let go of it.
+    fileprivate func finish(_ token: LoadToken) {
         _ = lock.withLock { running.removeValue(forKey: ObjectIdentifier(token)) }
     }
 }
 
 /// One load under way: SDWebImage's combined operation (a cache query, then
-/// perhaps a download). Cancelling it stops both and silences its `completed`.
+/// perhaps a download). Cancelling it stops both, silences its `completed`
+/// and lets the manager let go of it (and of `completed`, which holds the
+/// caller's view).
 public final class LoadToken: @unchecked Sendable {
     public let url: URL?
+    private weak var manager: ImageManager?
     private let completed: ImageManager.Completed
     private let lock = NSLock()
     private var cancelled = false
     private var cacheQuery: Operation?
     private var download: (token: DownloadToken, downloader: ImageDownloader)?
 
-    init(url: URL?, completed: @escaping ImageManager.Completed) {
+    init(url: URL?, manager: ImageManager, completed: @escaping ImageManager.Completed) {
         self.url = url
+        self.manager = manager
         self.completed = completed
     }
 
@@ -185,6 +196,7 @@ public final class LoadToken: @unchecked Sendable {
         }
         query?.cancel()
         if let (token, downloader) = download { downloader.cancel(token) }
+        manager?.finish(self)
     }
 
     func attach(_ query: Operation) {

@@ -133,9 +133,9 @@ final class HandClock: @unchecked Sendable {
         let clock = HandClock()
         let cache = DiskCache(directory: folder, now: { clock.now })
         #expect(cache.maxAge == 7 * 24 * 60 * 60)
-        cache.store(Data("old".utf8), forKey: "old")
+        try cache.store(Data("old".utf8), forKey: "old")
         clock.advance(days: 3)
-        cache.store(Data("new".utf8), forKey: "new")
+        try cache.store(Data("new".utf8), forKey: "new")
         clock.advance(days: 5)
         // "old" was last used 8 days ago, "new" 5: only "old" is too old.
         #expect(cache.data(forKey: "old") == nil)
@@ -155,7 +155,7 @@ final class HandClock: @unchecked Sendable {
         let clock = HandClock()
         let cache = DiskCache(directory: folder, maxSize: 3000, now: { clock.now })
         for row in 0..<3 {
-            cache.store(IconArt.ppm(for: WebRig.icons[row]), forKey: WebRig.icons[row])
+            try cache.store(IconArt.ppm(for: WebRig.icons[row]), forKey: WebRig.icons[row])
             clock.advance(seconds: 1)
         }
         let size = IconArt.ppm(for: WebRig.icons[0]).count
@@ -163,7 +163,7 @@ final class HandClock: @unchecked Sendable {
         // Row 0 read again: row 1 is now the least recently used.
         #expect(cache.data(forKey: WebRig.icons[0]) != nil)
         clock.advance(seconds: 1)
-        cache.store(IconArt.ppm(for: WebRig.icons[3]), forKey: WebRig.icons[3])
+        try cache.store(IconArt.ppm(for: WebRig.icons[3]), forKey: WebRig.icons[3])
         #expect(cache.totalSize <= 3000)
         #expect(!cache.contains(key: WebRig.icons[1]))
         #expect([0, 2, 3].allSatisfy { cache.contains(key: WebRig.icons[$0]) })
