@@ -53,9 +53,7 @@ enum CompareCommand: LessonsCommand {
             throw UsageError("--clear-cache does not apply: each side starts with an empty disk cache of its own")
         }
         if lesson.frames { throw UsageError("--frames does not apply: it is what each side streams to compare") }
-        if let name = lesson.scenario, Scenario.named(name) == nil {
-            throw UsageError("unknown scenario '\(name)'")
-        }
+        if let name = lesson.scenario, Scenario.named(name) == nil { throw .unknownScenario(name) }
         return Options(comparison: comparison, lesson: lesson)
     }
 
