@@ -23,6 +23,7 @@ public enum ReportComparison {
         Figure(label: "failed requests") { count($0.failedRequests) },
         Figure(label: "bytes downloaded") { count($0.bytes) },
         Figure(label: "most requests at once") { count($0.maxInFlight) },
+        Figure(label: "most threads held waiting for the network") { count($0.peakBlockedThreads) },
         Figure(label: "requests made on the main queue") { count($0.requestsOnMainQueue) },
         Figure(label: "requests started while the user scrolled") { count($0.requestsStartedWhileScrolling) },
         Figure(label: "requests after the relaunch") { count($0.requestsAfterRelaunch) },

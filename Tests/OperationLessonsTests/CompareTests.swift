@@ -66,6 +66,21 @@ import Testing
         }
     }
 
+    /// Step 10's headline fix, measured by the harness at the network: step
+    /// 7's blocking fetch holds a thread per download, step 10's none.
+    @Test func step10sComparisonAndRunSayTheThreadsHeldWaiting() async throws {
+        let compare = try await Rig.runProduct("lessons", ["compare", "10", "--plain"])
+        #expect(compare.status == 0, "\(compare.standardError)")
+        let row = compare.standardOutput.split(separator: "\n").first {
+            $0.hasPrefix("most threads held waiting for the network")
+        }
+        #expect(row?.split(separator: " ").suffix(2) == ["3", "0"], "\(row ?? "no row")")
+        let run = try await Rig.runProduct("Lesson10WebImage", ["--plain"])
+        #expect(run.standardOutput.contains("\n  Waiting for the network held no thread.\n"))
+        let before = try await Rig.runProduct("Lesson07CustomOperation", ["--plain", "--scenario", "shared-icon-reuse", "--clear-cache"])
+        #expect(before.standardOutput.contains("\n  Waiting for the network held up to 3 threads at once.\n"))
+    }
+
     /// `--json` prints both reports; `lessons run N --compare` is the same command.
     @Test(.racyStepAsChild) func bothReportsAsJSONAndRunCompareIsTheSame() async throws {
         let compare = try await Rig.runProduct("lessons", ["compare", "5", "--json"])
