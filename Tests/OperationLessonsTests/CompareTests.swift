@@ -9,11 +9,11 @@ import Testing
     /// The pairs, and the scenario each plays.
     @Test func eachComparisonIsAStepAndTheOneBeforeIt() throws {
         let pairs = LessonComparison.steps.compactMap(LessonComparison.of).map {
-            "\($0.before.number)→\($0.after.number) \($0.scenario)"
+            "\($0.before.number)→\($0.after.number) \($0.scenario)" + ($0.thenScenario.map { " then \($0)" } ?? "")
         }
         #expect(
             pairs == [
-                "1→2 standard", "2→3 fast-scroll-slow-rows", "3→4 memory-warning-then-scroll", "4→5 offline",
+                "1→2 standard", "2→3 fast-scroll-slow-rows then standard", "3→4 memory-warning-then-scroll", "4→5 offline",
                 "5→6 offline-relaunch", "6→7 memory-warning-mid-download", "7→10 shared-icon-reuse",
             ])
         #expect(LessonComparison.of(1) == nil && LessonComparison.of(8) == nil && LessonComparison.of(9) == nil)
@@ -55,12 +55,18 @@ import Testing
         #expect(text.contains("step 2 at 18.1 s — after settle(timeout: 12.0)"))
         #expect(text.contains("step 3 at 18.1 s — after settle(timeout: 12.0)"))
         #expect(text.contains("✗ row 10's icon!"))
-        let table = text.components(separatedBy: "\n\n").first { $0.contains("step 2  step 3") }
+        let blocks = text.components(separatedBy: "\n\n")
         #expect(
-            table == """
+            blocks.first { $0.hasPrefix("On fast-scroll-slow-rows:") } == """
+                On fast-scroll-slow-rows:
                                                 step 2  step 3
                 frames with another row's icon     553       0
                 """)
+        // Then step 3's other fix, on standard: the icons it keeps are not downloaded again.
+        #expect(text.contains("Its other fix shows on standard: both play it now.\ncompare 3 · step 2 → step 3 · standard"))
+        let standard = try #require(blocks.first { $0.hasPrefix("On standard:") }).split(separator: "\n")
+        #expect(standard.contains { $0.hasPrefix("requests  ") && $0.hasSuffix("48       28") }, "\(standard)")
+        #expect(standard.contains { $0.hasPrefix("frames with another row's icon") && $0.hasSuffix("488        0") })
         for line in text.split(separator: "\n") {
             #expect(TerminalText.width(of: line) <= 80, "wider than 80 columns: \(line)")
         }
