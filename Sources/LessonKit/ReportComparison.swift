@@ -57,6 +57,23 @@ public enum ReportComparison {
         }
     }
 
+    /// Why the fixed step made more requests, when the reason is in the
+    /// figures: it let images go on the memory warning, and asked for them
+    /// again after it (step 4's cache against step 3's model). nil otherwise.
+    public static func moreRequests(before: Report, after: Report, beforeName: String, afterName: String)
+        -> String?
+    {
+        guard after.requests > before.requests, let keptBefore = before.liveImageBytes,
+            let keptAfter = after.liveImageBytes, keptAfter < keptBefore,
+            let askedAfter = after.requestsAfterMemoryWarning,
+            // Every extra request is one made after the warning.
+            after.requests - before.requests <= askedAfter - (before.requestsAfterMemoryWarning ?? 0)
+        else { return nil }
+        return "\(afterName.prefix(1).uppercased() + afterName.dropFirst()) makes more requests (\(before.requests) → \(after.requests)) because it lets images go: "
+            + "after the memory warning it kept \(keptAfter) bytes of them (\(beforeName): \(keptBefore)), "
+            + "and made \(askedAfter) requests after it (\(beforeName): \(before.requestsAfterMemoryWarning ?? 0))."
+    }
+
     /// The table, every line at most `columns` wide: a label too long for its
     /// column goes on over the next lines, under itself.
     public static func table(

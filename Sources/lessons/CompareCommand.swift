@@ -93,13 +93,19 @@ enum CompareCommand: LessonsCommand {
                 tables.append((then, before.report, after.report))
             }
             // Together at the end: a live screen redrawn for the second run would have hidden the first table.
+            let names = (before: "step \(comparison.before.number)", after: "step \(comparison.after.number)")
             for (scenario, before, after) in tables {
                 say()
                 if tables.count > 1 { say("On \(scenario):") }
                 say(
                     ReportComparison.table(
-                        before: before, after: after, beforeName: "step \(comparison.before.number)",
-                        afterName: "step \(comparison.after.number)", columns: columns))
+                        before: before, after: after, beforeName: names.before, afterName: names.after,
+                        columns: columns))
+                if let why = ReportComparison.moreRequests(
+                    before: before, after: after, beforeName: names.before, afterName: names.after)
+                {
+                    say(ReportComparison.wrap(why, to: columns))
+                }
             }
             say()
             say(

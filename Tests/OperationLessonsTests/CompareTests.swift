@@ -249,6 +249,31 @@ import Testing
 
 /// The table a comparison ends with.
 @Suite struct ReportComparisonTests {
+    /// Step 4 downloads more than step 3 on its own scenario: said, and why, when the figures show it.
+    @Test func moreRequestsAreExplainedOnlyWhenTheWarningAccountsForThem() {
+        var keeps = Report()
+        keeps.requests = 28
+        keeps.liveImageBytes = 14592
+        keeps.requestsAfterMemoryWarning = 0
+        var letsGo = keeps
+        letsGo.requests = 48
+        letsGo.liveImageBytes = 0
+        letsGo.requestsAfterMemoryWarning = 20
+        #expect(
+            ReportComparison.moreRequests(before: keeps, after: letsGo, beforeName: "step 3", afterName: "step 4")
+                == "Step 4 makes more requests (28 → 48) because it lets images go: after the memory warning it "
+                + "kept 0 bytes of them (step 3: 14592), and made 20 requests after it (step 3: 0).")
+        // More extra requests than the warning accounts for: the reason is elsewhere, so nothing is said.
+        var more = letsGo
+        more.requests = 60
+        #expect(ReportComparison.moreRequests(before: keeps, after: more, beforeName: "a", afterName: "b") == nil)
+        // Fewer requests, or as many images kept: nothing to explain.
+        #expect(ReportComparison.moreRequests(before: letsGo, after: keeps, beforeName: "a", afterName: "b") == nil)
+        var kept = letsGo
+        kept.liveImageBytes = 14592
+        #expect(ReportComparison.moreRequests(before: keeps, after: kept, beforeName: "a", afterName: "b") == nil)
+    }
+
     @Test func onlyTheFiguresThatDifferInWordsWithinTheWidth() {
         var before = Report()
         var after = Report()
