@@ -4,6 +4,8 @@ import SlowNetwork
 import TableKit
 import Testing
 
+@testable import Lesson06SandboxCache
+
 /// `lessons compare N`: step N beside the step before it, on one scenario.
 @Suite struct CompareTests {
     /// The pairs, and the scenario each plays.
@@ -299,5 +301,18 @@ import Testing
         #expect(
             ReportComparison.table(before: before, after: before, beforeName: "a", afterName: "b", columns: 80)
                 == "The two runs gave the same figures.")
+    }
+}
+
+/// A compare is watched by a person: each screen that tells the fix is held long enough to see.
+@Suite struct ComparisonPaceTests {
+    /// Step 6's scenario: the loaded screen a second before the relaunch, the
+    /// relaunched one two seconds after it (the story was over in 1.6 s).
+    @Test func offlineRelaunchHoldsTheScreensBeforeAndAfterTheRelaunch() async throws {
+        let run = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .offlineRelaunch)
+        let relaunch = try #require(run.timeline.events.first { $0.label.hasPrefix("relaunch") })
+        let loaded = try #require(run.report.timeToAllVisibleMs)
+        #expect(relaunch.ms - loaded >= 1000, "the loaded screen for \(relaunch.ms - loaded) ms")
+        #expect(run.report.durationMs - relaunch.ms >= 2000, "the relaunched one for \(run.report.durationMs - relaunch.ms) ms")
     }
 }
