@@ -74,7 +74,9 @@ public enum HintText {
             lines.append("   Code, as \(step) has it:")
             for (index, snippet) in bug.hints.code.enumerated() {
                 if index > 0 { lines.append("       …") }
-                for line in snippet.split(separator: "\n", omittingEmptySubsequences: false).map({ "       " + $0 }) {
+                for line in snippet.split(separator: "\n", omittingEmptySubsequences: false).map({
+                    $0.isEmpty ? "" : "       " + $0
+                }) {
                     lines += width.map { CodeLine.fitted(line, width: $0) } ?? [line]
                 }
             }

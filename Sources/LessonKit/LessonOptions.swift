@@ -56,7 +56,8 @@ public struct LessonOptions: Equatable, Sendable {
         func number(for flag: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {
             let text = try value(for: flag)
             guard let number = Double(text), number.isFinite, range.contains(number) else {
-                throw UsageError("\(flag) takes a number from \(range.lowerBound.clean) to \(range.upperBound.clean), not '\(text)'")
+                throw UsageError(
+                    "\(flag) takes a number from \(range.lowerBound.clean) to \(range.upperBound.clean), not '\(text)'")
             }
             return number
         }
@@ -83,7 +84,8 @@ public struct LessonOptions: Equatable, Sendable {
             default:
                 let name = argument.hasPrefix("--") ? String(argument.dropFirst(2)) : ""
                 guard let extra = extraFlags.first(where: { $0.name == name }) else {
-                    throw argument.hasPrefix("-") ? .unknownFlag(argument) : UsageError("unexpected argument '\(argument)'")
+                    throw argument.hasPrefix("-")
+                        ? .unknownFlag(argument) : UsageError("unexpected argument '\(argument)'")
                 }
                 options.extra[name] = extra.takesValue ? try value(for: argument) : "true"
             }

@@ -69,9 +69,11 @@ public enum ReportComparison {
             // Every extra request is one made after the warning.
             after.requests - before.requests <= askedAfter - (before.requestsAfterMemoryWarning ?? 0)
         else { return nil }
-        return "\(afterName.prefix(1).uppercased() + afterName.dropFirst()) makes more requests (\(before.requests) → \(after.requests)) because it lets images go: "
+        let askedBefore = before.requestsAfterMemoryWarning ?? 0
+        let subject = afterName.prefix(1).uppercased() + afterName.dropFirst()
+        return "\(subject) makes more requests (\(before.requests) → \(after.requests)) because it lets images go: "
             + "after the memory warning it kept \(keptAfter) bytes of them (\(beforeName): \(keptBefore)), "
-            + "and made \(askedAfter) requests after it (\(beforeName): \(before.requestsAfterMemoryWarning ?? 0))."
+            + "and made \(askedAfter) requests after it (\(beforeName): \(askedBefore))."
     }
 
     /// The table, every line at most `columns` wide: a label too long for its

@@ -161,7 +161,8 @@ enum BenchCommand: LessonsCommand {
         let latency = NetworkConditions().latency
         let operations = Int((latency * 1e9 / operation).rounded())
         let ratio = String(format: "%.1f", operation / gcd)
-        return "Reading: an Operation costs \(ratio)× a GCD block, and one \(Int(latency * 1000)) ms download as much as "
+        return
+            "Reading: an Operation costs \(ratio)× a GCD block, and one \(Int(latency * 1000)) ms download as much as "
             + "\(operations.formatted()) Operations: choose by what it adds (dependencies, cancelling)."
     }
 }

@@ -44,9 +44,13 @@ enum Lessons {
         guard let name = arguments.first else { return await execute(ListCommand.self, []) }
         if ["--help", "-h", "help"].contains(name) {
             // `lessons help exercise` is `lessons exercise --help`.
-            if name == "help", let topic = arguments.dropFirst().first,
-                let command = commands.first(where: { $0.name == topic })
-            {
+            if name == "help", let topic = arguments.dropFirst().first {
+                guard let command = commands.first(where: { $0.name == topic }) else {
+                    printError(
+                        "lessons help: unknown command '\(topic)'" + (suggestion(for: topic).map { "; \($0)" } ?? ""))
+                    printError(usage)
+                    return 2
+                }
                 say(command.usage)
                 return 0
             }

@@ -20,7 +20,8 @@ import Testing
         let words = reading.split(separator: " ")
         let said = try #require(words.firstIndex(of: "costs").flatMap { Double(words[$0 + 1].dropLast()) })
         #expect(abs(said - ratio) <= 0.05 + ratio * 0.01, "\(reading)")
-        let count = try #require(words.firstIndex(of: "Operations:").flatMap { Double(words[$0 - 1].filter(\.isNumber)) })
+        let count = try #require(
+            words.firstIndex(of: "Operations:").flatMap { Double(words[$0 - 1].filter(\.isNumber)) })
         #expect(abs(count - 0.5e9 / operation) <= 0.5e9 / operation * 0.01 + 1, "\(reading)")
         #expect(reading.contains("one 500 ms download"))
     }

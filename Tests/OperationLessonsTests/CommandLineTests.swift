@@ -250,15 +250,28 @@ import Testing
     }
 
     static let slips: [([String], String)] = [
-        (["run", "2", "--scenaro", "standard"], "Lesson02AsyncPlaceholder: unknown flag --scenaro; did you mean --scenario?"),
-        (["run", "2", "--scenario", "standrd"], "Lesson02AsyncPlaceholder: unknown scenario 'standrd'; did you mean standard?"),
+        (
+            ["run", "2", "--scenaro", "standard"],
+            "Lesson02AsyncPlaceholder: unknown flag --scenaro; did you mean --scenario?"
+        ),
+        (
+            ["run", "2", "--scenario", "standrd"],
+            "Lesson02AsyncPlaceholder: unknown scenario 'standrd'; did you mean standard?"
+        ),
         (["run", "8", "--prt", "2"], "Lesson08Dependencies: unknown flag --prt; did you mean --part?"),
-        (["compare", "3", "--scenario", "standrd"], "lessons compare: unknown scenario 'standrd'; did you mean standard?"),
+        (
+            ["compare", "3", "--scenario", "standrd"],
+            "lessons compare: unknown scenario 'standrd'; did you mean standard?"
+        ),
         (["compare", "3", "--sped", "3"], "lessons compare: unknown flag --sped; did you mean --speed?"),
         (["watch", "--max-check", "3"], "lessons watch: unknown flag --max-check; did you mean --max-checks?"),
         (["hint", "--mor"], "lessons hint: unknown flag --mor; did you mean --more?"),
-        (["scoreboard", "--scenario", "ofline"], "lessons scoreboard: unknown scenario 'ofline'; did you mean offline?"),
+        (
+            ["scoreboard", "--scenario", "ofline"],
+            "lessons scoreboard: unknown scenario 'ofline'; did you mean offline?"
+        ),
         (["exercize"], "lessons: unknown command 'exercize'; did you mean: swift run lessons exercise?"),
+        (["help", "wach"], "lessons help: unknown command 'wach'; did you mean: swift run lessons watch?"),
         (["run", "2", "--bogus"], "Lesson02AsyncPlaceholder: unknown flag --bogus"),
     ]
 

@@ -15,7 +15,8 @@ import Testing
         }
         #expect(
             pairs == [
-                "1→2 standard", "2→3 fast-scroll-slow-rows then standard", "3→4 memory-warning-then-scroll", "4→5 offline",
+                "1→2 standard", "2→3 fast-scroll-slow-rows then standard", "3→4 memory-warning-then-scroll",
+                "4→5 offline",
                 "5→6 offline-relaunch", "6→7 memory-warning-mid-download", "7→10 shared-icon-reuse",
             ])
         #expect(LessonComparison.of(1) == nil && LessonComparison.of(8) == nil && LessonComparison.of(9) == nil)
@@ -65,7 +66,8 @@ import Testing
                 frames with another row's icon     553       0
                 """)
         // Then step 3's other fix, on standard: the icons it keeps are not downloaded again.
-        #expect(text.contains("Its other fix shows on standard: both play it now.\ncompare 3 · step 2 → step 3 · standard"))
+        #expect(
+            text.contains("Its other fix shows on standard: both play it now.\ncompare 3 · step 2 → step 3 · standard"))
         let standard = try #require(blocks.first { $0.hasPrefix("On standard:") }).split(separator: "\n")
         #expect(standard.contains { $0.hasPrefix("requests  ") && $0.hasSuffix("48       28") }, "\(standard)")
         #expect(standard.contains { $0.hasPrefix("frames with another row's icon") && $0.hasSuffix("488        0") })
@@ -85,7 +87,8 @@ import Testing
         #expect(row?.split(separator: " ").suffix(2) == ["3", "0"], "\(row ?? "no row")")
         let run = try await Rig.runProduct("Lesson10WebImage", ["--plain"])
         #expect(run.standardOutput.contains("\n  Waiting for the network held no thread.\n"))
-        let before = try await Rig.runProduct("Lesson07CustomOperation", ["--plain", "--scenario", "shared-icon-reuse", "--clear-cache"])
+        let before = try await Rig.runProduct(
+            "Lesson07CustomOperation", ["--plain", "--scenario", "shared-icon-reuse", "--clear-cache"])
         #expect(before.standardOutput.contains("\n  Waiting for the network held up to 3 threads at once.\n"))
     }
 
@@ -313,6 +316,8 @@ import Testing
         let relaunch = try #require(run.timeline.events.first { $0.label.hasPrefix("relaunch") })
         let loaded = try #require(run.report.timeToAllVisibleMs)
         #expect(relaunch.ms - loaded >= 1000, "the loaded screen for \(relaunch.ms - loaded) ms")
-        #expect(run.report.durationMs - relaunch.ms >= 2000, "the relaunched one for \(run.report.durationMs - relaunch.ms) ms")
+        #expect(
+            run.report.durationMs - relaunch.ms >= 2000,
+            "the relaunched one for \(run.report.durationMs - relaunch.ms) ms")
     }
 }

@@ -40,7 +40,8 @@ import Testing
                 let parts = CodeLine.fitted("       " + line, width: width)
                 for (part, next) in zip(parts, parts.dropFirst()) {
                     #expect(
-                        Self.breaksWhereSwiftReadsOn(part, next), "\(hint.text.name): broken mid-line:\n\(part)\n\(next)")
+                        Self.breaksWhereSwiftReadsOn(part, next),
+                        "\(hint.text.name): broken mid-line:\n\(part)\n\(next)")
                 }
             }
         }

@@ -155,7 +155,8 @@ import Testing
         for arguments in commands {
             let run = try await Rig.runProduct("lessons", arguments, environment: ["COLUMNS": "80"])
             #expect(!run.standardOutput.isEmpty || !run.standardError.isEmpty, "\(arguments)")
-            #expect(Self.overflowing(run.standardOutput).isEmpty, "\(arguments): \(Self.overflowing(run.standardOutput))")
+            #expect(
+                Self.overflowing(run.standardOutput).isEmpty, "\(arguments): \(Self.overflowing(run.standardOutput))")
             #expect(Self.overflowing(run.standardError).isEmpty, "\(arguments): \(Self.overflowing(run.standardError))")
         }
     }

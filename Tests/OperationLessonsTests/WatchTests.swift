@@ -104,8 +104,10 @@ import Testing
     @Test func eachKeyDoesItsOneThingAndTheKeysAreTheLastLine() throws {
         let failing = [Self.result("freeze", false)]
         let (done, said) = try Self.play(
-            [.key("h"), .key("h"), .key("l"), .key("c"), .key("x"), .key("r"), .key("n"), .key("r"), .key("y"),
-             .key("q"), .key("c")],
+            [
+                .key("h"), .key("h"), .key("l"), .key("c"), .key("x"), .key("r"), .key("n"), .key("r"), .key("y"),
+                .key("q"), .key("c"),
+            ],
             verdicts: [failing, failing, failing])
         // x is no key: nothing happens; r asks and anything but y is no; q ends before the last c.
         #expect(done == ["check", "hint", "hint", "list", "check", "reset", "check"])
