@@ -73,11 +73,13 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)])
     } + lessonTargets.map {
         // The tutorials' code predates Swift 6 and is kept in their style (the
-        // lesson texts show what Swift 6 would have said about it).
+        // lesson texts show what Swift 6 would have said about it). One compile
+        // job per file: a batch job prints a file's warnings once per file in
+        // the batch, which made step 2's one intended warning print four times.
         .executableTarget(
             name: $0,
             dependencies: [.target(name: stepStories[$0] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"]
                 + (usesWebImage.contains($0) ? ["WebImage"] : []),
-            swiftSettings: [.swiftLanguageMode(.v5)])
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-disable-batch-mode"])])
     }
 )

@@ -49,8 +49,9 @@ public struct CodePlace: Sendable, CustomStringConvertible {
 public enum HintText {
     /// One bug: its name, what the last check measured and saw (if it
     /// failed), then level 1 (the question, where to look), level 2 (the why
-    /// and the API), level 3 (the code, from `step`). A line of code too long
-    /// for `width` goes on under its own indentation and four more columns.
+    /// and the API), level 3 (the code, from `step`: its excerpts, "…" between
+    /// two, since each is from another place). A line of code too long for
+    /// `width` is broken where Swift reads on (`CodeLine.fitted`).
     public static func bug(
         _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil
     ) -> [String] {
@@ -71,17 +72,66 @@ public enum HintText {
         }
         if level >= 3 {
             lines.append("   Code, as \(step) has it:")
-            for snippet in bug.hints.code {
-                for line in snippet.split(separator: "\n", omittingEmptySubsequences: false).map({ "       " + $0 }) {
-                    let indentation = line.prefix { $0 == " " }
-                    lines += width.map { TerminalText.wrappedLine(line, width: $0, continuation: indentation + "    ") }
-                        ?? [line]
+            for (index, snippet) in bug.hints.code.enumerated() {
+                if index > 0 { lines.append("       …") }
+                for line in snippet.split(separator: "\n", omittingEmptySubsequences: false).map({
+                    $0.isEmpty ? "" : "       " + $0
+                }) {
+                    lines += width.map { CodeLine.fitted(line, width: $0) } ?? [line]
                 }
-                lines.append("")
             }
-            lines.removeLast()
         }
         lines.append("   Fixed means: \(bug.expected)")
         return lines
+    }
+}
+
+/// A line of Swift fitted to a width the way a person would break it: after
+/// a comma, before `->` or an operator, after an opening brace or
+/// parenthesis, never inside a string; each part after the first under the
+/// line's indentation and four more columns.
+public enum CodeLine {
+    public static func fitted(_ line: String, width: Int) -> [String] {
+        let continuation = String(line.prefix { $0 == " " }) + "    "
+        var lines: [String] = []
+        var rest = line
+        while TerminalText.width(of: rest) > width,
+            let cut = breakPoint(in: rest, width: width, after: continuation.count)
+        {
+            lines.append(String(rest[..<cut].reversed().drop { $0 == " " }.reversed()))
+            rest = continuation + rest[cut...].drop { $0 == " " }
+        }
+        // A word longer than the width (a long name) is broken between words at last.
+        return lines + TerminalText.wrappedLine(rest, width: width, continuation: continuation)
+    }
+
+    /// Where a part may end: the places a person breaks Swift, best first.
+    private static let breaks: [(text: String, breaksAfter: Bool)] = [
+        (", ", true), (" -> ", false), (" && ", false), (" || ", false), (" ?? ", false), (" + ", false),
+        ("{ ", true), ("(", true),
+    ]
+
+    /// The best place to end the first part of `line` within `width`, past
+    /// its indentation (`after` columns); nil when there is none.
+    private static func breakPoint(in line: String, width: Int, after: Int) -> String.Index? {
+        var inString = false
+        var found: [(rank: Int, index: String.Index)] = []
+        var index = line.startIndex
+        var column = 0
+        while index < line.endIndex, column <= width {
+            if line[index] == "\"" { inString.toggle() }
+            if !inString, column > after {
+                for (rank, place) in breaks.enumerated() where line[index...].hasPrefix(place.text) {
+                    let end = place.breaksAfter ? line.index(index, offsetBy: place.text.count) : index
+                    if TerminalText.width(of: line[..<end]) <= width { found.append((rank, end)) }
+                }
+            }
+            column += TerminalText.width(of: line[index])
+            index = line.index(after: index)
+        }
+        // The best kind of place; of a comma or an operator the last that fits, of a brace the first.
+        guard let rank = found.map(\.rank).min() else { return nil }
+        let places = found.filter { $0.rank == rank }.map(\.index)
+        return breaks[rank].text == "{ " ? places.first : places.last
     }
 }

@@ -254,8 +254,10 @@ extension KnownBug {
                         + "queue. Copy what the download needs into a local constant first (`let network = self.network`), "
                         + "so it needs no `self`.",
                     code: [
-                        "let network = self.network",
-                        "let operation = BlockOperation { [weak self] in",
+                        """
+                        let network = self.network
+                        let operation = BlockOperation { [weak self] in
+                        """,
                         """
                         OperationQueue.main.addOperation { [weak self] in
                             self?.downloadFinished(icon: app.icon, image: image, at: indexPath)
@@ -511,13 +513,11 @@ extension KnownBug {
                         override func scrollViewWillBeginDragging(_ tableView: TableView) {
                             queue.isSuspended = true
                         }
-                        """,
-                        """
+
                         override func scrollViewDidEndDragging(_ tableView: TableView, willDecelerate decelerate: Bool) {
                             if !decelerate { queue.isSuspended = false }
                         }
-                        """,
-                        """
+
                         override func scrollViewDidEndDecelerating(_ tableView: TableView) {
                             queue.isSuspended = false
                         }

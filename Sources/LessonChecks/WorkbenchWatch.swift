@@ -1,44 +1,121 @@
 import Foundation
 
 /// `lessons watch`: the workbench checked again each time a file in it is
-/// saved, and what changed since the check before said in a line or two.
+/// saved, and what changed since the check before said in a line or two;
+/// on a terminal, rustlings' keys too.
 ///
-/// What waits for a change and what checks are handed in, so the loop can be
-/// played in a test without a build, a clock or a sleep.
+/// What waits for a save or a key, what checks and what the keys do are
+/// handed in, so the loop can be played in a test without a build, a clock or
+/// a sleep.
 public struct WorkbenchWatch {
-    /// Returns when the next check is due (a file was saved); false: stop watching.
-    public var waitForChange: () -> Bool
+    /// What ends a wait: a save (the files that changed), a key, or the end of watching.
+    public enum Event: Equatable {
+        case saved([String])
+        case key(Character)
+        case stop
+    }
+
+    /// What the keys do, besides `c` and `q`, which the loop does itself.
+    public struct Keys {
+        /// `h`: the hint's next level.
+        public var hint: () throws -> Void
+        /// `l`: the exercises and how far the learner is.
+        public var list: () throws -> Void
+        /// `r`, once the learner said yes: the exercise's starting code back.
+        public var reset: () throws -> Void
+        /// `n`, once solved: the next exercise in the workbench; false when there is none.
+        public var next: () throws -> Bool
+
+        public init(
+            hint: @escaping () throws -> Void, list: @escaping () throws -> Void,
+            reset: @escaping () throws -> Void, next: @escaping () throws -> Bool
+        ) {
+            (self.hint, self.list, self.reset, self.next) = (hint, list, reset, next)
+        }
+    }
+
+    /// Blocks until a file is saved or a key is typed.
+    public var nextEvent: () -> Event
     /// Checks the workbench (and prints what it finds); nil: no verdict (the
     /// build failed, every run crashed).
     public var check: () throws -> [CheckResult]?
     public var say: (String) -> Void
-    /// Stop after this many checks; nil: until `waitForChange` says stop.
+    /// nil: no keyboard (standard input is not a terminal); saves only.
+    public var keys: Keys?
+    /// Stop after this many checks; nil: until `q`, or `nextEvent` says stop.
     public var maxChecks: Int?
 
     public init(
-        waitForChange: @escaping () -> Bool, check: @escaping () throws -> [CheckResult]?,
-        say: @escaping (String) -> Void, maxChecks: Int? = nil
+        nextEvent: @escaping () -> Event, check: @escaping () throws -> [CheckResult]?,
+        say: @escaping (String) -> Void, keys: Keys? = nil, maxChecks: Int? = nil
     ) {
-        self.waitForChange = waitForChange
+        self.nextEvent = nextEvent
         self.check = check
         self.say = say
+        self.keys = keys
         self.maxChecks = maxChecks
     }
 
-    /// Checks now, then after every change; returns the last verdict.
+    /// Checks now, then after every save and on `c`; returns the last verdict.
     @discardableResult
     public func run() throws -> [CheckResult]? {
         var last: [CheckResult]?
+        var solved = false
         var checks = 0
-        repeat {
-            let results = try check()
+        func check(_ why: String?) throws {
+            if let why { say("── check \(checks + 1) · \(why) ──") }
+            let results = try self.check()
             checks += 1
             say(VerdictChange.summary(from: last, to: results))
             if results != nil { last = results }
-            if let maxChecks, checks >= maxChecks { break }
-            say("Watching \(WorkbenchLayout.code): save a file to check again (Ctrl-C to stop).")
-        } while waitForChange()
+            solved = results?.allPassed == true
+        }
+
+        try check(nil)
+        var prompt = true
+        while maxChecks.map({ checks < $0 }) ?? true {
+            if prompt {
+                if solved, keys != nil { say("✓ Solved. n starts the next exercise.") }
+                say(keys == nil ? Self.savesOnlyLine : Self.keyLine(solved: solved))
+            }
+            prompt = true
+            var event = nextEvent()
+            if case .key("r") = event, keys != nil {
+                say("Put this exercise's starting code back? Your code is backed up first. y/N")
+                event = nextEvent()
+                if event == .key("y") {
+                    try keys?.reset()
+                    try check("starting code back")
+                    continue
+                }
+                say("Nothing changed.")
+                if case .key = event { continue }
+            }
+            switch event {
+            case .stop: return last
+            case .saved(let files): try check("saved: " + files.joined(separator: ", "))
+            case .key(let key):
+                guard let keys else { continue }
+                switch key.lowercased() {
+                case "q": return last
+                case "c": try check("c")
+                case "h": try keys.hint()
+                case "l": try keys.list()
+                case "n" where solved:
+                    if try keys.next() { try check("the next exercise") }
+                case "n": say("n moves on once this exercise is solved: fix what the check marks ✗ first.")
+                default: prompt = false
+                }
+            }
+        }
         return last
+    }
+
+    static let savesOnlyLine = "Watching \(WorkbenchLayout.code): save a file to check again (Ctrl-C to stop)."
+
+    /// The last line while waiting, with the keys there are.
+    public static func keyLine(solved: Bool) -> String {
+        (solved ? "n next · " : "") + "h hint · c check · l list · r reset · q quit · or save a file"
     }
 }
 

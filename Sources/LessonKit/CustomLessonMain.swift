@@ -42,7 +42,7 @@ public enum CustomLessonMain {
         let usage = Self.usage(program: program, extraFlags: extraFlags, unsupported: unsupported)
         let options: LessonOptions
         let thePlan: Plan
-        do {
+        do throws(UsageError) {
             options = try LessonOptions.parse(arguments, extraFlags: extraFlags)
             if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
                 throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
@@ -56,7 +56,7 @@ public enum CustomLessonMain {
             }
             thePlan = try plan(options)
         } catch {
-            LessonMain.printError("\(program): \(error)\n\(usage)")
+            LessonMain.printError("\(program): \(error.suggesting(from: usage))\n\(usage)")
             return 2
         }
         if options.help {

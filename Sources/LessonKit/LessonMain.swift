@@ -48,7 +48,7 @@ public enum LessonMain {
         do {
             options = try LessonOptions.parse(arguments, extraFlags: flags)
         } catch {
-            printError("\(program): \(error)\n\(usage)")
+            printError("\(program): \(error.suggesting(from: usage))\n\(usage)")
             return 2
         }
         let chosen = variants.filter { options.extra[$0.flag] != nil }
@@ -64,7 +64,7 @@ public enum LessonMain {
         }
         let scenarioName = options.scenario ?? entry.defaultScenario
         guard let scenario = Scenario.named(scenarioName) else {
-            printError("\(program): unknown scenario '\(scenarioName)'\n\(usage)")
+            printError("\(program): \(UsageError.unknownScenario(scenarioName))\n\(usage)")
             return 2
         }
         if let path = options.timelinePath, let problem = OutputFile.problem(at: path) {

@@ -56,7 +56,8 @@ public struct LessonOptions: Equatable, Sendable {
         func number(for flag: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {
             let text = try value(for: flag)
             guard let number = Double(text), number.isFinite, range.contains(number) else {
-                throw UsageError("\(flag) takes a number from \(range.lowerBound.clean) to \(range.upperBound.clean), not '\(text)'")
+                throw UsageError(
+                    "\(flag) takes a number from \(range.lowerBound.clean) to \(range.upperBound.clean), not '\(text)'")
             }
             return number
         }
@@ -83,7 +84,8 @@ public struct LessonOptions: Equatable, Sendable {
             default:
                 let name = argument.hasPrefix("--") ? String(argument.dropFirst(2)) : ""
                 guard let extra = extraFlags.first(where: { $0.name == name }) else {
-                    throw UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+                    throw argument.hasPrefix("-")
+                        ? .unknownFlag(argument) : UsageError("unexpected argument '\(argument)'")
                 }
                 options.extra[name] = extra.takesValue ? try value(for: argument) : "true"
             }
@@ -128,12 +130,18 @@ public struct LessonOptions: Equatable, Sendable {
 /// A command line that cannot be used; printed as one line, then the usage, exit status 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     public let message: String
+    /// The flag the command line did not know, when that is the error.
+    public let unknownFlag: String?
 
-    public init(_ message: String) {
+    public init(_ message: String, unknownFlag: String? = nil) {
         self.message = message
+        self.unknownFlag = unknownFlag
     }
 
     public var description: String { message }
+
+    /// Two errors are the same when they say the same.
+    public static func == (first: UsageError, second: UsageError) -> Bool { first.message == second.message }
 }
 
 extension Double {

@@ -20,7 +20,9 @@ public final class RawTerminal: Sendable {
 
     /// Raw mode on standard input, or nil when standard input is not a
     /// terminal (a pipe, a file, a test): then there are no keys to read.
-    public static func enter() -> RawTerminal? {
+    /// `keepingInterrupt`: Ctrl-C still sends SIGINT, for a program whose
+    /// children it must end too.
+    public static func enter(keepingInterrupt: Bool = false) -> RawTerminal? {
         guard inputIsTerminal else { return nil }
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
@@ -36,7 +38,7 @@ public final class RawTerminal: Sendable {
         ExitCleanup.install()
 
         var raw = original
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | (keepingInterrupt ? 0 : ISIG))
         withUnsafeMutableBytes(of: &raw.c_cc) { controls in
             controls[Int(VMIN)] = 1
             controls[Int(VTIME)] = 0

@@ -177,6 +177,13 @@ public struct Report: Codable, Equatable, Sendable {
         if requestsOnMainQueue > 0 {
             sentences.append("\(counted(requestsOnMainQueue, "request")) waited on the main queue.")
         }
+        // Threads held by a blocking fetch: what step 10's asynchronous operation takes to none.
+        if requests > 0 {
+            sentences.append(
+                peakBlockedThreads == 0
+                    ? "Waiting for the network held no thread."
+                    : "Waiting for the network held up to \(counted(peakBlockedThreads, "thread")) at once.")
+        }
         if requestsStartedWhileScrolling > 0 {
             sentences.append(
                 "\(counted(requestsStartedWhileScrolling, "request")) started while the user was scrolling.")

@@ -23,6 +23,7 @@ public enum ReportComparison {
         Figure(label: "failed requests") { count($0.failedRequests) },
         Figure(label: "bytes downloaded") { count($0.bytes) },
         Figure(label: "most requests at once") { count($0.maxInFlight) },
+        Figure(label: "most threads held waiting for the network") { count($0.peakBlockedThreads) },
         Figure(label: "requests made on the main queue") { count($0.requestsOnMainQueue) },
         Figure(label: "requests started while the user scrolled") { count($0.requestsStartedWhileScrolling) },
         Figure(label: "requests after the relaunch") { count($0.requestsAfterRelaunch) },
@@ -54,6 +55,25 @@ public enum ReportComparison {
             let values = (figure.value(before), figure.value(after))
             return values.0 == values.1 ? nil : (figure.label, values.0, values.1)
         }
+    }
+
+    /// Why the fixed step made more requests, when the reason is in the
+    /// figures: it let images go on the memory warning, and asked for them
+    /// again after it (step 4's cache against step 3's model). nil otherwise.
+    public static func moreRequests(before: Report, after: Report, beforeName: String, afterName: String)
+        -> String?
+    {
+        guard after.requests > before.requests, let keptBefore = before.liveImageBytes,
+            let keptAfter = after.liveImageBytes, keptAfter < keptBefore,
+            let askedAfter = after.requestsAfterMemoryWarning,
+            // Every extra request is one made after the warning.
+            after.requests - before.requests <= askedAfter - (before.requestsAfterMemoryWarning ?? 0)
+        else { return nil }
+        let askedBefore = before.requestsAfterMemoryWarning ?? 0
+        let subject = afterName.prefix(1).uppercased() + afterName.dropFirst()
+        return "\(subject) makes more requests (\(before.requests) → \(after.requests)) because it lets images go: "
+            + "after the memory warning it kept \(keptAfter) bytes of them (\(beforeName): \(keptBefore)), "
+            + "and made \(askedAfter) requests after it (\(beforeName): \(askedBefore))."
     }
 
     /// The table, every line at most `columns` wide: a label too long for its

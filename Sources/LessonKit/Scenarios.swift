@@ -83,11 +83,14 @@ extension Scenario {
             .settle(timeout: 10), .drag(toRow: 0, seconds: 1), .settle(timeout: 10),
         ])
 
-    /// Load, go offline, relaunch: does the app show anything?
+    /// Load, go offline, relaunch: does the app show anything? Each screen
+    /// is held a moment: the story is over in 1.6 s without, too fast to see.
     public static let offlineRelaunch = Scenario(
         name: "offline-relaunch",
         summary: "load the first screen, go offline, relaunch the app",
-        steps: [.settle(timeout: 10), .goOffline, .relaunch, .settle(timeout: 3)])
+        steps: [
+            .settle(timeout: 10), .pause(seconds: 1), .goOffline, .relaunch, .settle(timeout: 3), .pause(seconds: 2),
+        ])
 
     /// A memory warning arrives while slow downloads are still running.
     public static let memoryWarningMidDownload: Scenario = {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LessonKit
+import SlowNetwork
 import Synchronization
 
 /// `lessons bench`: what one trivial unit of work costs when it goes through
@@ -146,6 +147,22 @@ enum BenchCommand: LessonsCommand {
                     + String(format: " %8.1f %7.2f", result.nanosecondsPerUnit, result.nanosecondsPerUnit / reference)
                     + (result.complete ? "" : "  (units went missing!)"))
         }
+        if let reading = reading(results) { lines += ["", reading] }
         return lines.joined(separator: "\n")
+    }
+
+    /// What the figures say, in a sentence: an Operation's cost against a GCD
+    /// block's, and against the download it would run.
+    static func reading(_ results: [Result]) -> String? {
+        func cost(_ name: String) -> Double? { results.first { $0.name == name && $0.complete }?.nanosecondsPerUnit }
+        guard let gcd = cost(baseline), let operation = cost("OperationQueue.addOperation"), gcd > 0 else {
+            return nil
+        }
+        let latency = NetworkConditions().latency
+        let operations = Int((latency * 1e9 / operation).rounded())
+        let ratio = String(format: "%.1f", operation / gcd)
+        return
+            "Reading: an Operation costs \(ratio)× a GCD block, and one \(Int(latency * 1000)) ms download as much as "
+            + "\(operations.formatted()) Operations: choose by what it adds (dependencies, cancelling)."
     }
 }

@@ -45,9 +45,13 @@ enum Lessons {
         guard let name = arguments.first else { return await execute(ListCommand.self, []) }
         if ["--help", "-h", "help"].contains(name) {
             // `lessons help exercise` is `lessons exercise --help`.
-            if name == "help", let topic = arguments.dropFirst().first,
-                let command = commands.first(where: { $0.name == topic })
-            {
+            if name == "help", let topic = arguments.dropFirst().first {
+                guard let command = commands.first(where: { $0.name == topic }) else {
+                    printError(
+                        "lessons help: unknown command '\(topic)'" + (suggestion(for: topic).map { "; \($0)" } ?? ""))
+                    printError(usage)
+                    return 2
+                }
                 say(command.usage)
                 return 0
             }
@@ -69,23 +73,9 @@ enum Lessons {
             guard LessonCatalog.entry(number) != nil else { return "the steps are \(RunCommand.stepNumbers)" }
             return "to play step \(number): swift run lessons run \(number)"
         }
-        let close = commands.map { $0.name }.filter { editDistance($0, word.lowercased()) <= 2 }
-        return close.first.map { "did you mean: swift run lessons \($0)?" }
-    }
-
-    /// Letters inserted, deleted or replaced to turn one word into the other.
-    static func editDistance(_ first: String, _ second: String) -> Int {
-        let (a, b) = (Array(first), Array(second))
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var row = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = row
+        return DidYouMean.closest(to: word, among: commands.map { $0.name }).map {
+            "did you mean: swift run lessons \($0)?"
         }
-        return previous[b.count]
     }
 
     private static func execute<Command: LessonsCommand>(_ command: Command.Type, _ arguments: [String]) async -> Int32
@@ -97,7 +87,7 @@ enum Lessons {
             }
             return try await command.run(options)
         } catch let error as UsageError {
-            printError("lessons \(command.name): \(error)\n\(command.usage)")
+            printError("lessons \(command.name): \(error.suggesting(from: command.usage))\n\(command.usage)")
             return 2
         } catch {
             printError("lessons \(command.name): \(error)")
@@ -142,7 +132,7 @@ struct Arguments {
 
     mutating func scenario(_ flag: String) throws(UsageError) -> String {
         let name = try value(of: flag)
-        guard Scenario.named(name) != nil else { throw UsageError("unknown scenario '\(name)'") }
+        guard Scenario.named(name) != nil else { throw .unknownScenario(name) }
         return name
     }
 
@@ -157,7 +147,7 @@ struct Arguments {
 
     /// The error for an argument no case of the command took.
     static func unexpected(_ argument: String) -> UsageError {
-        UsageError(argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument '\(argument)'")
+        argument.hasPrefix("-") ? .unknownFlag(argument) : UsageError("unexpected argument '\(argument)'")
     }
 }
 

@@ -23,7 +23,8 @@ enum CompareCommand: LessonsCommand {
         usage: lessons compare N [flags]   (the same: lessons run N --compare [flags])
           N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): step N beside the one \
         before (10: 7)
-          --scenario NAME    both play it (default: step N's own; for step 2, standard)
+          --scenario NAME    both play it (default: step N's own; for step 2, standard;
+                             for step 3, its own, then standard, which shows its other fix)
           --speed X          X story seconds per wall second (default 1)
           --pace, --no-pace  pace the story for a person or not (default: a terminal)
           --json             both reports as JSON: {"before": …, "after": …}
@@ -53,9 +54,7 @@ enum CompareCommand: LessonsCommand {
             throw UsageError("--clear-cache does not apply: each side starts with an empty disk cache of its own")
         }
         if lesson.frames { throw UsageError("--frames does not apply: it is what each side streams to compare") }
-        if let name = lesson.scenario, Scenario.named(name) == nil {
-            throw UsageError("unknown scenario '\(name)'")
-        }
+        if let name = lesson.scenario, Scenario.named(name) == nil { throw .unknownScenario(name) }
         return Options(comparison: comparison, lesson: lesson)
     }
 
@@ -78,12 +77,36 @@ enum CompareCommand: LessonsCommand {
         if lesson.json {
             say(bothReports(before.report, after.report))
         } else {
-            say()
             let columns = TerminalScreen.terminalSize().columns
-            say(
-                ReportComparison.table(
-                    before: before.report, after: after.report, beforeName: "step \(comparison.before.number)",
-                    afterName: "step \(comparison.after.number)", columns: columns))
+            var tables = [(scenario: lesson.scenario ?? comparison.scenario, before.report, after.report)]
+            // The step's other fix, on a scenario of its own; one asked for, or a picture, is one run.
+            if let then = comparison.thenScenario, lesson.scenario == nil, lesson.timelinePath == nil {
+                say()
+                say(ReportComparison.wrap("Its other fix shows on \(then): both play it now.", to: columns))
+                var second = lesson
+                second.scenario = then
+                guard
+                    let (before, after) = try await play(
+                        comparison, lesson: second, children: children, paced: lesson.pace ?? live, live: live,
+                        plain: !live)
+                else { return 1 }
+                tables.append((then, before.report, after.report))
+            }
+            // Together at the end: a live screen redrawn for the second run would have hidden the first table.
+            let names = (before: "step \(comparison.before.number)", after: "step \(comparison.after.number)")
+            for (scenario, before, after) in tables {
+                say()
+                if tables.count > 1 { say("On \(scenario):") }
+                say(
+                    ReportComparison.table(
+                        before: before, after: after, beforeName: names.before, afterName: names.after,
+                        columns: columns))
+                if let why = ReportComparison.moreRequests(
+                    before: before, after: after, beforeName: names.before, afterName: names.after)
+                {
+                    say(ReportComparison.wrap(why, to: columns))
+                }
+            }
             say()
             say(
                 ReportComparison.wrap(

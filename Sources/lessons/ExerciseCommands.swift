@@ -409,6 +409,7 @@ enum SolutionCommand: LessonsCommand {
           N           the exercise (default: the one the workbench holds)
           --force     show it before the check passed
         \(ExerciseOptions.rootHelp)
+        On a terminal, output longer than the screen is paged by $PAGER (set empty: none), else by less -R.
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
@@ -427,15 +428,28 @@ enum SolutionCommand: LessonsCommand {
         let start = workspace.root.appendingPathComponent(exercise.startFolder)
         let step = workspace.root.appendingPathComponent(exercise.solutionFolder)
         let names = try workspace.exerciseFiles(exercise)
-        say("Step \(exercise.number)'s own fix: from \(exercise.startFolder) to \(exercise.solutionFolder)\n")
-        sayAsIs(fitted(try diff(names, from: start, to: step, root: workspace.root)))
+        let width = StandardStream.output.terminal.columns
+        var text = [
+            TerminalText.wrapped(
+                "Step \(exercise.number)'s own fix: from \(exercise.startFolder) to \(exercise.solutionFolder)\n",
+                width: width),
+            fitted(try diff(names, from: start, to: step, root: workspace.root)),
+        ]
         if workspace.workbenchState().exercise == exercise.number {
-            say("\nYour workbench against the step (what the step does that your code does not):\n")
-            let yours = try diff(names, from: workspace.workbench, to: step, root: workspace.root)
-            sayAsIs(yours.isEmpty ? "(no difference)" : fitted(yours))
+            text.append(
+                TerminalText.wrapped(
+                    "\nYour workbench against the step (what the step does that your code does not; differences"
+                        + " in comments alone left out):\n", width: width))
+            let yours = try diff(names, from: workspace.workbench, to: step, root: workspace.root, codeOnly: true)
+            text.append(yours.isEmpty ? "(no difference)" : fitted(yours))
         }
+        Pager.show(text.joined(separator: "\n"))
         return 0
     }
+
+    /// The lines a change may be made of alone for `diff` to leave it out
+    /// with `codeOnly`: comments and blank lines.
+    static let commentsAndBlankLines = ["-I", "^[[:space:]]*//", "-I", "^[[:space:]]*$"]
 
     /// A diff fitted to the terminal: a line too long for it is broken
     /// between words, and its continuation keeps the line's sign and
@@ -450,8 +464,11 @@ enum SolutionCommand: LessonsCommand {
     }
 
     /// `diff -u` of each named file between two folders (a missing file is
-    /// empty), labelled with package-relative paths.
-    static func diff(_ names: [String], from old: URL, to new: URL, root: URL) throws -> String {
+    /// empty), labelled with package-relative paths; `codeOnly`: without the
+    /// changes that touch comments and blank lines alone.
+    static func diff(_ names: [String], from old: URL, to new: URL, root: URL, codeOnly: Bool = false) throws
+        -> String
+    {
         let workspace = root.standardizedFileURL.path + "/"
         func label(_ url: URL) -> String {
             let path = url.standardizedFileURL.path
@@ -467,9 +484,10 @@ enum SolutionCommand: LessonsCommand {
                 parts.append("\(label(odd)) is not a regular file (a FIFO or a device): not compared")
                 continue
             }
+            let ignoring = codeOnly ? commentsAndBlankLines : []
             var child = ChildProcess(
-                command: [
-                    "diff", "-u", "--label", exists(oldFile) ? label(oldFile) : "/dev/null", "--label",
+                command: ["diff", "-u"] + ignoring + [
+                    "--label", exists(oldFile) ? label(oldFile) : "/dev/null", "--label",
                     exists(newFile) ? label(newFile) : "/dev/null", exists(oldFile) ? oldFile.path : "/dev/null",
                     exists(newFile) ? newFile.path : "/dev/null",
                 ])

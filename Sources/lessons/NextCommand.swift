@@ -40,9 +40,7 @@ enum NextCommand: LessonsCommand {
             say("Nothing played yet: step \(first.id), \(first.title) (swift run lessons run \(first.number)).")
             return try RunCommand.play(first, flags: [], workspace: workspace)
         }
-        let later = ExerciseCatalog.all.filter { $0.number > current && !progress.solved.contains($0.number) }
-        let next =
-            later.first ?? ExerciseCatalog.all.first { !progress.solved.contains($0.number) && $0.number != current }
+        let next = exercise(after: current, progress)
         guard progress.solved.contains(current) else {
             say(
                 "Exercise \(current) is not solved yet: swift run lessons check (or lessons watch); stuck: swift run"
@@ -58,5 +56,12 @@ enum NextCommand: LessonsCommand {
         }
         say("Exercise \(current) is solved; next: exercise \(next.number), \(next.entry.title).\n")
         return try WorkbenchChange.start(next, workspace, yes: options.yes, reset: false)
+    }
+
+    /// The first exercise after `current` not solved yet, else the first one
+    /// before it; nil when every other one is solved.
+    static func exercise(after current: Int, _ progress: ExerciseProgress) -> Exercise? {
+        let later = ExerciseCatalog.all.filter { $0.number > current && !progress.solved.contains($0.number) }
+        return later.first ?? ExerciseCatalog.all.first { !progress.solved.contains($0.number) && $0.number != current }
     }
 }

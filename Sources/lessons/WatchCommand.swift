@@ -4,7 +4,8 @@ import LessonKit
 
 /// `lessons watch [N]`: `lessons check` now, and again each time a file
 /// under `Workbench/Sources/Workbench/` is saved, with what changed since the check
-/// before. Ctrl-C ends it, and the build or workbench running with it
+/// before. On a terminal it takes rustlings' keys (`WorkbenchWatch.keyLine`).
+/// `q` or Ctrl-C ends it, and the build or workbench running with it
 /// (`ChildProcess.endChildrenOnSignals`, in main.swift).
 enum WatchCommand: LessonsCommand {
     static let name = "watch"
@@ -12,10 +13,12 @@ enum WatchCommand: LessonsCommand {
     static let usage = """
         usage: lessons watch [N] [--max-checks N] [--root DIR]
           N               the exercise to check against (default: the one the workbench holds, at each check)
-          --max-checks N  stop after N checks (default: until Ctrl-C)
+          --max-checks N  stop after N checks (default: until q or Ctrl-C)
         \(ExerciseOptions.rootHelp(column: 18))
         Each check is lessons check's. The files under \(WorkbenchLayout.code) are looked at twice a second; a check \
-        starts half a second after the last save, and what was saved while one ran is checked after it.
+        starts half a second after the last save, and what was saved while one ran is checked after it. On a \
+        terminal, keys: h the hint's next level, c check now, n the next exercise (once solved), l the list, \
+        r reset (it asks), q quit.
         """
 
     /// How often the files are looked at, and how long they must stay as they are before a check starts.
@@ -27,36 +30,94 @@ enum WatchCommand: LessonsCommand {
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
+        var number = options.number
         // Before the first check, so a number that names nothing is said at once.
-        _ = try exercise(try options.number ?? workspace.currentExercise())
+        _ = try exercise(try number ?? workspace.currentExercise())
         var checked = FolderState(workspace.workbench)
-        var count = 0
+        // Ctrl-C stays a signal: it must end a build or a check that is running.
+        let keyboard = RawTerminal.enter(keepingInterrupt: true).map { terminal in
+            let keys = KeyQueue()
+            terminal.readKeys { keys.add($0) }
+            return keys
+        }
         let watch = WorkbenchWatch(
-            waitForChange: {
-                let saved = waitForSave(in: workspace.workbench, since: checked)
-                say("\n── check \(count + 1) · saved: \(saved.joined(separator: ", ")) ──")
-                return true
-            },
+            nextEvent: { nextEvent(in: workspace.workbench, since: checked, keys: keyboard) },
             check: {
-                count += 1
                 checked = FolderState(workspace.workbench)
-                let number = try options.number ?? workspace.currentExercise()
-                return try CheckCommand.check(try exercise(number), workspace).results
+                return try CheckCommand.check(try exercise(try number ?? workspace.currentExercise()), workspace)
+                    .results
             },
-            say: { say("\n" + $0) }, maxChecks: options.maxChecks)
+            say: { say("\n" + $0) },
+            keys: keyboard.map { _ in
+                WorkbenchWatch.Keys(
+                    hint: {
+                        let current = try number ?? workspace.currentExercise()
+                        // The first h shows the level reached; each one after it, the next.
+                        let seen = try workspace.progress().hintLevels?[String(current)] != nil
+                        _ = try HintCommand.run(
+                            ExerciseOptions(root: options.root, number: current, more: seen))
+                    },
+                    list: { _ = try ExerciseCommand.list(workspace) },
+                    reset: {
+                        let current = try exercise(try number ?? workspace.currentExercise())
+                        _ = try WorkbenchChange.start(current, workspace, yes: true, reset: true)
+                    },
+                    next: {
+                        let current = try number ?? workspace.currentExercise()
+                        guard let next = NextCommand.exercise(after: current, try workspace.progress()) else {
+                            say("Every exercise is solved. Compare yours with the steps: swift run lessons solution N")
+                            return false
+                        }
+                        _ = try WorkbenchChange.start(next, workspace, yes: true, reset: false)
+                        number = next.number
+                        return true
+                    })
+            },
+            maxChecks: options.maxChecks)
         let last = try watch.run()
         return last?.allPassed == true ? 0 : 1
     }
 
-    /// Blocks until a file under `folder` differs from `state` and then stays
-    /// as it is for a poll (an editor saving in several writes); the files that changed.
-    static func waitForSave(in folder: URL, since state: FolderState) -> [String] {
+    /// Blocks until a key is typed, or a file under `folder` differs from
+    /// `state` and then stays as it is for a poll (an editor saving in several
+    /// writes).
+    static func nextEvent(in folder: URL, since state: FolderState, keys: KeyQueue?) -> WorkbenchWatch.Event {
         var seen = state
         while true {
-            Thread.sleep(forTimeInterval: pollInterval)
+            if let keys {
+                if let key = keys.take(waitingAtMost: pollInterval) { return .key(key) }
+            } else {
+                Thread.sleep(forTimeInterval: pollInterval)
+            }
             let now = FolderState(folder)
-            if now == seen && now != state { return now.changes(since: state) }
+            if now == seen && now != state { return .saved(now.changes(since: state)) }
             seen = now
         }
+    }
+}
+
+/// The keys typed while watching, handed from the keyboard's thread to the
+/// watch loop, which takes them one at a time, in order.
+final class KeyQueue: @unchecked Sendable {
+    // NSCondition, not Mutex: the loop waits for a key with a deadline.
+    private let condition = NSCondition()
+    private var keys: [Character] = []
+
+    func add(_ byte: UInt8) {
+        condition.lock()
+        keys.append(Character(Unicode.Scalar(byte)))
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The next key typed, or nil when none comes within `seconds`.
+    func take(waitingAtMost seconds: Double) -> Character? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while keys.isEmpty {
+            guard condition.wait(until: deadline) else { return nil }
+        }
+        return keys.removeFirst()
     }
 }

@@ -231,3 +231,54 @@ import Testing
         #expect(badFlag.standardError.hasPrefix("Lesson01SyncLoad: unknown flag --bogus\n"))
     }
 }
+
+/// A misspelt flag, scenario or command is answered with the one meant, by
+/// `lessons` and by a step alike; a word close to nothing gets no guess.
+@Suite struct DidYouMeanTests {
+    @Test func theClosestWordWithinTwoLettersIsMeant() {
+        let flags = ["--scenario", "--speed", "--seed", "--max-checks"]
+        #expect(DidYouMean.closest(to: "--scenaro", among: flags) == "--scenario")
+        #expect(DidYouMean.closest(to: "--sped", among: flags) == "--speed")
+        #expect(DidYouMean.closest(to: "--SEED", among: flags) == "--seed")
+        #expect(DidYouMean.closest(to: "--max-check", among: flags) == "--max-checks")
+        #expect(DidYouMean.closest(to: "--xyz", among: flags) == nil)
+        // Two letters off a two-letter word is another word, not a slip.
+        #expect(DidYouMean.closest(to: "ab", among: ["cd"]) == nil)
+        #expect(
+            DidYouMean.flags(in: "usage: lessons watch [N] [--max-checks N] [--root DIR]\n  --speed X  (--pace)")
+                == ["--max-checks", "--root", "--speed", "--pace"])
+    }
+
+    static let slips: [([String], String)] = [
+        (
+            ["run", "2", "--scenaro", "standard"],
+            "Lesson02AsyncPlaceholder: unknown flag --scenaro; did you mean --scenario?"
+        ),
+        (
+            ["run", "2", "--scenario", "standrd"],
+            "Lesson02AsyncPlaceholder: unknown scenario 'standrd'; did you mean standard?"
+        ),
+        (["run", "8", "--prt", "2"], "Lesson08Dependencies: unknown flag --prt; did you mean --part?"),
+        (
+            ["compare", "3", "--scenario", "standrd"],
+            "lessons compare: unknown scenario 'standrd'; did you mean standard?"
+        ),
+        (["compare", "3", "--sped", "3"], "lessons compare: unknown flag --sped; did you mean --speed?"),
+        (["watch", "--max-check", "3"], "lessons watch: unknown flag --max-check; did you mean --max-checks?"),
+        (["hint", "--mor"], "lessons hint: unknown flag --mor; did you mean --more?"),
+        (
+            ["scoreboard", "--scenario", "ofline"],
+            "lessons scoreboard: unknown scenario 'ofline'; did you mean offline?"
+        ),
+        (["exercize"], "lessons: unknown command 'exercize'; did you mean: swift run lessons exercise?"),
+        (["help", "wach"], "lessons help: unknown command 'wach'; did you mean: swift run lessons watch?"),
+        (["run", "2", "--bogus"], "Lesson02AsyncPlaceholder: unknown flag --bogus"),
+    ]
+
+    @Test(arguments: slips)
+    func aSlipIsAnsweredWithWhatWasMeant(arguments: [String], message: String) async throws {
+        let run = try await Rig.runProduct("lessons", arguments)
+        #expect(run.status == 2)
+        #expect(run.standardError.split(separator: "\n").first.map(String.init) == message)
+    }
+}

@@ -282,7 +282,7 @@ import Testing
         let intact = IconArt.ppm(for: url)
         #expect(body != intact)
         #expect(body.starts(with: Data("P6\n".utf8)), "still looks like an image")
-        try await ExclusiveRun.run { _ in
+        await ExclusiveRun.run { _ in
             #expect(Image(data: body) == nil)
             #expect(Image(data: intact) != nil)
         }

@@ -33,7 +33,7 @@ private final class RowsController: TableViewController {
 @Suite struct TableKitTests {
     @Test func scrollingAHundredRowsReusesAboutOneScreenfulOfCells() async throws {
         // Outside any scenario: its main-queue work must not show in another test's frames.
-        let (created, requests, held, distinct) = try await ExclusiveRun.run { _ in
+        let (created, requests, held, distinct) = await ExclusiveRun.run { _ in
             await MainActor.run {
                 let controller = RowsController(rowCount: 100)
                 controller.tableView.reloadData()
@@ -94,7 +94,7 @@ private final class RowsController: TableViewController {
     }
 
     @Test func uiTouchedOffTheMainQueueIsRecordedAsAViolation() async throws {
-        try await ExclusiveRun.run { instruments in
+        await ExclusiveRun.run { instruments in
             let cell = Unchecked(TableViewCell(reuseIdentifier: "cell"))
             await MainActor.run {
                 cell.value.imageView.image = Image.placeholder
@@ -153,7 +153,7 @@ private final class RowsController: TableViewController {
 
     @Test func instrumentsCountLiveImageBytesAndFreeThemOnDeinit() async throws {
         let bytesEach = 16 * 16 * 3
-        try await ExclusiveRun.run { instruments in
+        await ExclusiveRun.run { instruments in
             var images = (0..<3).compactMap { Image(data: IconArt.ppm(for: "https://example.com/\($0).png")) }
             #expect(images.count == 3)
             #expect(instruments.liveImageBytes == 3 * bytesEach)
@@ -170,11 +170,11 @@ private final class RowsController: TableViewController {
         // An image outlives the scenario it was made in and still signs out of
         // that scenario's instruments, not of whichever came next.
         var kept: Image?
-        let earlier = try await ExclusiveRun.run { instruments in
+        let earlier = await ExclusiveRun.run { instruments in
             kept = Image(data: IconArt.ppm(for: "https://example.com/kept.png"))
             return instruments
         }
-        let later = try await ExclusiveRun.run { instruments in
+        let later = await ExclusiveRun.run { instruments in
             #expect(earlier.liveImageBytes == bytesEach)
             #expect(kept != nil)
             kept = nil
@@ -188,9 +188,9 @@ private final class RowsController: TableViewController {
     /// ended (a late download of that run) is counted in that run, not in the
     /// one running when the touch happens.
     @Test func aLateTouchCountsInTheRunThatMadeTheObject() async throws {
-        let (earlier, made) = try await ExclusiveRun.run { instruments in (instruments, Label()) }
+        let (earlier, made) = await ExclusiveRun.run { instruments in (instruments, Label()) }
         nonisolated(unsafe) let label = made
-        let later = try await ExclusiveRun.run { instruments in
+        let later = await ExclusiveRun.run { instruments in
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 Thread.detachNewThread {
                     label.text = "late"
@@ -207,7 +207,7 @@ private final class RowsController: TableViewController {
     /// once when the table starts moving under the hand, once when it is at
     /// rest again, whether the finger lifts still or the content glides on.
     @Test func aTableSaysWhenItStartsAndStopsMovingUnderTheHand() async throws {
-        let heard = try await ExclusiveRun.run { _ in
+        let heard = await ExclusiveRun.run { _ in
             await MainActor.run { () -> [String] in
                 let controller = RowsController(rowCount: 40)
                 let table = controller.tableView

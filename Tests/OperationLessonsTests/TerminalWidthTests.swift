@@ -159,4 +159,22 @@ import Testing
         let wide = BugMatrix.render(bugs: KnownBug.all, steps: steps, markdown: false, width: nil) { _ in nil }
         #expect(wide.split(separator: "\n").count == KnownBug.all.count + 1)
     }
+
+    /// The screens this round changed, at `COLUMNS=80` off a terminal as on
+    /// an 80-column one: compare's two tables and its reason for more
+    /// requests, bench's reading, the did-you-mean errors.
+    @Test func theChangedScreensFitEightyColumns() async throws {
+        let commands: [[String]] = [
+            ["compare", "3", "--plain"], ["compare", "4", "--plain"], ["compare", "6", "--plain"],
+            ["bench", "--units", "1000", "--rounds", "1"], ["run", "2", "--scenaro", "standard"],
+            ["compare", "3", "--scenario", "standrd"], ["watch", "--max-check", "3"],
+        ]
+        for arguments in commands {
+            let run = try await Rig.runProduct("lessons", arguments, environment: ["COLUMNS": "80"])
+            #expect(!run.standardOutput.isEmpty || !run.standardError.isEmpty, "\(arguments)")
+            #expect(
+                Self.overflowing(run.standardOutput).isEmpty, "\(arguments): \(Self.overflowing(run.standardOutput))")
+            #expect(Self.overflowing(run.standardError).isEmpty, "\(arguments): \(Self.overflowing(run.standardError))")
+        }
+    }
 }

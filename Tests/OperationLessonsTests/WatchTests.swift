@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import TableKit
 import Testing
 
 /// `lessons watch`: a check now and after every save, and what changed since
@@ -32,9 +33,9 @@ import Testing
         var waits = 0
         var said: [String] = []
         let watch = WorkbenchWatch(
-            waitForChange: {
+            nextEvent: {
                 waits += 1
-                return waits < verdicts.count
+                return waits < verdicts.count ? .saved(["AppsViewController.swift"]) : .stop
             },
             check: {
                 defer { checks += 1 }
@@ -44,7 +45,8 @@ import Testing
         let last = try watch.run()
         #expect(checks == verdicts.count)
         #expect(last.map { $0.map(\.passed) } == [false, true, false])
-        let summaries = said.filter { !$0.hasPrefix("Watching") }
+        #expect(said.filter { $0 == "── check 2 · saved: AppsViewController.swift ──" }.count == 1)
+        let summaries = said.filter { !$0.hasPrefix("Watching") && !$0.hasPrefix("──") }
         try #require(summaries.count == verdicts.count)
         #expect(summaries[0] == "First check: 0 of 2 bugs fixed.")
         #expect(summaries[1] == "Since the last check:\n  ✗ → ✓  freeze\nNow: 1 of 2 bugs fixed.")
@@ -61,9 +63,9 @@ import Testing
         var waits = 0
         var checks = 0
         let watch = WorkbenchWatch(
-            waitForChange: {
+            nextEvent: {
                 waits += 1
-                return true
+                return .saved(["main.swift"])
             },
             check: {
                 checks += 1
@@ -72,6 +74,107 @@ import Testing
             say: { _ in }, maxChecks: 3)
         try watch.run()
         #expect(checks == 3 && waits == 2)
+    }
+
+    /// The keys, played with a script of events: what each key did, in order.
+    static func play(
+        _ events: [WorkbenchWatch.Event], verdicts: [[CheckResult]?], nextExists: Bool = true
+    ) throws -> (done: [String], said: [String]) {
+        var events = events[...]
+        var verdicts = verdicts[...]
+        var done: [String] = []
+        var said: [String] = []
+        let watch = WorkbenchWatch(
+            nextEvent: { events.popFirst() ?? .stop },
+            check: {
+                done.append("check")
+                return verdicts.popFirst() ?? nil
+            },
+            say: { said.append($0) },
+            keys: WorkbenchWatch.Keys(
+                hint: { done.append("hint") }, list: { done.append("list") }, reset: { done.append("reset") },
+                next: {
+                    done.append("next")
+                    return nextExists
+                }))
+        try watch.run()
+        return (done, said)
+    }
+
+    @Test func eachKeyDoesItsOneThingAndTheKeysAreTheLastLine() throws {
+        let failing = [Self.result("freeze", false)]
+        let (done, said) = try Self.play(
+            [
+                .key("h"), .key("h"), .key("l"), .key("c"), .key("x"), .key("r"), .key("n"), .key("r"), .key("y"),
+                .key("q"), .key("c"),
+            ],
+            verdicts: [failing, failing, failing])
+        // x is no key: nothing happens; r asks and anything but y is no; q ends before the last c.
+        #expect(done == ["check", "hint", "hint", "list", "check", "reset", "check"])
+        #expect(said.contains("Put this exercise's starting code back? Your code is backed up first. y/N"))
+        #expect(said.filter { $0 == "Nothing changed." }.count == 1)
+        #expect(said.contains("── check 2 · c ──") && said.contains("── check 3 · starting code back ──"))
+        #expect(said.last == WorkbenchWatch.keyLine(solved: false))
+        #expect(!said.contains { $0.hasPrefix("✓ Solved") })
+    }
+
+    @Test func onceSolvedItSaysSoAndNMovesOn() throws {
+        let failing = [Self.result("freeze", false)]
+        let passing = [Self.result("freeze", true)]
+        // n before the exercise is solved does nothing but say why.
+        let early = try Self.play([.key("n")], verdicts: [failing])
+        #expect(early.done == ["check"])
+        #expect(early.said.contains { $0.hasPrefix("n moves on once this exercise is solved") })
+
+        let solved = try Self.play([.key("n"), .key("q")], verdicts: [passing, failing])
+        #expect(solved.done == ["check", "next", "check"])
+        let firstPrompt = try #require(solved.said.firstIndex(of: WorkbenchWatch.keyLine(solved: true)))
+        #expect(solved.said[firstPrompt - 1] == "✓ Solved. n starts the next exercise.")
+        #expect(solved.said.contains("── check 2 · the next exercise ──"))
+        // The next exercise is not solved: the keys no longer offer n.
+        #expect(solved.said.last == WorkbenchWatch.keyLine(solved: false))
+
+        // No exercise left: n starts nothing and checks nothing.
+        let last = try Self.play([.key("n")], verdicts: [passing], nextExists: false)
+        #expect(last.done == ["check", "next"])
+    }
+
+    @Test func withoutAKeyboardOnlySavesCount() throws {
+        var checks = 0
+        var events: [WorkbenchWatch.Event] = [.key("c"), .key("q")]
+        var said: [String] = []
+        let watch = WorkbenchWatch(
+            nextEvent: { events.isEmpty ? .stop : events.removeFirst() },
+            check: {
+                checks += 1
+                return [Self.result("freeze", false)]
+            },
+            say: { said.append($0) })
+        try watch.run()
+        #expect(checks == 1 && events.isEmpty)
+        #expect(!said.contains(WorkbenchWatch.keyLine(solved: false)))
+        #expect(said.last?.hasPrefix("Watching Workbench/Sources/Workbench/") == true)
+    }
+
+    /// The real command on a terminal, on a copy of the exercise folders
+    /// (whose workbench cannot build there: a check with no verdict, quickly).
+    @Test func theKeysWorkOnATerminalAndLeaveItAsItWas() async throws {
+        let root = try ExerciseCommandTests.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let keyLine = WorkbenchWatch.keyLine(solved: false)
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["watch", "--root", root.path],
+            keys: [
+                .type("l", after: keyLine), .type("h", after: "✓ solved · → in the workbench now"),
+                .type("r", after: "hint 1 of 3"), .type("x", after: "y/N"), .type("q", after: "Nothing changed."),
+            ], size: (24, 80))
+        #expect(run.status == 1, "no verdict: not solved")
+        #expect(run.restored, "the terminal echoes and edits lines again")
+        let lines = run.output.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+        #expect(lines.filter { $0 == keyLine }.count == 4, "after the check, the list, the hint, and no reset")
+        #expect(lines.contains { $0.hasPrefix("No verdict this time") || $0.hasPrefix("First check") })
+        #expect(!run.output.contains("Backed up to"), "x is not yes: nothing was reset")
+        for line in lines { #expect(TerminalText.width(of: line) <= 80, "too wide: \(line)") }
     }
 
     @Test func aSavedAddedOrRemovedFileIsAChange() throws {

@@ -427,7 +427,7 @@ final class HandClock: @unchecked Sendable {
 
     /// Bytes that are not an image: asked for once, then not again unless `.retryFailed`.
     @Test func aURLThatFailedForGoodIsNotAskedForAgainUnlessRetryFailed() async throws {
-        try await ExclusiveRun.run { _ in
+        await ExclusiveRun.run { _ in
             let network = WebRig.network(rules: [URLRule(urls: [WebRig.icons[2]], behavior: .corrupt)])
             defer { network.shutdown() }
             let folder = WebRig.folder()
@@ -444,7 +444,7 @@ final class HandClock: @unchecked Sendable {
 
     /// Offline is not the URL's fault: it is asked for again, and loads once online.
     @Test func aNetworkErrorDoesNotBlockTheURL() async throws {
-        try await ExclusiveRun.run { _ in
+        await ExclusiveRun.run { _ in
             let network = WebRig.network(offline: true)
             defer { network.shutdown() }
             let folder = WebRig.folder()
