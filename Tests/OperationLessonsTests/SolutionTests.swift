@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import Testing
 
 /// `lessons solution`: paged on a terminal as git pages, and "your code
@@ -15,7 +16,7 @@ import Testing
         let reworded = step.replacingOccurrences(of: "// ", with: "// (in my words) ") + "\n"
         #expect(reworded != step + "\n")
         try reworded.write(
-            to: root.appendingPathComponent("Sources/Workbench/\(name)"), atomically: true, encoding: .utf8)
+            to: root.appendingPathComponent(WorkbenchLayout.code + name), atomically: true, encoding: .utf8)
         return root
     }
 
@@ -25,7 +26,7 @@ import Testing
         let run = try await ExerciseCommandTests.lessons(["solution", "3", "--force"], root: root)
         #expect(run.status == 0, "\(run.standardError)")
         let yours = try #require(run.standardOutput.components(separatedBy: "Your workbench against the step").last)
-        #expect(!yours.contains("Sources/Workbench/AppsViewController.swift"), "\(yours)")
+        #expect(!yours.contains(WorkbenchLayout.code + "AppsViewController.swift"), "\(yours)")
         // AppInfo.swift is still step 2's: a difference in code, shown.
         #expect(yours.contains("+++ Sources/Lesson03ModelCache/AppInfo.swift"))
         #expect(!run.standardOutput.contains("paged:"), "off a terminal, never paged")
