@@ -10,13 +10,13 @@ import WebImage
 /// - One `Task` per URL, awaited by every caller that wants it (step 5's
 ///   operation pool); a caller that gives up leaves, and the download is
 ///   cancelled only when no caller still waits (step 10's token per caller).
-/// - At most three downloads at once, as the tutorials' queue, and none
+/// - At most six downloads at once, as step 10's downloader, and none
 ///   started while paused (step 7's `isSuspended`); the running ones go on.
 /// - Memory, then disk (step 10's `DiskCache`), then the network, which the
 ///   download awaits without holding a thread (`SlowNetwork.data(for:)`).
 actor IconLoader {
-    /// How many downloads may run at once: `maxConcurrentOperationCount = 3`.
-    static let maxDownloads = 3
+    /// How many downloads may run at once: step 10's `maxConcurrentDownloads`.
+    static let maxDownloads = 6
 
     private let network: SlowNetwork
     private let disk: DiskCache

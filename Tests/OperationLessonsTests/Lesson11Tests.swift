@@ -30,15 +30,15 @@ import Testing
         #expect(verdict != .notMeasured && !verdict.isPresent, "\(bug.measure.name) = \(verdict)")
     }
 
-    /// A download suspends its task on the network: no thread waits, three
+    /// A download suspends its task on the network: no thread waits, six
     /// downloads at once (the loader's limit), the first screen of eight rows
-    /// in ceil(8 / 3) rounds of 500 ms, its physical limit. Without the task
+    /// in ceil(8 / 6) rounds of 500 ms, its physical limit. Without the task
     /// source the story moves on while jobs are still queued: 3 requests,
     /// started while the user scrolls, and no icon at the end.
     @Test func noThreadWaitsAndTheFirstScreenIsAtItsLimit() async {
         let report = await Self.run(Self.step11, .standard).report
-        #expect(report.peakBlockedThreads == 0 && report.maxInFlight == 3)
-        #expect(report.timeToAllVisibleMs == 1500 && report.idealTimeToAllVisibleMs == 1500)
+        #expect(report.peakBlockedThreads == 0 && report.maxInFlight == 6)
+        #expect(report.timeToAllVisibleMs == 1000 && report.idealTimeToAllVisibleMs == 1000)
         #expect(report.requests == 18 && report.duplicateRequests == 0 && report.requestsStartedWhileScrolling == 0)
         #expect(report.ownIconsAtEnd == 8)
     }
@@ -57,7 +57,7 @@ import Testing
     @Test func aMemoryWarningCancelsTheDownloadsAndEmptiesMemory() async {
         let report = await Self.run(Self.step11, .memoryWarningMidDownload).report
         #expect(report.requestsAfterMemoryWarning == 0 && report.staleDeliveries == 0)
-        #expect(report.failedRequests == 3, "the three downloads under way, cancelled")
+        #expect(report.failedRequests == 6, "the six downloads under way, cancelled")
         let then = await Self.run(Self.step11, .memoryWarningThenScroll).report
         #expect(then.liveImageBytes == 0)
     }
