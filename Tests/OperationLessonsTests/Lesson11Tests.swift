@@ -5,6 +5,7 @@ import LessonSupport
 import SlowNetwork
 import TableKit
 import Testing
+import WebImage
 
 @testable import Lesson10WebImage
 @testable import Lesson11SwiftConcurrency
@@ -33,7 +34,7 @@ import Testing
     /// A download suspends its task on the network: no thread waits, six
     /// downloads at once (the loader's limit), the first screen of eight rows
     /// in ceil(8 / 6) rounds of 500 ms, its physical limit. Without the task
-    /// source the story moves on while jobs are still queued: 3 requests,
+    /// source the story moves on while jobs are still queued: 6 requests,
     /// started while the user scrolls, and no icon at the end.
     @Test func noThreadWaitsAndTheFirstScreenIsAtItsLimit() async {
         let report = await Self.run(Self.step11, .standard).report
@@ -68,5 +69,41 @@ import Testing
         let report = await Self.run(Self.step11, .relaunch).report
         #expect(report.requestsAfterRelaunch == 0 && report.ownIconsAtEnd == 8)
         #expect(report.controllerFreed)
+    }
+
+    /// The loader on its own, outside a scenario, so its tasks run free on
+    /// the pool's real threads (the story runs them on one; see
+    /// docs/architecture.md, "Swift tasks"): 200 callers over 10 URLs at
+    /// once, then 200 more of which every other one gives up as it asks.
+    /// One request per URL the first time; the second, every caller that
+    /// stayed gets its icon and no download runs twice at once, however the
+    /// threads interleave. What a Thread Sanitizer build checks of step 11.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func manyCallersOnRealThreadsShareOneDownloadPerURL(halfCancel: Bool) async throws {
+        try await ExclusiveRun.run { _ in
+            let network = WebRig.network(latency: 0.05)
+            let folder = WebRig.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let loader = IconLoader(network: network, disk: DiskCache(directory: folder, fileExtension: "ppm"))
+            let icons = Array(WebRig.icons.prefix(10))
+            let shown = await withTaskGroup(of: Bool?.self) { group in
+                for caller in 0..<200 {
+                    group.addTask {
+                        let load = Task { try await loader.image(for: icons[caller / 2 % icons.count]) }
+                        if halfCancel && caller % 2 == 1 {
+                            load.cancel()
+                            return nil
+                        }
+                        return (try? await load.value) != nil
+                    }
+                }
+                return await group.reduce(into: [Bool]()) { if let shown = $1 { $0.append(shown) } }
+            }
+            #expect(shown.count == (halfCancel ? 100 : 200) && shown.allSatisfy { $0 }, "every caller left got its icon")
+            let log = network.log
+            #expect(log.uniqueURLs == 10 && log.duplicateRequests == 0)
+            if !halfCancel { #expect(log.count == 10, "one request per URL") }
+            network.shutdown()
+        }
     }
 }
