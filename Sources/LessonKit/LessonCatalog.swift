@@ -116,7 +116,7 @@ public enum LessonCatalog {
             ownScenarioStartsCold: true),
         LessonEntry(
             number: 11, target: "Lesson11SwiftConcurrency", title: "Swift concurrency, Swift 6",
-            fixes: "— the same app in async/await: the races of steps 2–5 no longer compile",
+            fixes: "— the same app in async/await, in Swift 6 mode, where step 4's race no longer compiles",
             lesson: "An actor owns the cache and the downloads; a task suspends on the network and holds no thread.",
             defaultScenario: "shared-icon-reuse", text: "Lessons/11-swift-concurrency.md",
             ownScenarioStartsCold: true),
