@@ -35,8 +35,5 @@ enum SwiftTaskActivity {
     /// Jobs enqueued while watching that have not finished running.
     static var jobsWaiting: Int { task_seam_jobs_waiting() }
 
-    /// Changes whenever a job is enqueued or finishes.
-    static var changes: UInt { task_seam_jobs_seen() &+ task_seam_jobs_finished() }
-
     private static let isInstalled = task_seam_install() == 1
 }

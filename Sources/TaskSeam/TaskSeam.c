@@ -23,14 +23,12 @@ static void *main_queue;
 static atomic_int watching;
 static atomic_long waiting;
 static atomic_ulong seen;
-static atomic_ulong finished;
 
 /// Runs a job on the main queue as the global executor would on a pool thread:
 /// with the generic executor, the one a job bound for the pool runs on.
 static void run_on_main_queue(void *context) {
     SerialExecutorRef generic = {NULL, 0};
     job_run((Job *)context, generic);
-    atomic_fetch_add(&finished, 1);
     atomic_fetch_sub(&waiting, 1);
 }
 
@@ -59,5 +57,3 @@ void task_seam_set_watching(int on) { atomic_store(&watching, on); }
 long task_seam_jobs_waiting(void) { return atomic_load(&waiting); }
 
 unsigned long task_seam_jobs_seen(void) { return atomic_load(&seen); }
-
-unsigned long task_seam_jobs_finished(void) { return atomic_load(&finished); }

@@ -22,8 +22,4 @@ long task_seam_jobs_waiting(void);
 /// Jobs the hook has seen since it was installed, watched or not.
 unsigned long task_seam_jobs_seen(void);
 
-/// Watched jobs whose run has returned: with `task_seam_jobs_seen`, a count
-/// that changes whenever a job comes or goes.
-unsigned long task_seam_jobs_finished(void);
-
 #endif
