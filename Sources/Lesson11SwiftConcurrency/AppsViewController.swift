@@ -33,6 +33,16 @@ final class AppsViewController: TableViewController, LessonController {
                 directory: environment.cachesDirectory, fileExtension: "ppm",
                 now: { Date(timeIntervalSince1970: clock.now.seconds) }))
         super.init()
+        // If the folder cannot be made or written (a read-only disk, a file
+        // in its way), every write fails and icons are kept in memory only.
+        // Say so once, here, rather than failing quietly on every icon.
+        let cachesDirectory = environment.cachesDirectory
+        let made =
+            (try? FileManager.default.createDirectory(at: cachesDirectory, withIntermediateDirectories: true)) != nil
+        if !made || !FileManager.default.isWritableFile(atPath: cachesDirectory.path) {
+            let notice = "no disk cache: cannot write to \(cachesDirectory.path); icons are kept in memory only\n"
+            FileHandle.standardError.write(Data(notice.utf8))
+        }
     }
 
     /// Nothing of a freed controller's goes on loading.
