@@ -106,4 +106,26 @@ import WebImage
             network.shutdown()
         }
     }
+
+    /// A toolchain whose runtime no longer calls the hook: a library loaded
+    /// first (`LD_PRELOAD`) that defines a variable of the hook's name is
+    /// what `dlsym` finds, and the runtime never reads it. The run refuses
+    /// at its start, says why, and exits 1, rather than play a story that
+    /// cannot see the app's tasks. (Not in the Thread Sanitizer leg: a
+    /// library preloaded before TSan's runtime is a different experiment.)
+    @Test(.disabled(if: ThreadSanitizer.isOn)) func aRuntimeThatNeverCallsTheHookIsRefused() async throws {
+        let folder = try ScratchFolder.make("fake-hook")
+        defer { ScratchFolder.remove(folder) }
+        let source = folder.appendingPathComponent("fake.c")
+        let library = folder.appendingPathComponent("fake.so")
+        try Data("void *swift_task_enqueueGlobal_hook = 0;\n".utf8).write(to: source)
+        let compiled = try await ChildProcess(command: ["clang", "-shared", "-fPIC", "-o", library.path, source.path])
+            .finished(watchdog: Watchdog(limit: .seconds(60)))
+        try #require(compiled.status == 0, "\(compiled.errors)")
+        let run = try await LessonProcess.run(
+            "Lesson11SwiftConcurrency", ["--json"], environment: ["LD_PRELOAD": library.path])
+        #expect(run.status == 1 && !run.crashed)
+        #expect(run.errors.contains("does not call it: the story clock cannot see Swift tasks, so it refuses to run"))
+        #expect(try run.report().requests == 0)
+    }
 }
