@@ -21,13 +21,17 @@ let lessonTargets = [
     "Lesson08Dependencies",
     "Lesson09LotteryMachine",
     "Lesson10WebImage",
+    "Lesson11SwiftConcurrency",
 ]
 
 /// The support libraries that tell steps 8 and 9, by the step that imports them.
 let stepStories = ["Lesson08Dependencies": "DependencyTour", "Lesson09LotteryMachine": "LotteryMachineStory"]
 
-/// Steps built on the WebImage library rather than on their own download code.
-let usesWebImage: Set<String> = ["Lesson10WebImage"]
+/// Steps built on the WebImage library rather than on their own download code (step 11 keeps its disk cache).
+let usesWebImage: Set<String> = ["Lesson10WebImage", "Lesson11SwiftConcurrency"]
+
+/// Steps written for Swift 6: compiled in its language mode, with complete checking.
+let swift6Steps: Set<String> = ["Lesson11SwiftConcurrency"]
 
 /// The starting code of the exercises whose step is not an image list. The learner's workbench
 /// (`swift run lessons exercise N` fills it) is the package in `Workbench/`, built only by `lessons check`.
@@ -51,7 +55,9 @@ let package = Package(
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
         .target(name: "WebImage", dependencies: ["SlowNetwork", "TableKit"]),
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
-        .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit"]),
+        .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit", "TaskSeam"]),
+        // The Swift runtime's hook for jobs bound to the global executor: how the story clock sees tasks.
+        .target(name: "TaskSeam"),
         .executableTarget(
             name: "lessons",
             dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit"]
@@ -80,6 +86,8 @@ let package = Package(
             name: $0,
             dependencies: [.target(name: stepStories[$0] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"]
                 + (usesWebImage.contains($0) ? ["WebImage"] : []),
-            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-disable-batch-mode"])])
+            swiftSettings: [
+                .swiftLanguageMode(swift6Steps.contains($0) ? .v6 : .v5), .unsafeFlags(["-disable-batch-mode"]),
+            ])
     }
 )

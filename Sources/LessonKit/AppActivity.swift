@@ -24,13 +24,18 @@ struct AppActivity {
     /// and nothing else of their queue is still on its way to the network.
     ///
     /// - Parameter mainThreadWaits: the main thread itself waits in the network
-    ///   (step 1), so its queue cannot drain and is not asked.
+    ///   (step 1), so its queue cannot drain and is not asked, nor the Swift
+    ///   tasks, which run there.
     func look(mainThreadWaits: Bool) -> Look {
         let callers = clock.callersNow
         if let starting = callers.first(where: { $0.state == .admitted || $0.state == .released }) {
             return .busy("a request for \(starting.url) is \(starting.state == .admitted ? "starting" : "ending")")
         }
         if clock.deliveriesRunning > 0 { return .busy("the network is delivering a fetch's data") }
+        // Tasks run on the main queue too: while the main thread waits, they wait with it.
+        if !mainThreadWaits, case let jobs = SwiftTaskActivity.jobsWaiting, jobs > 0 {
+            return .busy("Swift tasks: \(jobs) jobs to run")
+        }
         let tasks = clock.tasksNow
         for queue in clock.watcher.queues {
             if let busy = look(at: queue, callers: callers, tasks: tasks.filter { $0 == ObjectIdentifier(queue) }.count) {
@@ -103,7 +108,7 @@ struct AppActivity {
     /// (A suspended queue's operations wait for the app, which is idle.)
     var hasStopped: Bool {
         guard clock.callersNow.isEmpty, clock.tasksNow.isEmpty, clock.deliveriesPending == 0,
-            clock.deliveriesRunning == 0, Self.mainQueueOperationsToRun == 0
+            clock.deliveriesRunning == 0, Self.mainQueueOperationsToRun == 0, SwiftTaskActivity.jobsWaiting == 0
         else { return false }
         return clock.watcher.queues.allSatisfy { queue in
             queue.operations.allSatisfy { $0.isFinished || (queue.isSuspended && !$0.isExecuting) }
@@ -134,6 +139,7 @@ struct AppActivity {
             lines.append("request for \(caller.url) \(caller.isOnMainQueue ? "on the main queue " : ""): \(state)")
         }
         lines.append("the main queue: \(Self.mainQueueOperationsToRun) operations to run")
+        lines.append("Swift tasks: \(SwiftTaskActivity.jobsWaiting) jobs to run")
         return lines.joined(separator: "\n  ")
     }
 

@@ -114,6 +114,15 @@ public enum LessonCatalog {
                 "still broken, and no step takes it up yet: a memory warning cancels the visible rows' downloads too "
                 + "(--scenario memory-warning-mid-download ends with 0 of 8 rows showing their icon)",
             ownScenarioStartsCold: true),
+        LessonEntry(
+            number: 11, target: "Lesson11SwiftConcurrency", title: "Swift concurrency, Swift 6",
+            fixes: "— the same app in async/await, in Swift 6 mode, where step 4's race no longer compiles",
+            lesson: "An actor owns the cache and the downloads; a task suspends on the network and holds no thread.",
+            defaultScenario: "shared-icon-reuse", text: "Lessons/11-swift-concurrency.md",
+            stillBroken:
+                "still broken, and no step takes it up yet: a memory warning cancels the visible rows' downloads too, "
+                + "as in step 10, and a strong self in a stored Task (step 5's retain cycle) compiles without a word",
+            ownScenarioStartsCold: true),
     ]
 
     /// The steps that show the image list, in order: what the scoreboard compares.

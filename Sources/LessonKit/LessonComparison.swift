@@ -12,9 +12,10 @@ public struct LessonComparison: Sendable {
     public let thenScenario: String?
 
     /// The steps that have one: each image step from 2 to 7 against the step
-    /// before it, and step 10 (the library) against step 7, the image step
-    /// before it. Steps 8 and 9 tell stories of their own, on no table.
-    public static var steps: [Int] { [2, 3, 4, 5, 6, 7, 10] }
+    /// before it, step 10 (the library) against step 7, the image step
+    /// before it, and step 11 (Swift concurrency) against step 10. Steps 8 and
+    /// 9 tell stories of their own, on no table.
+    public static var steps: [Int] { [2, 3, 4, 5, 6, 7, 10, 11] }
 
     /// Step `number` and the step before it, or nil when it has none.
     ///

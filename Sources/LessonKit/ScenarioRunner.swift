@@ -130,6 +130,7 @@ private final class ActiveRun: @unchecked Sendable {
     private var events: [Timeline.Event] = []
     private var memoryWarnings = 0
     private var liveImageBytesAfterWarning: Int?
+    private var measuresMemoryOnceIdle = false
     private var requestsAtRelaunch: Int?
     private var requestsAtMemoryWarning: Int?
     /// From the moment the finger touched down until the table came to rest.
@@ -186,6 +187,7 @@ private final class ActiveRun: @unchecked Sendable {
         clock.noteMainQueueThread()
         Instruments.current = instruments
         clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
+        stuck = SwiftTaskActivity.startWatching()
         event("launch")
         launchController()
         // After the launch: an app may make its caches folder as it starts.
@@ -222,7 +224,7 @@ private final class ActiveRun: @unchecked Sendable {
         switch activity.look(mainThreadWaits: false) {
         case .busy(let reason):
             noteBusy(reason)
-            if OperationQueue.main.operationCount == 0 {
+            if OperationQueue.main.operationCount == 0 && SwiftTaskActivity.jobsWaiting == 0 {
                 // Workers are at it: wait for one of them to reach the network (or
                 // a short while, for work that shows only in the queues), then look again.
                 clock.waitForChange(since: clock.changes, timeout: backOff)
@@ -239,8 +241,19 @@ private final class ActiveRun: @unchecked Sendable {
             confirming = nil
             busy = nil
             backOff = .microseconds(20)
+            if measuresMemoryOnceIdle { measureMemoryAfterWarning() }
             moveOn()
         }
+    }
+
+    /// What the app still holds once it has done all it does about a memory
+    /// warning, at the warning's instant: a handler may free memory in work
+    /// of its own (a task that asks an actor to empty its cache).
+    private func measureMemoryAfterWarning() {
+        measuresMemoryOnceIdle = false
+        let cells = controller?.tableView.allCells ?? []
+        let heldByCells = Set(cells.compactMap { $0.imageView.image.map(ObjectIdentifier.init) })
+        liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
     }
 
     /// The app is idle: play the next thing due, an answer or a frame, whichever comes first.
@@ -252,20 +265,27 @@ private final class ActiveRun: @unchecked Sendable {
             // Answers due at a frame's instant are played before it (their code
             // runs and the app is idle again) and the frame on a later turn.
             guard clock.advance(to: due) == 0 && due == frameTime else { break }
-            let before = (queues: watcher.state, changes: clock.changes)
+            let before = (queues: watcher.state, changes: clock.changes, cells: cellsProvided)
             frame()
             // A frame that started no work (a pause, a settle that waits, a drag
             // over rows whose icons are there) left the app as idle as it found
             // it: the next one can follow at once. Equal counts are not enough
             // on their own: a frame can end one operation and start another
             // (a reused cell cancels a download, the next row reads the disk).
-            let after = (queues: watcher.state, changes: clock.changes)
-            guard !isFinished, !setup.paced, after == before, OperationQueue.main.operationCount == 0,
+            // A frame that asked the app for a cell takes a turn of the main
+            // queue too: the cell may have handed work to the main actor
+            // (`Task { @MainActor in … }`), which no hook sees.
+            let after = (queues: watcher.state, changes: clock.changes, cells: cellsProvided)
+            guard !isFinished, !setup.paced, !measuresMemoryOnceIdle, after == before,
+                OperationQueue.main.operationCount == 0,
                 activity.look(mainThreadWaits: false) == .idle
             else { break }
         }
         if !isFinished { DispatchQueue.main.async { self.turn() } }
     }
+
+    /// Cells the app has been asked for, by every controller of the run.
+    private var cellsProvided: Int { cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0) }
 
     /// The main thread itself waits in the network (step 1's download in
     /// `cellForRowAt`): no frame can be drawn, so the story moves on from one
@@ -403,8 +423,7 @@ private final class ActiveRun: @unchecked Sendable {
             tableWatcher.memoryWarningDelivered()
             requestsAtMemoryWarning = network.log.count
             controller?.didReceiveMemoryWarning()
-            let heldByCells = Set(table.allCells.compactMap { $0.imageView.image.map(ObjectIdentifier.init) })
-            liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
+            measuresMemoryOnceIdle = true
         case .goOffline:
             event("offline")
             network.setOffline(true)
@@ -517,6 +536,7 @@ private final class ActiveRun: @unchecked Sendable {
         // drop its references, then ask whether the last controller is gone.
         DispatchQueue.main.async { [self] in
             report.controllerFreed = retiredControllers.last?() ?? false
+            SwiftTaskActivity.stopWatching()
             network.shutdown()
             if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
             if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
@@ -596,10 +616,13 @@ private final class ActiveRun: @unchecked Sendable {
         report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
         report.downloadQueueLimit = firstQueueLimit
         if !firstScreenIcons.isEmpty {
-            // Rows that share an icon share its download.
+            // Rows that share an icon share its download. An app whose
+            // downloads hold no thread and run on no operation queue (step
+            // 11's tasks) is held to as many lanes as it ever used at once.
             let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
-            report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(
-                durations, lanes: report.downloadQueueLimit ?? StoryClock.unlimitedQueueWorkers)
+            let usesNoThreads = watcher.queues.isEmpty && report.peakBlockedThreads == 0
+            let lanes = usesNoThreads ? max(1, report.maxInFlight) : StoryClock.unlimitedQueueWorkers
+            report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(durations, lanes: report.downloadQueueLimit ?? lanes)
         }
         report.visibleRowsAtEnd = snapshot.rows.count
         report.ownIconsAtEnd = snapshot.rows.filter { recorder.state(of: $0) == .own }.count

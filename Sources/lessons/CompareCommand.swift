@@ -21,7 +21,7 @@ enum CompareCommand: LessonsCommand {
     static var usage: String {
         """
         usage: lessons compare N [flags]   (the same: lessons run N --compare [flags])
-          N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): step N beside the one \
+          N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): N beside the step \
         before (10: 7)
           --scenario NAME    both play it (default: step N's own; for step 2, standard;
                              for step 3, its own, then standard, which shows its other fix)

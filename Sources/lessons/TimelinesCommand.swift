@@ -17,8 +17,8 @@ enum TimelinesCommand: LessonsCommand {
           --scenario NAME  play this script on every image-list step (default: as lessons compare N plays it)
           --speed X        play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)
           --seed N         the seed for jitter and faults (default: 1)
-        Writes DIR/NN-title.svg for each step, named after its lesson text; steps 2-7 and 10 beside the step
-        before them, as lessons compare N --timeline draws them. Run `swift build` first.
+        Writes DIR/NN-title.svg for each step, named after its lesson text; steps 2-7, 10 and 11 beside the
+        step before them, as lessons compare N --timeline draws them. Run `swift build` first.
         """
 
     struct Options {

@@ -18,6 +18,7 @@ import Testing
                 "1→2 standard", "2→3 fast-scroll-slow-rows then standard", "3→4 memory-warning-then-scroll",
                 "4→5 offline",
                 "5→6 offline-relaunch", "6→7 memory-warning-mid-download", "7→10 shared-icon-reuse",
+                "10→11 shared-icon-reuse",
             ])
         #expect(LessonComparison.of(1) == nil && LessonComparison.of(8) == nil && LessonComparison.of(9) == nil)
     }
@@ -41,7 +42,7 @@ import Testing
         let run = try await Rig.runProduct("lessons", ["compare", "8"])
         #expect(run.status == 2)
         let expected =
-            "lessons compare: step 8 has no comparison: compare takes 2, 3, 4, 5, 6, 7 and 10 (each against the step "
+            "lessons compare: step 8 has no comparison: compare takes 2, 3, 4, 5, 6, 7, 10 and 11 (each against the step "
             + "before it; 10 against 7, the image step before it)"
         #expect(run.standardError.split(separator: "\n").first.map(String.init) == expected)
         let cleared = try await Rig.runProduct("lessons", ["compare", "6", "--clear-cache"])

@@ -209,7 +209,7 @@ import Testing
     }
 
     /// The unwritable case as a learner sees it: the step runs, and says once why nothing is kept on disk.
-    @Test(arguments: ["Lesson06SandboxCache", "Lesson07CustomOperation", "Lesson10WebImage"])
+    @Test(arguments: ["Lesson06SandboxCache", "Lesson07CustomOperation", "Lesson10WebImage", "Lesson11SwiftConcurrency"])
     func anUnwritableCachesFolderIsSaidOnce(target: String) async throws {
         let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-folder-\(UUID().uuidString)")
         try Data("a file".utf8).write(to: blocker)

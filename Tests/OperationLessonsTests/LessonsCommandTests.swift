@@ -33,11 +33,11 @@ import Testing
 
     static let slips: [([String], String)] = [
         (["3"], "lessons: unknown command '3'; to play step 3: swift run lessons run 3"),
-        (["11"], "lessons: unknown command '11'; the steps are 1 to 10"),
+        (["12"], "lessons: unknown command '12'; the steps are 1 to 11"),
         (["exercize"], "lessons: unknown command 'exercize'; did you mean: swift run lessons exercise?"),
-        (["run", "11"], "lessons run: there is no step 11; the steps are 1 to 10"),
-        (["run", "three"], "lessons run: 'three' is not a step number; the steps are 1 to 10"),
-        (["run"], "lessons run: run needs a step number (1 to 10)"),
+        (["run", "12"], "lessons run: there is no step 12; the steps are 1 to 11"),
+        (["run", "three"], "lessons run: 'three' is not a step number; the steps are 1 to 11"),
+        (["run"], "lessons run: run needs a step number (1 to 11)"),
     ]
 
     @Test(arguments: slips)
@@ -105,14 +105,14 @@ import Testing
         let run = try await PseudoTerminal.run(
             "lessons", arguments: ["timelines", "--speed", "4"], environment: ["COLUMNS": "80"], directory: root)
         #expect(run.status == 0, "\(run.output.suffix(500))")
-        #expect(run.output.contains("Writing 10 timeline pictures to .operationlessons/timelines/"))
+        #expect(run.output.contains("Writing 11 timeline pictures to .operationlessons/timelines/"))
         let pictures = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent(".operationlessons/timelines").path)
-        #expect(pictures.count == 10 && pictures.contains("08-dependencies.svg"))
+        #expect(pictures.count == 11 && pictures.contains("08-dependencies.svg"))
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("docs").path))
         // Step 8 plays its story on the wall clock for about 3 s at --speed 4: its line counts them.
-        #expect(run.output.contains("[8/10] step 08 dependencies … 0 s"))
-        #expect(run.output.contains("[8/10] step 08 dependencies … 1 s"))
+        #expect(run.output.contains("[8/11] step 08 dependencies … 0 s"))
+        #expect(run.output.contains("[8/11] step 08 dependencies … 1 s"))
     }
 }
 

@@ -55,6 +55,9 @@ final class ManualClock: NetworkClock, @unchecked Sendable {
         if now { queue.async(execute: work) }
     }
 
+    /// Work scheduled for later that has not run yet.
+    var pendingCount: Int { condition.withLock { pending.count } }
+
     /// Moves time on by `seconds`: what fell due runs, in the order of its instants.
     func advance(by seconds: Double) {
         let due = condition.withLock { () -> [Pending] in

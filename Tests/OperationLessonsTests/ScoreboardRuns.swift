@@ -10,6 +10,7 @@ import Testing
 @testable import Lesson06SandboxCache
 @testable import Lesson07CustomOperation
 @testable import Lesson10WebImage
+@testable import Lesson11SwiftConcurrency
 
 /// The runs the scoreboard and bug-matrix tests read, each made once per test
 /// process and shared: the standard scenario of step 3 serves four tests, and
@@ -37,6 +38,7 @@ actor ScoreboardRuns {
         6: Lesson06SandboxCache.AppsViewController.self,
         7: Lesson07CustomOperation.AppsViewController.self,
         10: Lesson10WebImage.AppsViewController.self,
+        11: Lesson11SwiftConcurrency.AppsViewController.self,
     ]
     static let inChildProcess: Set<Int> = ThreadSanitizer.isOn ? [3, 4] : [4]
 

@@ -96,11 +96,11 @@ import Testing
         }
     }
 
-    /// The last image step against the physical limit (docs/performance.md):
+    /// Step 10 against the physical limit (docs/performance.md):
     /// the first screen in ceil(8 rows / 6 at once) × latency, every icon
     /// fetched once and every byte once, fault-free.
-    @Test func lastImageStepReachesThePhysicalLimit() async throws {
-        let last = try #require(LessonCatalog.imageListSteps.last)
+    @Test func step10ReachesThePhysicalLimit() async throws {
+        let last = try #require(LessonCatalog.entry(10))
         let controller = try #require(ScoreboardRuns.controllers[last.number], "step \(last.number) is not imported")
         let firstScreen = Scenario(
             name: "first-screen", summary: "the first screen, until every icon shows", steps: [.settle(timeout: 10)])

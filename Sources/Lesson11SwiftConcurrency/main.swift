@@ -1,0 +1,4 @@
+import Foundation
+import LessonKit
+
+exit(await LessonMain.run(AppsViewController.self))

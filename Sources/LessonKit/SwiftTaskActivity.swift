@@ -1,0 +1,39 @@
+import TaskSeam
+
+/// The Swift tasks' activity source: whether any job of a Swift task (a new
+/// task, a child task, an actor's turn, a resumed continuation) is waiting to
+/// run or running, seen through the runtime's `swift_task_enqueueGlobal_hook`
+/// (`Sources/TaskSeam`). While a scenario runs, every such job runs on the
+/// main queue, one at a time in the order it was enqueued, so tasks that
+/// start together run in the same order in every run, and a story where a
+/// task still has work to do does not move on (docs/architecture.md, "Swift
+/// tasks"). Jobs of the main actor are the main queue's own work already.
+enum SwiftTaskActivity {
+    /// Starts watching the tasks. Nil, or why the story cannot see them: the
+    /// runtime no longer exports the hook, or no longer calls it (checked by
+    /// starting a task and seeing the hook count it).
+    static func startWatching() -> String? {
+        guard isInstalled else {
+            return "this Swift runtime does not export swift_task_enqueueGlobal_hook: the story clock cannot see "
+                + "Swift tasks, so it refuses to run (docs/architecture.md, \"Swift tasks\")"
+        }
+        let before = task_seam_jobs_seen()
+        Task.detached {}
+        guard task_seam_jobs_seen() > before else {
+            return "this Swift runtime exports swift_task_enqueueGlobal_hook but does not call it: the story clock "
+                + "cannot see Swift tasks, so it refuses to run (docs/architecture.md, \"Swift tasks\")"
+        }
+        task_seam_set_watching(1)
+        return nil
+    }
+
+    /// Jobs enqueued from now on run on the global executor again.
+    static func stopWatching() {
+        task_seam_set_watching(0)
+    }
+
+    /// Jobs enqueued while watching that have not finished running.
+    static var jobsWaiting: Int { task_seam_jobs_waiting() }
+
+    private static let isInstalled = task_seam_install() == 1
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SlowNetwork
+import TableKit
+import Testing
+
+/// `SlowNetwork.data(for:)` and its story `Clock` on a clock the test moves
+/// by hand (`ManualClock`): a fetch is in flight until the test passes its
+/// due time, so every "still waiting" below is for sure.
+@Suite struct SuspendingFetchTests {
+    static let icon = AppCatalog.bundled().entries[0].icon
+
+    @Test func theCallerResumesWhenTheAnswerIsDueWithTheBlockingFetchsBody() async throws {
+        let (network, clock) = WebRig.heldNetwork()
+        let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
+        try await WebRig.until("the request is in flight") { network.counts.inFlight == 1 }
+        clock.advance(by: 0.499)
+        #expect(network.counts.inFlight == 1, "not due before its 500 ms")
+        clock.advance(by: 0.001)
+        let body = try await fetch.value
+        #expect(body == IconArt.ppm(for: Self.icon))
+        let request = try #require(network.log.requests.first)
+        #expect(request.outcome == .ok && request.endMs == 500 && request.thread == Request.noThread)
+    }
+
+    @Test func cancellingTheCallerEndsTheRequestAsCancelledAtOnce() async throws {
+        let (network, clock) = WebRig.heldNetwork()
+        let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
+        try await WebRig.until("the request is in flight") { network.counts.inFlight == 1 }
+        clock.advance(by: 0.2)
+        fetch.cancel()
+        let outcome = await fetch.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        let request = try #require(network.log.requests.first)
+        #expect(request.outcome == .failed && request.error == "cancelled" && request.endMs == 200)
+        #expect(network.counts.inFlight == 0)
+    }
+
+    @Test func aCallerCancelledBeforeItAsksGetsCancellationErrorAndTheLogSaysSo() async throws {
+        let (network, _) = WebRig.heldNetwork()
+        let fetch = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await network.data(for: URL(string: Self.icon)!)
+        }
+        let outcome = await fetch.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(network.log.requests.map(\.error) == ["cancelled"])
+    }
+
+    @Test func offlineTheCallerGetsTheNetworksError() async throws {
+        let (network, clock) = WebRig.heldNetwork()
+        network.setOffline(true)
+        let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
+        try await WebRig.until("the request is in flight") { network.counts.inFlight == 1 }
+        clock.advance(by: 60)
+        let outcome = await fetch.result
+        #expect(throws: NetworkError.offline) { try outcome.get() }
+    }
+
+    @Test func taskSleepOnTheStoryClockWakesAtItsStoryDeadline() async throws {
+        let (network, clock) = WebRig.heldNetwork()
+        let woke = Calls<Double>()
+        let sleeper = Task {
+            try await Task.sleep(for: .seconds(2), clock: network.storyClock)
+            woke.add(network.now())
+        }
+        try await WebRig.until("the sleep is scheduled") { clock.pendingCount == 1 }
+        clock.advance(by: 1.999)
+        #expect(woke.all.isEmpty)
+        clock.advance(by: 0.001)
+        try await sleeper.value
+        #expect(woke.all == [2000])
+    }
+
+    @Test func aCancelledSleepOnTheStoryClockThrowsAtOnce() async throws {
+        let (network, clock) = WebRig.heldNetwork()
+        let sleeper = Task { try await Task.sleep(for: .seconds(2), clock: network.storyClock) }
+        try await WebRig.until("the sleep is scheduled") { clock.pendingCount == 1 }
+        sleeper.cancel()
+        let outcome = await sleeper.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(network.now() == 0)
+    }
+}
