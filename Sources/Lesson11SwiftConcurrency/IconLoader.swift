@@ -114,7 +114,8 @@ actor IconLoader {
             guard let address = URL(string: url) else { throw URLError(.badURL) }
             let data = try await network.data(for: address)
             guard let image = Image(data: data) else { throw NotAnImage() }
-            disk.store(data, forKey: url)
+            // A file that cannot be written leaves the icon in memory only; the launch said why.
+            try? disk.store(data, forKey: url)
             memory[url] = image
             outcome = .success(image)
         } catch {
