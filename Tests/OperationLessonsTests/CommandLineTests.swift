@@ -279,6 +279,9 @@ import Testing
     func aSlipIsAnsweredWithWhatWasMeant(arguments: [String], message: String) async throws {
         let run = try await Rig.runProduct("lessons", arguments)
         #expect(run.status == 2)
-        #expect(run.standardError.split(separator: "\n").first.map(String.init) == message)
+        // `lessons run` notes the step in progress.json under the workspace lock: a test beside it holding that
+        // lock makes it say it waits, first.
+        let lines = run.standardError.split(separator: "\n").filter { !$0.hasPrefix("lessons: another lessons command") }
+        #expect(lines.first.map(String.init) == message)
     }
 }
