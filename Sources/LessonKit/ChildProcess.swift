@@ -44,6 +44,10 @@ public struct ChildProcess: Sendable {
     public var input = Input.nothing
     public var output = Output.collect
     public var errors = Output.collect
+    /// The child hands its `--json` report over on a channel of its own
+    /// (`ReportChannel`), read back into `Finished.report`; its standard
+    /// output stays its own.
+    public var receivesReport = false
 
     public init(_ executable: URL, _ arguments: [String] = []) {
         self.executable = executable
@@ -64,6 +68,8 @@ public struct ChildProcess: Sendable {
         /// What it wrote, for outputs that were `.collect`ed.
         public let output: String
         public let errors: String
+        /// The report handed over on its channel, when `receivesReport` was set and it sent one.
+        public let report: Data?
         /// Set when a watchdog stopped it: how long it had run.
         public let stoppedAfter: Duration?
 
@@ -77,6 +83,10 @@ public struct ChildProcess: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        let scratch = try ScratchFolder.make("child")
+        let reportFile = receivesReport ? scratch.appendingPathComponent("report.json") : nil
+        var environment = self.environment
+        if let reportFile { environment[ReportChannel.variable] = reportFile.path }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -84,7 +94,6 @@ public struct ChildProcess: Sendable {
         case .nothing: process.standardInput = FileHandle.nullDevice
         case .handle(let handle): process.standardInput = handle
         }
-        let scratch = try ScratchFolder.make("child")
         let output = try Self.connect(self.output, named: "output", in: scratch)
         let errors =
             if case .intoOutput = self.errors {
@@ -108,7 +117,7 @@ public struct ChildProcess: Sendable {
         errors.closeWriteEnd()
         return RunningChild(
             process: process, exited: exited, scratch: scratch, output: output.connection,
-            errors: errors.connection)
+            errors: errors.connection, reportFile: reportFile)
     }
 
     /// Runs the child to its end (or until the watchdog stops it).
@@ -181,17 +190,19 @@ public final class RunningChild: @unchecked Sendable {
     private let scratch: URL
     private let output: ChildProcess.Connection
     private let errors: ChildProcess.Connection
+    private let reportFile: URL?
     private let started = ContinuousClock.now
 
     init(
         process: Process, exited: DispatchSemaphore, scratch: URL, output: ChildProcess.Connection,
-        errors: ChildProcess.Connection
+        errors: ChildProcess.Connection, reportFile: URL?
     ) {
         self.process = process
         self.exited = exited
         self.scratch = scratch
         self.output = output
         self.errors = errors
+        self.reportFile = reportFile
     }
 
     public var pid: pid_t { process.processIdentifier }
@@ -224,11 +235,12 @@ public final class RunningChild: @unchecked Sendable {
         while LiveChildren.isEnding { sleep(60) }
         let outputText = Self.collected(output)
         let errorText = Self.collected(errors)
+        let report = reportFile.flatMap { try? Data(contentsOf: $0) }
         ScratchFolder.remove(scratch)
         let signalled = process.terminationReason == .uncaughtSignal
         return ChildProcess.Finished(
             status: process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
-            output: outputText, errors: errorText, stoppedAfter: stoppedAfter)
+            output: outputText, errors: errorText, report: report, stoppedAfter: stoppedAfter)
     }
 
     /// `wait`, awaited: the blocking wait happens on a thread of its own, never
@@ -364,6 +376,21 @@ enum LiveChildren {
 }
 
 extension ChildProcess {
+    /// A child that plays a scenario or a story and reports it (a step, the
+    /// workbench): its report on its own channel, and the same flags for any
+    /// code, so the same seed gives the same figures in every run.
+    public static func scenario(_ executable: URL, _ arguments: [String]) -> ChildProcess {
+        var child = ChildProcess(executable, arguments)
+        child.receivesReport = true
+        child.environment = sameFiguresEnvironment
+        return child
+    }
+
+    /// Swift seeds `Set` and `Dictionary` hashing per process: code that walks
+    /// a `Set` of index paths into a one-at-a-time queue asked for its icons in
+    /// another order in each run, and got 9 or 10 requests on the same seed.
+    public static let sameFiguresEnvironment = ["SWIFT_DETERMINISTIC_HASHING": "1"]
+
     /// The signals that end a command-line program run by a person or a script.
     public static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 

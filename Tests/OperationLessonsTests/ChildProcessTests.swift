@@ -30,6 +30,18 @@ func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
     }
 }
 
+/// `source` written to `file` and compiled beside it (`Stuck.swift` to
+/// `Stuck`), for a test: a third of a second of `swiftc`.
+func compiledSwift(_ source: String, at file: URL) async throws -> URL {
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try source.write(to: file, atomically: true, encoding: .utf8)
+    let program = file.deletingPathExtension()
+    let compiled = try await ChildProcess(command: ["swiftc", "-Onone", "-g", "-o", program.path, file.path])
+        .finished(watchdog: Watchdog(limit: .seconds(120)))
+    try #require(compiled.exited && compiled.status == 0, "swiftc: \(compiled.errors)")
+    return program
+}
+
 /// The one child-process runner: a watchdog that stops a child that runs too
 /// long (and finds where it was), and an end that takes its whole group.
 @Suite struct ChildProcessTests {
@@ -37,25 +49,18 @@ func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
     /// third of a second), its source under `Sources/Workbench/` like a
     /// learner's. It says it plays `standard` first, as the workbench does.
     static func stuckProgram(in folder: URL) async throws -> URL {
-        let source = folder.appendingPathComponent("Sources/Workbench/Stuck.swift")
-        try FileManager.default.createDirectory(
-            at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try """
-        import Glibc
-        let line = "  playing standard: first screen, scroll down 20 rows and back\\n"
-        _ = line.withCString { write(1, $0, strlen($0)) }
-        func spin() -> Int {
-            var turns = 0
-            while turns >= 0 { turns &+= 1 }
-            return turns
-        }
-        _ = spin()
-        """.write(to: source, atomically: true, encoding: .utf8)
-        let program = folder.appendingPathComponent("stuck")
-        let compiled = try await ChildProcess(command: ["swiftc", "-Onone", "-g", "-o", program.path, source.path])
-            .finished(watchdog: Watchdog(limit: .seconds(120)))
-        try #require(compiled.exited && compiled.status == 0, "swiftc: \(compiled.errors)")
-        return program
+        try await compiledSwift(
+            """
+            import Glibc
+            let line = "  playing standard: first screen, scroll down 20 rows and back\\n"
+            _ = line.withCString { write(1, $0, strlen($0)) }
+            func spin() -> Int {
+                var turns = 0
+                while turns >= 0 { turns &+= 1 }
+                return turns
+            }
+            _ = spin()
+            """, at: folder.appendingPathComponent("Sources/Workbench/Stuck.swift"))
     }
 
     @Test func aWatchdogStopsAStuckProgramAndFindsTheLineItWasStuckOn() async throws {
