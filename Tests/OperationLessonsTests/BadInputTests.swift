@@ -113,6 +113,18 @@ import Testing
         }
     }
 
+    /// Step 6 on a three-row catalog in `folder`, playing its relaunch at a
+    /// quarter of the story's speed (seconds), its temporary files in `temporary`.
+    static func pacedRelaunch(in folder: URL, temporary: URL) throws -> (ChildProcess, URL) {
+        let file = folder.appendingPathComponent("three.plist")
+        _ = try AppCatalog.generated(rows: 3, file: file)
+        var step = ChildProcess(
+            Rig.productsDirectory.appendingPathComponent("Lesson06SandboxCache"),
+            ["--catalog", file.path, "--scenario", "relaunch", "--plain", "--pace", "--speed", "0.25"])
+        step.environment = ["XDG_CACHE_HOME": folder.appendingPathComponent("caches").path, "TMPDIR": temporary.path]
+        return (step, file)
+    }
+
     /// The relaunched app reads the catalog again; deleted meanwhile, it still
     /// finds the rows the run started with (the run reads its own copy).
     @Test func aCatalogDeletedDuringARunIsStillTheCatalogOfTheRelaunch() async throws {
@@ -122,14 +134,10 @@ import Testing
             ScratchFolder.remove(folder)
             ScratchFolder.remove(temporary)
         }
-        let file = folder.appendingPathComponent("three.plist")
-        _ = try AppCatalog.generated(rows: 3, file: file)
         // Paced at a quarter of the story's speed, the relaunch comes seconds
         // after the run starts: the file is gone well before it.
-        var step = ChildProcess(
-            Rig.productsDirectory.appendingPathComponent("Lesson06SandboxCache"),
-            ["--catalog", file.path, "--scenario", "relaunch", "--plain", "--pace", "--speed", "0.25"])
-        step.environment = ["XDG_CACHE_HOME": folder.appendingPathComponent("caches").path, "TMPDIR": temporary.path]
+        let (relaunch, file) = try Self.pacedRelaunch(in: folder, temporary: temporary)
+        var step = relaunch
         let output = Mutex("")
         step.output = .stream { data in
             let text = output.withLock {
@@ -145,6 +153,31 @@ import Testing
         #expect(summary.contains("At the end 3 of 3 rows show their own icon."), "\(summary.suffix(1500))")
         // The run's copy is gone with it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    /// A run killed by SIGKILL cannot remove its copy of the catalog (88 MB
+    /// for a million rows): the next run with a catalog removes it.
+    @Test func aCatalogCopyLeftByAKilledRunIsRemovedByTheNext() async throws {
+        let folder = try ScratchFolder.make("killed-catalog")
+        let temporary = try ScratchFolder.make("killed-catalog-tmp")
+        defer {
+            ScratchFolder.remove(folder)
+            ScratchFolder.remove(temporary)
+        }
+        let (relaunch, file) = try Self.pacedRelaunch(in: folder, temporary: temporary)
+        var step = relaunch
+        let killed = try step.launch()
+        func copies() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] }
+        let copied = await eventually(timeoutSeconds: 60) { !copies().isEmpty }
+        try #require(copied, "the run made no copy of its catalog")
+        kill(killed.pid, SIGKILL)
+        _ = await killed.finished()
+        try #require(copies().count == 1, "a killed run leaves its copy: \(copies())")
+
+        step.arguments = ["--catalog", file.path, "--json"]
+        let next = try await step.finished(watchdog: Watchdog(limit: .seconds(120)))
+        #expect(next.exited && next.status == 0, "\(next.errors)")
+        #expect(copies() == [])
     }
 
     /// Step 8 plays its own story: a list of parts that names none is refused.
