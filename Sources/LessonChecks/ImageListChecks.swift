@@ -136,8 +136,15 @@ public enum ImageListChecks {
         }
         if bug.origin == .hastyFix {
             // Checked on every run played: a touch off the main queue anywhere counts.
+            guard !reports.isEmpty else {
+                let why = failures.sorted { $0.key < $1.key }.first.map { "the \($0.key) run \($0.value)" }
+                return bug.text.result(
+                    passed: false, measured: "not measured: no run gave a report" + (why.map { " (\($0))" } ?? ""),
+                    isSafeguard: isSafeguard, notMeasured: true)
+            }
             let total = reports.values.compactMap { bug.measure.value($0) }.reduce(0, +)
-            return result(!bug.presence.isPresent(total), bug.measure.text(total))
+            let unreported = failures.isEmpty ? "" : " (in the \(reports.count) runs that gave a report; \(failures.count) gave none)"
+            return result(!bug.presence.isPresent(total), bug.measure.text(total) + unreported)
         }
         if let failed = bug.scenarios.lazy.compactMap({ scenario in
             failures[scenario.name].map { "the \(scenario.name) run \($0)" }

@@ -58,6 +58,10 @@ import Testing
         Case(
             product: "Workbench", arguments: ["--help"], redirection: ">&-", status: 1,
             message: "Workbench: cannot write to standard output: it is closed"),
+        // `lessons run` becomes the step: the step finds standard output closed, as it was given.
+        Case(
+            product: "lessons", arguments: ["run", "10", "--json"] + quick, redirection: ">&-", status: 1,
+            message: "Lesson10WebImage: cannot write to standard output: it is closed"),
         // Errors with nowhere to go: the status still says what happened.
         Case(
             product: "Lesson02AsyncPlaceholder", arguments: ["--bogus"], redirection: "2> /dev/full", status: 2,

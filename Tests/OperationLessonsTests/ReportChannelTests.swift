@@ -42,6 +42,31 @@ import Testing
         #expect(first.contains(#"retitled\u{1B}]0;pwned\u{7}"#) && !first.contains("\u{1B}"), "\(first)")
     }
 
+    /// A program that ends at once with status 0 and no report (a learner's
+    /// `exit(0)` at row 0), having written a title and a clear-screen
+    /// sequence: no verdict is ✓ without a report, and what it wrote reaches
+    /// the verdict as text only.
+    @Test func aRunWithNoReportProvesNothing() async throws {
+        let folder = try ScratchFolder.make("no-report")
+        defer { ScratchFolder.remove(folder) }
+        let program = folder.appendingPathComponent("Workbench")
+        try "#!/bin/sh\nprintf 'bye\\033]0;pwned\\007\\033[2J' >&2\nexit 0\n"
+            .write(to: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        let results = await ImageListChecks.check(
+            exercise: 2, run: ImageListChecks.inChildProcesses(program, root: Rig.packageRoot))
+        try #require(!results.isEmpty)
+        #expect(results.allSatisfy { !$0.passed }, "\(results.filter(\.passed).map(\.bug))")
+        let safeguards = results.filter(\.isSafeguard)
+        try #require(!safeguards.isEmpty)
+        #expect(safeguards.allSatisfy { !$0.wasMeasured && $0.measured.hasPrefix("not measured") })
+        let rendered = results.rendered(exercise: 2)
+        #expect(!rendered.contains("✓"), "\(rendered)")
+        #expect(!rendered.contains("\u{1B}"), "raw escape in: \(rendered)")
+        #expect(rendered.contains(#"bye\u{1B}]0;pwned\u{7}\u{1B}[2J"#), "\(rendered)")
+        #expect(rendered.contains("? unchecked"))
+    }
+
     /// A program that walks a `Set` of index paths into a one-at-a-time
     /// queue and prints the order the queue ran them in.
     static func setWalker(in folder: URL) async throws -> URL {
