@@ -113,6 +113,31 @@ import Testing
         }
     }
 
+    /// A catalog nested 20,000 arrays deep (300 KB) overflowed the parser's
+    /// stack (exit 139, no word) in steps 1, 6 and 10; a file past the size
+    /// limit was "NSCocoaErrorDomain error 256" once memory ran out. Both
+    /// are refused before parsing, in one line naming the file.
+    @Test(arguments: ["Lesson01SyncLoad", "Lesson06SandboxCache", "Lesson10WebImage"])
+    func aCatalogTooDeepOrTooBigIsRefusedInOneLine(step: String) async throws {
+        let folder = try ScratchFolder.make("huge-catalog")
+        defer { ScratchFolder.remove(folder) }
+        let deep = folder.appendingPathComponent("deep.plist")
+        try (#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#
+            + String(repeating: "<array>", count: 20_000) + String(repeating: "</array>", count: 20_000) + "</plist>")
+            .write(to: deep, atomically: true, encoding: .utf8)
+        // Sparse: 300 MB long, hardly a block on disk.
+        let big = folder.appendingPathComponent("big.plist")
+        try #require(FileManager.default.createFile(atPath: big.path, contents: nil) && truncate(big.path, 300 << 20) == 0)
+        for (file, problem) in [
+            (deep, "nests arrays or dictionaries more than 100 deep; a catalog is an array of {name, icon, download} dictionaries"),
+            (big, "is 300 MB; a catalog may be at most 256 MB (a million rows take about 90 MB)"),
+        ] {
+            let run = try await Rig.runProduct(step, ["--catalog", file.path, "--json"], timeLimit: .seconds(30))
+            #expect(run.status == 1)
+            #expect(run.standardError == "\(step): catalog \(file.path) \(problem)\n")
+        }
+    }
+
     /// Step 6 on a three-row catalog in `folder`, playing its relaunch at a
     /// quarter of the story's speed (seconds), its temporary files in `temporary`.
     static func pacedRelaunch(in folder: URL, temporary: URL) throws -> (ChildProcess, URL) {
