@@ -69,14 +69,17 @@ struct Workspace {
                     "\(relative(progressFile)) is damaged, and cannot be set aside: \(SystemErrorText.describe(error))")
             }
             printError(
-                "lessons: \(relative(progressFile)) is damaged (\(Self.decodingProblem(error))); it is kept as "
+                "lessons: \(relative(progressFile)) is damaged (\(Self.decodingProblem(error, in: data))); it is kept as "
                     + "\(relative(kept)), and the exercises start again from none solved.")
             return ExerciseProgress()
         }
     }
 
-    private static func decodingProblem(_ error: any Error) -> String {
+    private static func decodingProblem(_ error: any Error, in data: Data) -> String {
         switch error {
+        // The decoder calls a number too large for an Int "not valid JSON" too.
+        case DecodingError.dataCorrupted where (try? JSONSerialization.jsonObject(with: data)) != nil:
+            "JSON, but with a value out of range"
         case DecodingError.dataCorrupted: "not JSON"
         case DecodingError.keyNotFound(let key, _): "no '\(key.stringValue)'"
         case DecodingError.typeMismatch(_, let context):
