@@ -308,7 +308,11 @@ struct ExerciseProgress: Codable, Equatable {
         hintLevels = (hintLevels ?? [:]).merging([String(exercise): level]) { $1 }
     }
 
-    var summary: String { "\(solved.count)/\(ExerciseCatalog.all.count) solved" }
+    /// Only the exercises there are: a hand-edited file may list `-5` or `100`.
+    var summary: String {
+        let exercises = Set(ExerciseCatalog.all.map(\.number))
+        return "\(solved.intersection(exercises).count)/\(exercises.count) solved"
+    }
 
     /// The first exercise not solved yet.
     var next: Int? { ExerciseCatalog.all.map(\.number).first { !solved.contains($0) } }

@@ -190,6 +190,19 @@ import Testing
             "\(list.standardError)")
     }
 
+    /// Numbers that are no exercise in a hand-edited progress file are not counted as solved.
+    @Test func onlyExercisesThereAreCountAsSolved() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let state = root.appendingPathComponent(".operationlessons")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try #"{"solved": [-5, 100, 3]}"#
+            .write(to: state.appendingPathComponent("progress.json"), atomically: true, encoding: .utf8)
+        let list = try await Self.lessons(["exercise"], root: root)
+        #expect(list.status == 0)
+        #expect(list.standardOutput.contains("· 1/\(ExerciseCatalog.all.count) solved"), "\(list.standardOutput)")
+    }
+
     /// `timelines --out` naming a file: said as such, not "File exists".
     @Test func timelinesIntoAFileSayItIsNotAFolder() async throws {
         let folder = try ScratchFolder.make("timelines-file")
