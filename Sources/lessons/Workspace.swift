@@ -52,6 +52,13 @@ struct Workspace {
     /// the learner's to mend, and a save must not silently replace it.
     func progress() throws -> ExerciseProgress {
         guard FileManager.default.fileExists(atPath: progressFile.path) else { return ExerciseProgress() }
+        // A FIFO would be waited on for ever, a folder is no progress: neither is opened.
+        var info = stat()
+        if stat(progressFile.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw WorkspaceError(
+                "\(relative(progressFile)) is not a regular file; move it away, and the exercises start again from "
+                    + "none solved")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: progressFile)

@@ -190,6 +190,22 @@ import Testing
             "\(list.standardError)")
     }
 
+    /// A FIFO where `progress.json` should be is never opened (reading it
+    /// would wait for a writer): one sentence naming it and what to do.
+    @Test func aProgressFileThatIsNotAFileIsSaidSo() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let state = root.appendingPathComponent(".operationlessons")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try #require(mkfifo(state.appendingPathComponent("progress.json").path, 0o644) == 0)
+        let list = try await Self.lessons(["exercise"], root: root)
+        #expect(list.status == 1)
+        #expect(
+            list.standardError.hasSuffix(
+                ".operationlessons/progress.json is not a regular file; move it away, and the exercises start "
+                    + "again from none solved\n"), "\(list.standardError)")
+    }
+
     /// Numbers that are no exercise in a hand-edited progress file are not counted as solved.
     @Test func onlyExercisesThereAreCountAsSolved() async throws {
         let root = try Self.sandbox()
