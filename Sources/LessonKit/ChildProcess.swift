@@ -318,7 +318,8 @@ public final class Watchdog: @unchecked Sendable {
 /// The children running now, so a signal to this process can end them, and
 /// whatever they started.
 ///
-/// This process adopts the orphans of everything it starts (Linux's "child
+/// A program that ends its children on signals (`lessons`, `Workbench
+/// --check`) also adopts the orphans of everything it starts (Linux's "child
 /// subreaper"): a process whose parent ended is reparented here, not to PID
 /// 1, so it can still be found and ended. Whatever a child started and left
 /// behind (a learner's code that starts a program from a Dispatch thread,
