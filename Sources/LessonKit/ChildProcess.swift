@@ -380,11 +380,14 @@ enum LiveChildren {
     /// `PR_SET_CHILD_SUBREAPER` (linux/prctl.h), which the Glibc module leaves out.
     private static let setChildSubreaper: Int32 = 36
 
-    /// Sends `signal` to the child's group and to everything it started, in
-    /// whatever group or session (`swiftc` makes a group of its own).
+    /// Sends `signal` to the child's process group, as Ctrl-C reaches a
+    /// terminal's: what the child started elsewhere is the child's to end
+    /// (or `end`'s, which takes the whole tree).
     static func send(_ signal: Int32, toGroupOf pid: pid_t) {
+        // The child leads its group (Foundation makes one per child); should it
+        // have left the group, it still gets the signal itself.
         kill(-pid, signal)
-        for process in ProcessTable.now().running([pid]) { kill(process, signal) }
+        kill(pid, signal)
     }
 
     /// What `pids` have running now: themselves, everything they started, and
