@@ -117,12 +117,10 @@ public struct BugText: Sendable {
     /// What a failed check says to try: the first hint, a question and where to look.
     public var hint: String { hints.nudge }
 
-    public func result(passed: Bool, measured: String, isSafeguard: Bool? = nil, notMeasured: Bool = false)
-        -> CheckResult
-    {
+    public func result(passed: Bool, measured: String, isSafeguard: Bool? = nil) -> CheckResult {
         CheckResult(
             bug: name, passed: passed, measured: measured, expected: expected, hint: hint,
-            isSafeguard: isSafeguard ?? self.isSafeguard, notMeasured: notMeasured)
+            isSafeguard: isSafeguard ?? self.isSafeguard)
     }
 
     /// The same text, as a bug to fix or as one to keep fixed.

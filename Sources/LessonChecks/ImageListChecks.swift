@@ -50,7 +50,8 @@ public enum ImageListChecks {
             guard run.exited, run.status == 0, let data = run.report,
                 let report = try? JSONDecoder().decode(Report.self, from: data)
             else {
-                throw RunFailure("ended with status \(run.status) and no report: \(run.errors.suffix(300))")
+                let errors = run.errors.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines)
+                throw RunFailure("ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors))
             }
             return report
         }
@@ -138,8 +139,13 @@ public enum ImageListChecks {
             // Checked on every run played: a touch off the main queue anywhere counts.
             guard !reports.isEmpty else {
                 let why = failures.sorted { $0.key < $1.key }.first.map { "the \($0.key) run \($0.value)" }
-                return bug.text.result(
-                    passed: false, measured: "not measured: no run gave a report" + (why.map { " (\($0))" } ?? ""),
+                let scenario = failures.keys.sorted().first ?? bug.scenario.name
+                return CheckResult(
+                    bug: bug.name, passed: false,
+                    measured: "not measured: no run gave a report" + (why.map { " (\($0))" } ?? ""),
+                    expected: bug.text.expected,
+                    hint: "Does your code end the program (`exit`) or crash before the scenario is over? Play it as "
+                        + "the check does: swift run Workbench --scenario \(scenario)",
                     isSafeguard: isSafeguard, notMeasured: true)
             }
             let total = reports.values.compactMap { bug.measure.value($0) }.reduce(0, +)
