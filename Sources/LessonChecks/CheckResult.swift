@@ -1,4 +1,5 @@
 import Foundation
+import TableKit
 
 /// What a check found about one bug of an exercise: gone or not, the number
 /// that says so, the number it should be, and a one-line hint.
@@ -19,10 +20,13 @@ public struct CheckResult: Sendable, Equatable, Codable {
     /// When it failed: which bug the evidence points at, if that is not this
     /// one ("another bug's shape: …"), or that none fits; the hint then follows it.
     public let diagnosis: String?
+    /// Set when no run gave the evidence (every one crashed, or ended without
+    /// a report): neither fixed nor broken, and never passed. Nil in older verdicts.
+    public let notMeasured: Bool?
 
     public init(
         bug: String, passed: Bool, measured: String, expected: String, hint: String, isSafeguard: Bool,
-        diagnosis: String? = nil
+        diagnosis: String? = nil, notMeasured: Bool = false
     ) {
         self.bug = bug
         self.passed = passed
@@ -31,7 +35,11 @@ public struct CheckResult: Sendable, Equatable, Codable {
         self.hint = hint
         self.isSafeguard = isSafeguard
         self.diagnosis = diagnosis
+        self.notMeasured = notMeasured ? true : nil
     }
+
+    /// Judged on evidence (see `notMeasured`).
+    public var wasMeasured: Bool { notMeasured != true }
 }
 
 extension [CheckResult] {
@@ -44,7 +52,8 @@ extension [CheckResult] {
         var lines = [renderedBugs, ""]
         let bugs = filter { !$0.isSafeguard }
         let fixed = "\(bugs.filter(\.passed).count) of \(bugs.count) bugs fixed"
-        let broken = filter { $0.isSafeguard && !$0.passed }.map(\.bug)
+        let broken = filter { $0.isSafeguard && !$0.passed && $0.wasMeasured }.map(\.bug)
+        let unmeasured = filter { !$0.wasMeasured }.map(\.bug)
         if allPassed, let stillToCheck {
             lines.append("Exercise \(exercise): \(fixed), nothing broken on the way; still to check: \(stillToCheck).")
         } else if allPassed {
@@ -53,6 +62,7 @@ extension [CheckResult] {
             lines.append(
                 "Exercise \(exercise) not solved yet: \(fixed)"
                     + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
+                    + (unmeasured.isEmpty ? "" : "; not measured: \(unmeasured.joined(separator: ", "))")
                     + ".\nMore help: swift run lessons hint \(exercise)")
         }
         return lines.joined(separator: "\n")
@@ -64,15 +74,19 @@ extension [CheckResult] {
         for result in self {
             let mark =
                 switch (result.passed, result.isSafeguard) {
+                case _ where !result.wasMeasured: "? unchecked"
                 case (true, false): "✓ fixed    "
                 case (false, false): "✗ not fixed"
                 case (true, true): "✓ kept     "
                 case (false, true): "✗ broken   "
                 }
+            // What a run measured may quote what the learner's program wrote: shown as text only.
             lines.append("\(mark) \(result.bug)")
-            lines.append("    measured: \(result.measured)")
+            lines.append("    measured: \(TerminalText.printable(result.measured))")
             lines.append("    expected: \(result.expected)")
-            if !result.passed, let diagnosis = result.diagnosis { lines.append("    seen:     \(diagnosis)") }
+            if !result.passed, let diagnosis = result.diagnosis {
+                lines.append("    seen:     \(TerminalText.printable(diagnosis))")
+            }
             if !result.passed { lines.append("    hint:     \(result.hint)") }
         }
         return lines.joined(separator: "\n")

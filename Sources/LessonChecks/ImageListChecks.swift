@@ -1,6 +1,7 @@
 import Foundation
 import LessonKit
 import LessonSupport
+import TableKit
 
 /// The checks of the image-list exercises (2–7), read from the bug table
 /// (`KnownBug.all`) and parameterised by where the runs come from: a controller
@@ -29,25 +30,46 @@ public enum ImageListChecks {
     /// it: `--scenario NAME --json`, after `arguments`) in a process of its own, with a Caches
     /// folder of its own: a crash costs that scenario's verdicts, and is
     /// explained from its backtrace; the other scenarios are still played.
-    public static func inChildProcesses(_ executable: URL, arguments: [String] = [], root: URL) -> RunSource {
+    /// The report comes on its own channel; what the program printed is
+    /// `narrate`d under the scenario, a few lines of it.
+    public static func inChildProcesses(
+        _ executable: URL, arguments: [String] = [], root: URL, narrate: (@Sendable (String) -> Void)? = nil
+    ) -> RunSource {
         { scenario in
             let caches = try ScratchFolder.make("check-caches")
             defer { ScratchFolder.remove(caches) }
-            var child = ChildProcess(executable, arguments + ["--scenario", scenario.name, "--json"])
+            var child = ChildProcess.scenario(executable, arguments + ["--scenario", scenario.name, "--json"])
             child.directory = root
-            child.environment = ["XDG_CACHE_HOME": caches.path]
+            child.environment["XDG_CACHE_HOME"] = caches.path
             let run = try await child.finished()
+            if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
             if let signal = run.signal {
                 let diagnosis = CrashDiagnosis(errors: run.errors, signal: signal, root: root)
                 throw RunFailure("crashed (signal \(signal)): " + diagnosis.line)
             }
-            guard run.exited, run.status == 0,
-                let report = try? JSONDecoder().decode(Report.self, from: Data(run.output.utf8))
+            guard run.exited, run.status == 0, let data = run.report,
+                let report = try? JSONDecoder().decode(Report.self, from: data)
             else {
-                throw RunFailure("ended with status \(run.status) and no report: \(run.errors.suffix(300))")
+                let errors = run.errors.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines)
+                throw RunFailure("ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors))
             }
             return report
         }
+    }
+
+    /// The most lines of a program's own output shown under its scenario.
+    static let printedLines = 4
+
+    /// "your program printed:" and its first lines, each made printable and
+    /// cut to fit beside the narration's indent; nil when it printed nothing.
+    static func printedExcerpt(_ output: String) -> String? {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+            .reversed().drop { $0.isEmpty }.reversed()
+        guard !lines.isEmpty else { return nil }
+        var shown = ["your program printed:"]
+        shown += lines.prefix(printedLines).map { "  " + TerminalText.fitted($0, to: 72, padded: false) }
+        if lines.count > printedLines { shown.append("  … and \(lines.count - printedLines) more lines") }
+        return shown.joined(separator: "\n  ")
     }
 
     /// The step that fixes the data race `RaceCheck` sees in a Thread Sanitizer
@@ -115,8 +137,20 @@ public enum ImageListChecks {
         }
         if bug.origin == .hastyFix {
             // Checked on every run played: a touch off the main queue anywhere counts.
+            guard !reports.isEmpty else {
+                let why = failures.sorted { $0.key < $1.key }.first.map { "the \($0.key) run \($0.value)" }
+                let scenario = failures.keys.sorted().first ?? bug.scenario.name
+                return CheckResult(
+                    bug: bug.name, passed: false,
+                    measured: "not measured: no run gave a report" + (why.map { " (\($0))" } ?? ""),
+                    expected: bug.text.expected,
+                    hint: "Does your code end the program (`exit`) or crash before the scenario is over? Play it as "
+                        + "the check does: swift run Workbench --scenario \(scenario)",
+                    isSafeguard: isSafeguard, notMeasured: true)
+            }
             let total = reports.values.compactMap { bug.measure.value($0) }.reduce(0, +)
-            return result(!bug.presence.isPresent(total), bug.measure.text(total))
+            let unreported = failures.isEmpty ? "" : " (in the \(reports.count) runs that gave a report; \(failures.count) gave none)"
+            return result(!bug.presence.isPresent(total), bug.measure.text(total) + unreported)
         }
         if let failed = bug.scenarios.lazy.compactMap({ scenario in
             failures[scenario.name].map { "the \(scenario.name) run \($0)" }

@@ -33,9 +33,10 @@ public enum WorkbenchMain {
             ChildProcess.endChildrenOnSignals()
             guard let me = Bundle.main.executableURL else { return usage(exercise, error: "cannot find myself") }
             let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            let narrate: @Sendable (String) -> Void = { say("  " + $0) }
             let results = await ImageListChecks.check(
-                exercise: exercise.number, narrate: { say("  " + $0) },
-                run: ImageListChecks.inChildProcesses(me, root: root))
+                exercise: exercise.number, narrate: narrate,
+                run: ImageListChecks.inChildProcesses(me, root: root, narrate: narrate))
             return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
             let scenario = ImageListChecks.scenarios(exercise: exercise.number).first?.name

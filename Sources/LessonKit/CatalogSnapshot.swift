@@ -1,6 +1,10 @@
 import Foundation
 import SlowNetwork
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A private copy of a `--catalog` file, for the length of one run.
 ///
 /// On a phone the app's plist lives in its bundle and never changes under
@@ -18,8 +22,9 @@ struct CatalogSnapshot {
         let file = URL(fileURLWithPath: path)
         let data = try AppCatalog.read(file)
         let entries = try AppCatalog.entries(in: data, file: file)
+        Self.removeAbandonedCopies()
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "OperationLessons-catalog-\(UUID().uuidString).plist")
+            "\(Self.prefix)\(getpid())-\(UUID().uuidString).plist")
         do {
             try data.write(to: copy)
             ExitCleanup.removeOnExit(copy.path)
@@ -29,6 +34,29 @@ struct CatalogSnapshot {
             // No room for a copy: the file itself will do, as it did before copies.
             self.copy = nil
             catalog = AppCatalog(source: file, entries: entries)
+        }
+    }
+
+    /// The start of every copy's name; the owner's process id follows.
+    static let prefix = "OperationLessons-catalog-"
+
+    /// Removes the copies of runs that ended without removing theirs (killed
+    /// by SIGKILL: a million-row catalog's copy is 88 MB): a copy whose owner
+    /// is gone, or, named before copies carried their owner, a day old.
+    static func removeAbandonedCopies() {
+        let folder = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".plist") {
+            let copy = folder.appendingPathComponent(name)
+            let abandoned: Bool
+            if let owner = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }) {
+                // EPERM: another user's run, still going.
+                abandoned = kill(owner, 0) == -1 && errno == ESRCH
+            } else {
+                let modified = (try? copy.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+                abandoned = modified.map { Date().timeIntervalSince($0) > 24 * 3600 } ?? false
+            }
+            if abandoned { try? FileManager.default.removeItem(at: copy) }
         }
     }
 

@@ -11,8 +11,10 @@ import Foundation
 /// Foundation's `Process` puts each child in a process group of its own, so
 /// Ctrl-C at the terminal reaches only the parent: a parent that dies leaves
 /// its children running. Here every child is known while it runs, and
-/// `endChildrenOnSignals()` ends them (their whole group) when the parent is
-/// interrupted or terminated. A `Watchdog` stops a child that runs too long.
+/// `endChildrenOnSignals()` ends them, with everything they started, when the
+/// parent is interrupted or terminated; a program that calls it also adopts
+/// and ends what its children leave behind. A `Watchdog` stops a child that
+/// runs too long.
 public struct ChildProcess: Sendable {
     /// Where a child's standard output or standard error goes.
     public enum Output: Sendable {
@@ -44,6 +46,10 @@ public struct ChildProcess: Sendable {
     public var input = Input.nothing
     public var output = Output.collect
     public var errors = Output.collect
+    /// The child hands its `--json` report over on a channel of its own
+    /// (`ReportChannel`), read back into `Finished.report`; its standard
+    /// output stays its own.
+    public var receivesReport = false
 
     public init(_ executable: URL, _ arguments: [String] = []) {
         self.executable = executable
@@ -64,6 +70,8 @@ public struct ChildProcess: Sendable {
         /// What it wrote, for outputs that were `.collect`ed.
         public let output: String
         public let errors: String
+        /// The report handed over on its channel, when `receivesReport` was set and it sent one.
+        public let report: Data?
         /// Set when a watchdog stopped it: how long it had run.
         public let stoppedAfter: Duration?
 
@@ -77,6 +85,10 @@ public struct ChildProcess: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        let scratch = try ScratchFolder.make("child")
+        let reportFile = receivesReport ? scratch.appendingPathComponent("report.json") : nil
+        var environment = self.environment
+        if let reportFile { environment[ReportChannel.variable] = reportFile.path }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -84,7 +96,6 @@ public struct ChildProcess: Sendable {
         case .nothing: process.standardInput = FileHandle.nullDevice
         case .handle(let handle): process.standardInput = handle
         }
-        let scratch = try ScratchFolder.make("child")
         let output = try Self.connect(self.output, named: "output", in: scratch)
         let errors =
             if case .intoOutput = self.errors {
@@ -108,7 +119,7 @@ public struct ChildProcess: Sendable {
         errors.closeWriteEnd()
         return RunningChild(
             process: process, exited: exited, scratch: scratch, output: output.connection,
-            errors: errors.connection)
+            errors: errors.connection, reportFile: reportFile)
     }
 
     /// Runs the child to its end (or until the watchdog stops it).
@@ -181,17 +192,19 @@ public final class RunningChild: @unchecked Sendable {
     private let scratch: URL
     private let output: ChildProcess.Connection
     private let errors: ChildProcess.Connection
+    private let reportFile: URL?
     private let started = ContinuousClock.now
 
     init(
         process: Process, exited: DispatchSemaphore, scratch: URL, output: ChildProcess.Connection,
-        errors: ChildProcess.Connection
+        errors: ChildProcess.Connection, reportFile: URL?
     ) {
         self.process = process
         self.exited = exited
         self.scratch = scratch
         self.output = output
         self.errors = errors
+        self.reportFile = reportFile
     }
 
     public var pid: pid_t { process.processIdentifier }
@@ -207,10 +220,14 @@ public final class RunningChild: @unchecked Sendable {
     public func wait(watchdog: Watchdog? = nil) -> ChildProcess.Finished {
         var stoppedAfter: Duration?
         while true {
-            let slice = max(min(watchdog?.remaining ?? .seconds(1), .seconds(1)), .milliseconds(1))
+            let slice = max(min(watchdog?.remaining ?? .seconds(1), .milliseconds(250)), .milliseconds(1))
             let (seconds, attoseconds) = slice.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             if exited.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { break }
+            // Ended, but not heard of: `Process` hears of an end when a socket
+            // the child inherited closes, and what the child left behind holds
+            // it too. Those are orphans now: ending them lets the end be heard.
+            if !ProcessTable.isRunning(pid) { LiveChildren.endOrphans() }
             if let watchdog, watchdog.remaining <= .zero {
                 stoppedAfter = ContinuousClock.now - started
                 stop(askingForBacktrace: watchdog.asksForBacktrace)
@@ -219,16 +236,18 @@ public final class RunningChild: @unchecked Sendable {
             }
         }
         LiveChildren.ended(pid)
+        LiveChildren.endOrphans()
         // A child ended because this program is ending (Ctrl-C): its end is
         // no crash to report or to play again. The signal handling exits.
         while LiveChildren.isEnding { sleep(60) }
         let outputText = Self.collected(output)
         let errorText = Self.collected(errors)
+        let report = reportFile.flatMap { try? Data(contentsOf: $0) }
         ScratchFolder.remove(scratch)
         let signalled = process.terminationReason == .uncaughtSignal
         return ChildProcess.Finished(
             status: process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
-            output: outputText, errors: errorText, stoppedAfter: stoppedAfter)
+            output: outputText, errors: errorText, report: report, stoppedAfter: stoppedAfter)
     }
 
     /// `wait`, awaited: the blocking wait happens on a thread of its own, never
@@ -296,7 +315,15 @@ public final class Watchdog: @unchecked Sendable {
     public var remaining: Duration { lock.withLock { deadline } - .now }
 }
 
-/// The children running now, so a signal to this process can end them.
+/// The children running now, so a signal to this process can end them, and
+/// whatever they started.
+///
+/// A program that ends its children on signals (`lessons`, `Workbench
+/// --check`) also adopts the orphans of everything it starts (Linux's "child
+/// subreaper"): a process whose parent ended is reparented here, not to PID
+/// 1, so it can still be found and ended. Whatever a child started and left
+/// behind (a learner's code that starts a program from a Dispatch thread,
+/// with every signal blocked) is killed when that child ends.
 enum LiveChildren {
     private struct State {
         var pids: Set<pid_t> = []
@@ -335,6 +362,27 @@ enum LiveChildren {
         _ = lock.withLock { state.pids.remove(pid) }
     }
 
+    /// Whether this process adopts its descendants' orphans (`adoptOrphans`).
+    nonisolated(unsafe) private static var adopting = false
+
+    /// From now on a process whose parent ends, anywhere below this one, is
+    /// reparented here rather than to PID 1 (Linux's "child subreaper"), and
+    /// killed when the next child ends: whatever a command starts is gone when
+    /// it ends. Called once at start-up, before any child starts.
+    static func adoptOrphans() {
+        // `prctl` is variadic, which Swift does not import; its integer
+        // arguments pass the same way through a fixed signature.
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "prctl") else { return }
+        adopting = unsafeBitCast(symbol, to: Prctl.self)(setChildSubreaper, 1, 0, 0, 0) == 0
+    }
+
+    /// `PR_SET_CHILD_SUBREAPER` (linux/prctl.h), which the Glibc module leaves out.
+    private static let setChildSubreaper: Int32 = 36
+
+    /// Sends `signal` to the child's process group, as Ctrl-C reaches a
+    /// terminal's: what the child started elsewhere is the child's to end
+    /// (or `end`'s, which takes the whole tree).
     static func send(_ signal: Int32, toGroupOf pid: pid_t) {
         // The child leads its group (Foundation makes one per child); should it
         // have left the group, it still gets the signal itself.
@@ -342,15 +390,53 @@ enum LiveChildren {
         kill(pid, signal)
     }
 
-    /// Sends `signal` to each group, waits up to `grace` for them to go, then kills what is left.
+    /// What `pids` have running now: themselves, everything they started, and
+    /// the orphans this process adopted (whose starters have ended).
+    private static func remnants(of pids: [pid_t]) -> Set<pid_t> {
+        let table = ProcessTable.now()
+        return Set(table.running(pids + orphans(in: table)))
+    }
+
+    /// This process's children that `ChildProcess` did not start: adopted orphans.
+    private static func orphans(in table: ProcessTable) -> [pid_t] {
+        guard adopting else { return [] }
+        let known = lock.withLock { state.pids }
+        return table.children(of: getpid()).filter { !known.contains($0) }
+    }
+
+    /// Sends `signal` to each child and what it started, waits up to `grace`
+    /// for them to go, then kills what is left. What they had started is
+    /// remembered from the start: a grandchild that ignores `signal` is not
+    /// spared because its parent went first and it now belongs to PID 1.
     static func end(_ pids: [pid_t], with signal: Int32) {
-        for pid in pids { send(signal, toGroupOf: pid) }
+        let started = remnants(of: pids)
+        for pid in pids { kill(-pid, signal) }
+        for pid in started { kill(pid, signal) }
+        func left() -> Set<pid_t> { remnants(of: pids).union(started.filter(ProcessTable.isRunning)) }
         let deadline = ContinuousClock.now + grace
-        func alive(_ pid: pid_t) -> Bool { kill(-pid, 0) == 0 || kill(pid, 0) == 0 }
-        while ContinuousClock.now < deadline, pids.contains(where: alive) {
+        while ContinuousClock.now < deadline, !left().isEmpty {
             Thread.sleep(forTimeInterval: 0.02)
         }
-        for pid in pids where alive(pid) { send(SIGKILL, toGroupOf: pid) }
+        for pid in left() { kill(pid, SIGKILL) }
+        endOrphans()
+    }
+
+    /// Kills the orphans adopted so far, and what they started, and collects
+    /// their ends (no child of this process is left a zombie). The children
+    /// this process started are `Process`'s to collect, never touched here.
+    static func endOrphans() {
+        guard adopting else { return }
+        // An orphan's own children are orphaned in turn when it goes: a few rounds.
+        for _ in 0..<8 {
+            let table = ProcessTable.now()
+            let orphans = orphans(in: table)
+            guard !orphans.isEmpty else { return }
+            for pid in table.running(orphans) { kill(pid, SIGKILL) }
+            for pid in orphans {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            }
+        }
     }
 
     /// Ends every child with `signal` and stops new ones from starting.
@@ -364,16 +450,32 @@ enum LiveChildren {
 }
 
 extension ChildProcess {
+    /// A child that plays a scenario or a story and reports it (a step, the
+    /// workbench): its report on its own channel, and the same flags for any
+    /// code, so the same seed gives the same figures in every run.
+    public static func scenario(_ executable: URL, _ arguments: [String]) -> ChildProcess {
+        var child = ChildProcess(executable, arguments)
+        child.receivesReport = true
+        child.environment = sameFiguresEnvironment
+        return child
+    }
+
+    /// Swift seeds `Set` and `Dictionary` hashing per process: code that walks
+    /// a `Set` of index paths into a one-at-a-time queue asked for its icons in
+    /// another order in each run, and got 9 or 10 requests on the same seed.
+    public static let sameFiguresEnvironment = ["SWIFT_DETERMINISTIC_HASHING": "1"]
+
     /// The signals that end a command-line program run by a person or a script.
     public static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     /// From now on, SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT end this
-    /// process the careful way: each running child gets the same signal (its
-    /// whole process group), then SIGKILL if it is still there after a grace
-    /// period; the scratch folders go; `beforeExit` runs (put the terminal
+    /// process the careful way: each running child gets the same signal (with
+    /// everything it started, in any group), then SIGKILL if it is still there
+    /// after a grace period; the scratch folders go; `beforeExit` runs (put the terminal
     /// line back); and the process exits with 128 + the signal's number, as a
     /// shell reports a program the signal ended.
     public static func endChildrenOnSignals(beforeExit: @escaping @Sendable () -> Void = {}) {
+        LiveChildren.adoptOrphans()
         let queue = DispatchQueue(label: "ending on a signal")
         let sources = endingSignals.map { number in
             // Ignored first, so only the source sees it; a child gets the

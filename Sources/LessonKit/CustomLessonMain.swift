@@ -95,7 +95,7 @@ public enum CustomLessonMain {
         report.measures = outcome.measures
         report.durationMs = trace.now()
         if options.json {
-            StandardStream.output.line(report.json())
+            guard ReportChannel.send(report.json(), program: program) else { return 1 }
         } else {
             StandardStream.output.line(wrapping: "\n" + report.stepSummary(sentences: outcome.sentences))
             StandardStream.output.line(wrapping: LessonMain.ending(entry))

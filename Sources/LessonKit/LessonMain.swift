@@ -101,7 +101,7 @@ public enum LessonMain {
         if let stream {
             stream.end(FrameStream.End(report: result.report, timeline: result.timeline))
         } else if options.json {
-            StandardStream.output.line(result.report.json())
+            guard ReportChannel.send(result.report.json(), program: program) else { return 1 }
         } else {
             var summary = result.report.summary.split(separator: "\n", omittingEmptySubsequences: false)
             if startsCold && !options.clearCache {

@@ -8,7 +8,8 @@ import Foundation
 /// regular file, or a regular file written over in place, and nothing else.
 ///
 /// Written over in place, like `cp` does, so the file keeps its mode, its
-/// owner and its hard links. A symbolic link, a FIFO, a device or a folder
+/// owner and its hard links; its room reserved first, so a full disk leaves
+/// the old file whole. A symbolic link, a FIFO, a device or a folder
 /// is refused with a sentence that says what it is: writing "atomically" (a
 /// new file renamed over the name) would have turned each of them into a
 /// regular file.
@@ -47,17 +48,27 @@ public enum OutputFile {
             close(descriptor)
             throw OutputFileError(path: path, problem: "it changed into something that is not a regular file")
         }
-        var bytes = Array(text.utf8)[...]
+        let text = Array(text.utf8)
+        var bytes = text[...]
+        // Room for the whole text first: on a full disk the old file stays
+        // whole (put back to its length), instead of being cut where the space ran out.
         var failure: String?
-        if ftruncate(descriptor, 0) != 0 { failure = String(cString: strerror(errno)) }
+        let reserved = posix_fallocate(descriptor, 0, off_t(text.count))
+        if reserved != 0 {
+            _ = ftruncate(descriptor, info.st_size)
+            failure = String(cString: strerror(reserved))
+        }
         while failure == nil, !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let offset = off_t(text.count - bytes.count)
+            let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
             if written > 0 {
                 bytes = bytes.dropFirst(written)
             } else if !(written < 0 && errno == EINTR) {
                 failure = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
             }
         }
+        // The old text's tail, when it was longer.
+        if failure == nil && ftruncate(descriptor, off_t(text.count)) != 0 { failure = String(cString: strerror(errno)) }
         // A full disk or a lost network share can show only when the file is closed.
         if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
         if let failure { throw OutputFileError(path: path, problem: failure) }

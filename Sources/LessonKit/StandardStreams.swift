@@ -110,12 +110,14 @@ public enum StandardStreams {
     /// `main` starts Dispatch first, and its epoll descriptor gets the lowest
     /// free number, 1 when standard output was closed (measured); a report
     /// written there would go to Dispatch. A descriptor still free gets
-    /// `/dev/null`, so no file opened later takes its number.
+    /// `/dev/null`, so no file opened later takes its number; closed again on
+    /// `exec` (`lessons run` becomes the step), so a program started from here
+    /// finds the stream closed as it was given, not a `/dev/null` that swallows its report.
     public static func checkAtStart() {
         for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
             if fcntl(descriptor, F_GETFD) == -1 {
                 withState { _ = $0.closedAtStart.insert(descriptor) }
-                _ = open("/dev/null", O_RDWR)
+                _ = open("/dev/null", O_RDWR | O_CLOEXEC)
             } else if isTheRuntimes(descriptor) {
                 withState { _ = $0.closedAtStart.insert(descriptor) }
             }

@@ -55,9 +55,9 @@ public struct StepProcess: Sendable {
         defer { ScratchFolder.remove(caches) }
         var child =
             pinnedToOneCPU && FileManager.default.isExecutableFile(atPath: Self.taskset.path)
-            ? ChildProcess(Self.taskset, ["-c", "0", executable(for: entry).path] + arguments + ["--json"])
-            : ChildProcess(executable(for: entry), arguments + ["--json"])
-        child.environment = environment.merging(["XDG_CACHE_HOME": caches.path]) { $1 }
+            ? ChildProcess.scenario(Self.taskset, ["-c", "0", executable(for: entry).path] + arguments + ["--json"])
+            : ChildProcess.scenario(executable(for: entry), arguments + ["--json"])
+        child.environment.merge(environment.merging(["XDG_CACHE_HOME": caches.path]) { $1 }) { $1 }
         let finished: ChildProcess.Finished
         do {
             finished = try child.run()
@@ -71,10 +71,11 @@ public struct StepProcess: Sendable {
             let firstLine = finished.errors.split(separator: "\n").first.map(String.init) ?? ""
             return .failed("exit status \(finished.status): \(firstLine)")
         }
+        guard let report = finished.report else { return .failed("it ended without handing over a report") }
         do {
-            return .measured(try JSONDecoder().decode(Report.self, from: Data(finished.output.utf8)))
+            return .measured(try JSONDecoder().decode(Report.self, from: report))
         } catch {
-            return .failed("no report in its output (\(error.localizedDescription))")
+            return .failed("its report cannot be read (\(error.localizedDescription))")
         }
     }
 }

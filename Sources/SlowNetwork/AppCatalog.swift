@@ -65,6 +65,12 @@ public struct AppCatalog: Sendable {
         case S_IFCHR, S_IFBLK: throw CatalogError(file: url, problem: "is a device, not a catalog file")
         default: throw CatalogError(file: url, problem: "is not a regular file")
         }
+        guard info.st_size <= maxBytes else {
+            throw CatalogError(
+                file: url,
+                problem: "is \(megabytes(Int(info.st_size))); a catalog may be at most \(megabytes(maxBytes)) "
+                    + "(a million rows take about 90 MB)")
+        }
         guard access(url.path, R_OK) == 0 else {
             throw CatalogError(file: url, problem: "cannot be read (\(String(cString: strerror(errno))))")
         }
@@ -75,10 +81,24 @@ public struct AppCatalog: Sendable {
         }
     }
 
+    /// The largest catalog file read: it is read whole, then decoded whole.
+    public static let maxBytes = 256 << 20
+
+    /// The deepest nesting of arrays and dictionaries accepted. A catalog
+    /// needs 2 (an array of dictionaries); the property list parser recurses
+    /// once a level, and 20,000 levels (300 KB) overflowed its stack.
+    public static let maxDepth = 100
+
     /// The rows of a catalog plist read from `file`.
     public static func entries(in data: Data, file url: URL) throws -> [AppEntry] {
         guard !data.isEmpty else {
             throw CatalogError(file: url, problem: "is empty")
+        }
+        guard xmlDepth(of: data, over: maxDepth) <= maxDepth else {
+            throw CatalogError(
+                file: url,
+                problem: "nests arrays or dictionaries more than \(maxDepth) deep; a catalog is an array of "
+                    + "{name, icon, download} dictionaries")
         }
         let entries: [AppEntry]
         do {
@@ -101,6 +121,45 @@ public struct AppCatalog: Sendable {
     public init(source: URL, entries: [AppEntry]) {
         self.source = source
         self.entries = entries
+    }
+
+    /// How deep `<array>` and `<dict>` elements nest in an XML property list,
+    /// counted on the bytes before any parsing (stopping once past `limit`).
+    /// Comments are counted as elements: a catalog has no reason to hold
+    /// hundreds of tags in them. A binary property list has no tags: 0.
+    static func xmlDepth(of data: Data, over limit: Int) -> Int {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var depth = 0
+            var deepest = 0
+            var index = 0
+            func starts(with tag: String, at position: Int) -> Bool {
+                let tag = Array(tag.utf8)
+                guard position + tag.count <= bytes.count else { return false }
+                return (0..<tag.count).allSatisfy { bytes[position + $0] == tag[$0] }
+            }
+            func opens(at position: Int, _ name: String) -> Bool {
+                let end = position + name.count
+                // `<array>` or `<array attr…>`, not `<array/>` or `<arrayish>`.
+                guard starts(with: name, at: position), end < bytes.count else { return false }
+                return bytes[end] == UInt8(ascii: ">") || bytes[end] == UInt8(ascii: " ")
+            }
+            while index < bytes.count, deepest <= limit {
+                if bytes[index] == UInt8(ascii: "<") {
+                    if opens(at: index, "<array") || opens(at: index, "<dict") {
+                        depth += 1
+                        deepest = max(deepest, depth)
+                    } else if starts(with: "</array>", at: index) || starts(with: "</dict>", at: index) {
+                        depth = max(depth - 1, 0)
+                    }
+                }
+                index += 1
+            }
+            return deepest
+        }
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.0f MB", Double(bytes) / Double(1 << 20))
     }
 
     private static func rowNumber(_ path: [any CodingKey]) -> String {

@@ -75,6 +75,8 @@ enum CheckCommand: LessonsCommand {
             var child = ChildProcess(
                 workbench, ["--check", "\(exercise.number)", "--verdict", verdictFile.path])
             child.directory = workspace.root
+            // Exercises 8–10 play their stories in this process: the same flags as a scenario child.
+            child.environment = ChildProcess.sameFiguresEnvironment
             // The workbench writes to us, not to the terminal: it lays its verdict out for ours.
             if let columns = StandardStream.output.terminal.columns { child.environment["COLUMNS"] = String(columns) }
             child.output = .stream { data in
@@ -187,8 +189,8 @@ enum CheckCommand: LessonsCommand {
         var verdict = RaceCheck.bug.result(passed: true, measured: "")
         for attempt in 1...RaceCheck.runs {
             say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
-            var child = ChildProcess(workbench, RaceCheck.arguments)
-            child.environment = RaceCheck.environment
+            var child = ChildProcess.scenario(workbench, RaceCheck.arguments)
+            child.environment.merge(RaceCheck.environment) { $1 }
             child.directory = workspace.root
             child.output = .discard
             let watch = CheckWatch(exercise)

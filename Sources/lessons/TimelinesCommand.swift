@@ -63,6 +63,11 @@ enum TimelinesCommand: LessonsCommand {
             return 1
         }
         let folder = URL(fileURLWithPath: out)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
+            printError("lessons timelines: \(out) is a file, not a folder; name a folder: lessons timelines --out DIR")
+            return 1
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {

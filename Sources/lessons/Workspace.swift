@@ -466,7 +466,11 @@ struct ExerciseProgress: Codable, Equatable {
         hintLevels = (hintLevels ?? [:]).merging([String(exercise): level]) { $1 }
     }
 
-    var summary: String { "\(solved.count)/\(ExerciseCatalog.all.count) solved" }
+    /// Only the exercises there are: a hand-edited file may list `-5` or `100`.
+    var summary: String {
+        let exercises = Set(ExerciseCatalog.all.map(\.number))
+        return "\(solved.intersection(exercises).count)/\(exercises.count) solved"
+    }
 
     /// The progress without numbers that name no exercise (a hand-edited
     /// `{"solved": [-5, 100, 3]}` is 1 solved, not 3), each left out said once.

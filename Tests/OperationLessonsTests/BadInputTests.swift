@@ -113,6 +113,43 @@ import Testing
         }
     }
 
+    /// A catalog nested 20,000 arrays deep (300 KB) overflowed the parser's
+    /// stack (exit 139, no word) in steps 1, 6 and 10; a file past the size
+    /// limit was "NSCocoaErrorDomain error 256" once memory ran out. Both
+    /// are refused before parsing, in one line naming the file.
+    @Test(arguments: ["Lesson01SyncLoad", "Lesson06SandboxCache", "Lesson10WebImage"])
+    func aCatalogTooDeepOrTooBigIsRefusedInOneLine(step: String) async throws {
+        let folder = try ScratchFolder.make("huge-catalog")
+        defer { ScratchFolder.remove(folder) }
+        let deep = folder.appendingPathComponent("deep.plist")
+        try (#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#
+            + String(repeating: "<array>", count: 20_000) + String(repeating: "</array>", count: 20_000) + "</plist>")
+            .write(to: deep, atomically: true, encoding: .utf8)
+        // Sparse: 300 MB long, hardly a block on disk.
+        let big = folder.appendingPathComponent("big.plist")
+        try #require(FileManager.default.createFile(atPath: big.path, contents: nil) && truncate(big.path, 300 << 20) == 0)
+        for (file, problem) in [
+            (deep, "nests arrays or dictionaries more than 100 deep; a catalog is an array of {name, icon, download} dictionaries"),
+            (big, "is 300 MB; a catalog may be at most 256 MB (a million rows take about 90 MB)"),
+        ] {
+            let run = try await Rig.runProduct(step, ["--catalog", file.path, "--json"], timeLimit: .seconds(30))
+            #expect(run.status == 1)
+            #expect(run.standardError == "\(step): catalog \(file.path) \(problem)\n")
+        }
+    }
+
+    /// Step 6 on a three-row catalog in `folder`, playing its relaunch paced
+    /// at `speed` (a quarter: seconds), its temporary files in `temporary`.
+    static func pacedRelaunch(in folder: URL, temporary: URL, speed: Double = 0.25) throws -> (ChildProcess, URL) {
+        let file = folder.appendingPathComponent("three.plist")
+        _ = try AppCatalog.generated(rows: 3, file: file)
+        var step = ChildProcess(
+            Rig.productsDirectory.appendingPathComponent("Lesson06SandboxCache"),
+            ["--catalog", file.path, "--scenario", "relaunch", "--plain", "--pace", "--speed", "\(speed)"])
+        step.environment = ["XDG_CACHE_HOME": folder.appendingPathComponent("caches").path, "TMPDIR": temporary.path]
+        return (step, file)
+    }
+
     /// The relaunched app reads the catalog again; deleted meanwhile, it still
     /// finds the rows the run started with (the run reads its own copy).
     @Test func aCatalogDeletedDuringARunIsStillTheCatalogOfTheRelaunch() async throws {
@@ -122,14 +159,10 @@ import Testing
             ScratchFolder.remove(folder)
             ScratchFolder.remove(temporary)
         }
-        let file = folder.appendingPathComponent("three.plist")
-        _ = try AppCatalog.generated(rows: 3, file: file)
         // Paced at a quarter of the story's speed, the relaunch comes seconds
         // after the run starts: the file is gone well before it.
-        var step = ChildProcess(
-            Rig.productsDirectory.appendingPathComponent("Lesson06SandboxCache"),
-            ["--catalog", file.path, "--scenario", "relaunch", "--plain", "--pace", "--speed", "0.25"])
-        step.environment = ["XDG_CACHE_HOME": folder.appendingPathComponent("caches").path, "TMPDIR": temporary.path]
+        let (relaunch, file) = try Self.pacedRelaunch(in: folder, temporary: temporary)
+        var step = relaunch
         let output = Mutex("")
         step.output = .stream { data in
             let text = output.withLock {
@@ -145,6 +178,43 @@ import Testing
         #expect(summary.contains("At the end 3 of 3 rows show their own icon."), "\(summary.suffix(1500))")
         // The run's copy is gone with it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    /// A run killed by SIGKILL cannot remove its copy of the catalog (88 MB
+    /// for a million rows): the next run with a catalog removes it.
+    @Test func aCatalogCopyLeftByAKilledRunIsRemovedByTheNext() async throws {
+        let folder = try ScratchFolder.make("killed-catalog")
+        let temporary = try ScratchFolder.make("killed-catalog-tmp")
+        defer {
+            ScratchFolder.remove(folder)
+            ScratchFolder.remove(temporary)
+        }
+        let (relaunch, file) = try Self.pacedRelaunch(in: folder, temporary: temporary, speed: 0.1)
+        var step = relaunch
+        // Killed as soon as its header is out, from the reader's own thread
+        // (the header comes after the copy is made): however busy the machine.
+        let state = Mutex<(pid: pid_t?, headerSeen: Bool)>((nil, false))
+        step.output = .stream { data in
+            state.withLock {
+                $0.headerSeen = $0.headerSeen || String(decoding: data, as: UTF8.self).contains("Lesson 06")
+                if $0.headerSeen, let pid = $0.pid { kill(pid, SIGKILL) }
+            }
+        }
+        let child = try step.launch()
+        state.withLock {
+            $0.pid = child.pid
+            if $0.headerSeen { kill(child.pid, SIGKILL) }
+        }
+        let killed = await child.finished(watchdog: Watchdog(limit: .seconds(120)))
+        func copies() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] }
+        try #require(killed.signal == SIGKILL, "the run was not killed: \(killed.errors)")
+        try #require(copies().count == 1, "a killed run leaves its copy: \(copies())")
+
+        step.arguments = ["--catalog", file.path, "--json"]
+        step.output = .collect
+        let next = try await step.finished(watchdog: Watchdog(limit: .seconds(120)))
+        #expect(next.exited && next.status == 0, "\(next.errors)")
+        #expect(copies() == [])
     }
 
     /// Step 8 plays its own story: a list of parts that names none is refused.

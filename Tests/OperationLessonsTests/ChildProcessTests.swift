@@ -30,6 +30,18 @@ func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
     }
 }
 
+/// `source` written to `file` and compiled beside it (`Stuck.swift` to
+/// `Stuck`), for a test: a third of a second of `swiftc`.
+func compiledSwift(_ source: String, at file: URL) async throws -> URL {
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try source.write(to: file, atomically: true, encoding: .utf8)
+    let program = file.deletingPathExtension()
+    let compiled = try await ChildProcess(command: ["swiftc", "-Onone", "-g", "-o", program.path, file.path])
+        .finished(watchdog: Watchdog(limit: .seconds(120)))
+    try #require(compiled.exited && compiled.status == 0, "swiftc: \(compiled.errors)")
+    return program
+}
+
 /// The one child-process runner: a watchdog that stops a child that runs too
 /// long (and finds where it was), and an end that takes its whole group.
 @Suite struct ChildProcessTests {
@@ -37,25 +49,18 @@ func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
     /// third of a second), its source under `Sources/Workbench/` like a
     /// learner's. It says it plays `standard` first, as the workbench does.
     static func stuckProgram(in folder: URL) async throws -> URL {
-        let source = folder.appendingPathComponent("Sources/Workbench/Stuck.swift")
-        try FileManager.default.createDirectory(
-            at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try """
-        import Glibc
-        let line = "  playing standard: first screen, scroll down 20 rows and back\\n"
-        _ = line.withCString { write(1, $0, strlen($0)) }
-        func spin() -> Int {
-            var turns = 0
-            while turns >= 0 { turns &+= 1 }
-            return turns
-        }
-        _ = spin()
-        """.write(to: source, atomically: true, encoding: .utf8)
-        let program = folder.appendingPathComponent("stuck")
-        let compiled = try await ChildProcess(command: ["swiftc", "-Onone", "-g", "-o", program.path, source.path])
-            .finished(watchdog: Watchdog(limit: .seconds(120)))
-        try #require(compiled.exited && compiled.status == 0, "swiftc: \(compiled.errors)")
-        return program
+        try await compiledSwift(
+            """
+            import Glibc
+            let line = "  playing standard: first screen, scroll down 20 rows and back\\n"
+            _ = line.withCString { write(1, $0, strlen($0)) }
+            func spin() -> Int {
+                var turns = 0
+                while turns >= 0 { turns &+= 1 }
+                return turns
+            }
+            _ = spin()
+            """, at: folder.appendingPathComponent("Sources/Workbench/Stuck.swift"))
     }
 
     @Test func aWatchdogStopsAStuckProgramAndFindsTheLineItWasStuckOn() async throws {
@@ -111,6 +116,29 @@ func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
         #expect(finished.signal == SIGTERM)
         #expect(grandchildren.allSatisfy { !isAlive($0) })
     }
+
+    /// A grandchild in a session of its own that ignores SIGTERM (as `swiftc`
+    /// makes a group of its own under `swift-build`): its parent goes at the
+    /// first signal, and it is killed all the same once the grace is over.
+    /// It holds what it inherited, so the stop is heard only once it is gone:
+    /// before, that was when its `sleep 120` ended.
+    @Test func stoppingAChildEndsWhatItStartedInAGroupOfItsOwnIgnoringTheSignal() async throws {
+        let child = try ChildProcess(command: ["sh", "-c", "setsid sh -c \"trap '' TERM; exec sleep 120\" & wait"])
+            .launch()
+        var grandchild: pid_t?
+        let started = await eventually(timeoutSeconds: 10) {
+            grandchild = children(of: child.pid).first { $0.command.hasPrefix("sleep 120") }?.pid
+            return grandchild != nil
+        }
+        try #require(started)
+        defer { if let grandchild, isAlive(grandchild) { kill(grandchild, SIGKILL) } }
+        let asked = ContinuousClock.now
+        let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
+        #expect(finished.signal == SIGTERM)
+        #expect(grandchild.map(isAlive) == false, "the grandchild was left running")
+        // A hang guard, far above the 3 s grace: the grandchild's own end is 120 s away.
+        #expect(ContinuousClock.now - asked < .seconds(60), "the stop was heard only when the grandchild ended")
+    }
 }
 
 /// Ctrl-C, SIGTERM or SIGHUP to `lessons` ends what it started: no child left
@@ -146,5 +174,64 @@ func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
         #expect(finished.status == 128 + signal)
         #expect(step8.map(isAlive) == false, "step 8 was left running")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    /// A copy of `lessons` beside steps that each start a process in a
+    /// session of its own that ignores SIGTERM, SIGINT and SIGHUP (as a
+    /// learner's code may, started from a Dispatch thread with its signals
+    /// blocked), note its pid in `left-behind`, and then wait, or end at once
+    /// with no report.
+    static func stepsThatLeaveAProcessBehind(in folder: URL, waiting: Bool) throws -> URL {
+        let lessons = folder.appendingPathComponent("lessons")
+        try FileManager.default.copyItem(at: Rig.productsDirectory.appendingPathComponent("lessons"), to: lessons)
+        let script = [
+            "#!/bin/sh",
+            "setsid sh -c \"trap '' TERM INT HUP; exec sleep 300\" &",
+            "echo $! >> '\(folder.path)/left-behind'",
+            waiting ? "wait" : "exit 1",
+        ].joined(separator: "\n")
+        for entry in LessonCatalog.all {
+            let step = folder.appendingPathComponent(entry.target)
+            try script.write(to: step, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: step.path)
+        }
+        return lessons
+    }
+
+    static func leftBehind(in folder: URL) -> [pid_t] {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("left-behind"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// SIGTERM to `lessons` while a step runs: the process the step started is
+    /// gone too, though it ignores the signal and its parent went first.
+    @Test func lessonsEndsWhatItsChildrenStartedWhenItIsEnded() async throws {
+        let folder = try ScratchFolder.make("leaving-steps")
+        defer { ScratchFolder.remove(folder) }
+        let lessons = try Self.stepsThatLeaveAProcessBehind(in: folder, waiting: true)
+        let child = try ChildProcess(lessons, ["scoreboard", "--jobs", "1"]).launch()
+        let started = await eventually(timeoutSeconds: 60) { !Self.leftBehind(in: folder).isEmpty }
+        try #require(started, "no step started its process")
+        let left = Self.leftBehind(in: folder)
+        defer { for pid in left where isAlive(pid) { kill(pid, SIGKILL) } }
+        child.send(SIGTERM)
+        let finished = await child.finished(watchdog: Watchdog(limit: .seconds(60)))
+        #expect(finished.status == 128 + SIGTERM)
+        #expect(left.allSatisfy { !isAlive($0) }, "left running: \(left.filter(isAlive))")
+    }
+
+    /// A step that ends by itself, leaving its process running: gone when
+    /// the step's run is over, not left to PID 1.
+    @Test func whatAChildLeftBehindIsGoneWhenTheCommandEnds() async throws {
+        let folder = try ScratchFolder.make("leaving-steps")
+        defer { ScratchFolder.remove(folder) }
+        let lessons = try Self.stepsThatLeaveAProcessBehind(in: folder, waiting: false)
+        let finished = try await ChildProcess(lessons, ["scoreboard", "--jobs", "1"])
+            .finished(watchdog: Watchdog(limit: .seconds(60)))
+        let left = Self.leftBehind(in: folder)
+        defer { for pid in left where isAlive(pid) { kill(pid, SIGKILL) } }
+        #expect(finished.exited, "\(finished.errors)")
+        try #require(!left.isEmpty, "no step started its process")
+        #expect(left.allSatisfy { !isAlive($0) }, "left running: \(left.filter(isAlive))")
     }
 }

@@ -189,6 +189,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("progress.json").path))
     }
 
+    /// Numbers that are no exercise in a hand-edited progress file are not counted as solved.
+    @Test func onlyExercisesThereAreCountAsSolved() async throws {
+        let root = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let state = root.appendingPathComponent(".operationlessons")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try #"{"solved": [-5, 100, 3]}"#
+            .write(to: state.appendingPathComponent("progress.json"), atomically: true, encoding: .utf8)
+        let list = try await Self.lessons(["exercise"], root: root)
+        #expect(list.status == 0)
+        #expect(list.standardOutput.contains("· 1/\(ExerciseCatalog.all.count) solved"), "\(list.standardOutput)")
+    }
+
+    /// `timelines --out` naming a file: said as such, not "File exists".
+    @Test func timelinesIntoAFileSayItIsNotAFolder() async throws {
+        let folder = try ScratchFolder.make("timelines-file")
+        defer { ScratchFolder.remove(folder) }
+        let file = folder.appendingPathComponent("pictures")
+        try "mine".write(to: file, atomically: true, encoding: .utf8)
+        let run = try await Rig.runProduct("lessons", ["timelines", "--out", file.path], timeLimit: .seconds(30))
+        #expect(run.status == 1)
+        #expect(
+            run.standardError
+                == "lessons timelines: \(file.path) is a file, not a folder; name a folder: lessons timelines --out DIR\n")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
+    }
+
     /// A missing `Workbench/Sources/Workbench` is the package all the same: the exercise makes it again and says so.
     @Test func aMissingWorkbenchIsMadeAgain() async throws {
         let root = try Self.sandbox()

@@ -56,6 +56,10 @@ import Testing
             product: "lessons", arguments: [], redirection: "> /dev/full", status: 1,
             message: "lessons: cannot write to standard output: No space left on device"),
         // The workbench's own case is in WorkbenchPackageTests, which builds it.
+        // `lessons run` becomes the step: the step finds standard output closed, as it was given.
+        Case(
+            product: "lessons", arguments: ["run", "10", "--json"] + quick, redirection: ">&-", status: 1,
+            message: "Lesson10WebImage: cannot write to standard output: it is closed"),
         // Errors with nowhere to go: the status still says what happened.
         Case(
             product: "Lesson02AsyncPlaceholder", arguments: ["--bogus"], redirection: "2> /dev/full", status: 2,
@@ -140,6 +144,35 @@ import Testing
         let picture = try String(contentsOf: link, encoding: .utf8)
         #expect(picture.hasPrefix("<svg") || picture.hasPrefix("<?xml"))
         #expect(picture.hasSuffix("</svg>\n"))
+    }
+
+    /// `--timeline` over an existing file on a full disk: the run says so,
+    /// and the old picture is left whole (it was cut where the space ran out).
+    /// A disk of 128 KB of its own, filled up: a tmpfs, which only root can mount.
+    @Test(.enabled(if: geteuid() == 0, "mounting a small full disk takes root"))
+    func aTimelineOnAFullDiskLeavesTheOldFileWhole() async throws {
+        let disk = try ScratchFolder.make("full-disk")
+        defer { ScratchFolder.remove(disk) }
+        let mounted = try ChildProcess(command: ["mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", disk.path]).run()
+        try #require(mounted.exited && mounted.status == 0, "cannot mount a tmpfs: \(mounted.errors)")
+        defer { _ = try? ChildProcess(command: ["umount", disk.path]).run() }
+        let file = disk.appendingPathComponent("step2.svg")
+        let old = String(repeating: "the old timeline\n", count: 500)
+        try old.write(to: file, atomically: false, encoding: .utf8)
+        let fillerPath = disk.appendingPathComponent("filler").path
+        try #require(FileManager.default.createFile(atPath: fillerPath, contents: nil))
+        let filler = try #require(FileHandle(forWritingAtPath: fillerPath))
+        // Until the disk is full.
+        while (try? filler.write(contentsOf: Data(count: 4096))) != nil {}
+        try? filler.close()
+
+        let run = try await Rig.runProduct(
+            "Lesson02AsyncPlaceholder", ["--json", "--timeline", file.path] + Self.quick, timeLimit: .seconds(60))
+        #expect(run.status == 1)
+        #expect(
+            run.standardError.hasSuffix("cannot write the timeline to \(file.path): No space left on device\n"),
+            "\(run.standardError)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == old)
     }
 
     // MARK: the Caches folder

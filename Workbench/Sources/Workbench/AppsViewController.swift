@@ -40,3 +40,4 @@ class AppsViewController: TableViewController, LessonController {
         return cell
     }
 }
+// touched
