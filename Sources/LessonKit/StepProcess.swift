@@ -72,7 +72,7 @@ public struct StepProcess: Sendable {
             return .failed("exit status \(finished.status): \(firstLine)")
         }
         do {
-            return .measured(try JSONDecoder().decode(Report.self, from: Data(finished.output.utf8)))
+            return .measured(try Report.decoded(from: finished.output))
         } catch {
             return .failed("no report in its output (\(error.localizedDescription))")
         }
