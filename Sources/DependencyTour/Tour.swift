@@ -78,7 +78,7 @@ final class Tour {
     }
 
     private func describe(_ steps: [UpdateWorld.FinishedStep], since start: Double) -> String {
-        steps.map { "\($0.name) at \(Int($0.ms - start)) ms (\($0.lane))" }.joined(separator: ", ")
+        steps.map { "\($0.name) at \(Int(($0.ms - start).rounded())) ms (\($0.lane))" }.joined(separator: ", ")
     }
 
     /// Draws what the update did on the trace, from what was seen of it: the
