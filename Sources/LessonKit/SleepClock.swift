@@ -38,7 +38,6 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     // NSCondition, not Synchronization's Mutex: Thread Sanitizer on Linux does not see Mutex.
     private let condition = NSCondition()
     private var state = State()
-    private let wallStart = ContinuousClock.now
 
     private struct State {
         var time = StoryTime.zero
@@ -309,6 +308,9 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// busy, and something waits for a time to come.
     private func drive() {
         var busySince: (what: String, at: ContinuousClock.Instant)?
+        // Paced, story time runs with the wall clock from here; reset while nothing waits for a time, so that a
+        // person who presses start after a minute sees the first roll 50 ms later, not a minute of them at once.
+        var paceOrigin = (wall: ContinuousClock.now, story: StoryTime.zero)
         while true {
             let (count, wantsTime, isShutDown) = condition.withLock {
                 (
@@ -321,6 +323,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             if isShutDown { return }
             guard wantsTime else {
                 busySince = nil
+                paceOrigin = (.now, now)
                 waitForChange(since: count, until: nil)
                 continue
             }
@@ -346,7 +349,11 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 continue
             }
             // Paced for a person watching: not before the wall clock has caught up (anything new comes first).
-            if let pace, waitForChange(since: count, until: wallStart + .seconds(next.seconds / pace)) { continue }
+            if let pace,
+                waitForChange(since: count, until: paceOrigin.wall + .seconds((next - paceOrigin.story).seconds / pace))
+            {
+                continue
+            }
             advance(to: next, ifUnchangedSince: count)
         }
     }
