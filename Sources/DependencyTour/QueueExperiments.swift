@@ -12,8 +12,8 @@ import LessonKit
 /// measurement (an order, a thread, how many at once), so they are the tour's.
 struct QueueExperiments: Sendable {
     let trace: OperationTrace
-    /// Story seconds to wall seconds (`--speed`).
-    let wall: @Sendable (Double) -> Double
+    /// What the operations sleep on, and what waits for them: the trace's story clock.
+    var clock: SleepClock { trace.clock }
 
     // MARK: queuePriority
 
@@ -29,11 +29,12 @@ struct QueueExperiments: Sendable {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.isSuspended = true
+        clock.watch(queue)
         let order = Locked<[String]>([])
         var operations: [Operation] = []
         for (name, priority) in Self.priorities {
             let operation = BlockOperation {
-                self.trace.span(name, kind: "priority") { Thread.sleep(forTimeInterval: self.wall(0.05)) }
+                self.trace.span(name, kind: "priority") { self.clock.sleep(seconds: 0.05) }
                 order.withLock { $0.append(name) }
             }
             operation.queuePriority = priority
@@ -41,7 +42,7 @@ struct QueueExperiments: Sendable {
             queue.addOperation(operation)
         }
         queue.isSuspended = false
-        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
+        _ = await clock.waitUntilFinished(operations)
         return order.current
     }
 
@@ -61,14 +62,15 @@ struct QueueExperiments: Sendable {
     /// Two queues, one `.userInteractive` and one `.background`, each given
     /// the same CPU-bound work at the same moment (added in turns, so neither
     /// is first in line). Measures when each queue's work finished on average,
-    /// and how the threads that ran it were set up.
+    /// in wall time (the CPU's sharing is the machine's, not the story's), and
+    /// how the threads that ran it were set up.
     func qualityOfServiceRace(operationsPerQueue: Int) async -> QualityOfServiceRace {
         let fast = OperationQueue()
         fast.qualityOfService = .userInteractive
         let slow = OperationQueue()
         slow.qualityOfService = .background
-        let rounds = Self.spinRounds(forWallSeconds: wall(0.25))
-        let start = trace.now()
+        clock.watch(fast, slow)
+        let start = ContinuousClock.now
         let finishMs = Locked<[QualityOfService: [Double]]>([:])
         let niceValues = Locked<[QualityOfService: Set<Int>]>([:])
         var operations: [Operation] = []
@@ -76,8 +78,9 @@ struct QueueExperiments: Sendable {
             let queue = index % 2 == 0 ? fast : slow
             let qos = queue.qualityOfService
             let operation = BlockOperation {
-                self.trace.span(qos == .userInteractive ? "interactive" : "background") { Self.spin(rounds) }
-                let ms = self.trace.now() - start
+                Self.spin(Self.spinRounds)
+                let took = (ContinuousClock.now - start).components
+                let ms = Double(took.seconds) * 1000 + Double(took.attoseconds) / 1e15
                 finishMs.withLock { $0[qos, default: []].append(ms) }
                 if let nice = Self.niceOfCurrentThread() {
                     niceValues.withLock { _ = $0[qos, default: []].insert(nice) }
@@ -86,7 +89,7 @@ struct QueueExperiments: Sendable {
             operations.append(operation)
             queue.addOperation(operation)
         }
-        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 120)
+        _ = await clock.waitUntilFinished(operations)
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
         let finished = finishMs.current
         let nice = niceValues.current
@@ -118,14 +121,10 @@ struct QueueExperiments: Sendable {
         if hash == 42 { print("") }
     }
 
-    /// How many rounds of `spin` take about `seconds` on one core of this machine now.
-    static func spinRounds(forWallSeconds seconds: Double) -> Int {
-        let sample = 200_000
-        let clock = ContinuousClock()
-        let took = clock.measure { spin(sample) }
-        let sampleSeconds = max(Double(took.components.attoseconds) / 1e18 + Double(took.components.seconds), 1e-6)
-        return max(sample, Int(Double(sample) * seconds / sampleSeconds))
-    }
+    /// The work of one operation of the race: about a fifth of a second on
+    /// one idle core of this machine in a debug build. Fixed, not measured
+    /// at the start, so that every run races the same work.
+    static let spinRounds = 20_000_000
 
     // MARK: completionBlock set after addOperation
 
@@ -153,12 +152,12 @@ struct QueueExperiments: Sendable {
         }
         // The queue lets go of an operation only after reading its completion
         // block (`isFinished` comes a little before that).
-        _ = await eventually(timeoutSeconds: 60) { queue.operationCount == 0 }
+        await clock.waitUntilEmpty(queue)
         await Self.completionBlocksAlreadyDueHaveRun(on: queue)
 
         let late = BlockOperation {}
         queue.addOperation(late)
-        _ = await eventually(timeoutSeconds: 10) { queue.operationCount == 0 }
+        await clock.waitUntilEmpty(queue)
         let lateRan = Locked(false)
         late.completionBlock = { lateRan.withLock { $0 = true } }
         await Self.completionBlocksAlreadyDueHaveRun(on: queue)
@@ -190,12 +189,15 @@ struct QueueExperiments: Sendable {
     /// until they are all done — so never call it on the main queue. Here it
     /// is called on a background thread, and we measure how long it blocked.
     func addOperationsAndWait() async -> Waiting {
-        await withCheckedContinuation { continuation in
+        let waiting = Locked<Waiting?>(nil)
+        // The story waits on the clock while the thread it started waits for the operations.
+        _ = await clock.wait { fire in
             Thread.detachNewThread {
                 let queue = OperationQueue()
+                self.clock.watch(queue)
                 let operations = (1...3).map { number in
                     BlockOperation {
-                        self.trace.span("op \(number)", kind: "operation") { Thread.sleep(forTimeInterval: self.wall(0.3)) }
+                        self.trace.span("op \(number)", kind: "operation") { self.clock.sleep(seconds: 0.3) }
                     }
                 }
                 let lane = self.trace.currentLane()
@@ -204,12 +206,15 @@ struct QueueExperiments: Sendable {
                 let blockedMs = self.trace.now() - start
                 let allFinished = operations.allSatisfy(\.isFinished)
                 let work = self.trace.spans(since: start).filter { $0.name.hasPrefix("op ") }
-                continuation.resume(
-                    returning: Waiting(
+                waiting.withLock {
+                    $0 = Waiting(
                         blockedMs: blockedMs, allFinishedWhenItReturned: allFinished, waiterLane: lane,
-                        maxAtOnce: OperationTrace.maxOverlap(work)))
+                        maxAtOnce: OperationTrace.maxOverlap(work))
+                }
+                fire()
             }
         }
+        return waiting.current ?? Waiting(blockedMs: 0, allFinishedWhenItReturned: false, waiterLane: "?", maxAtOnce: 0)
     }
 
     // MARK: start()
@@ -228,9 +233,12 @@ struct QueueExperiments: Sendable {
         let ranOn = Locked<(thread: pthread_t, lane: String)?>(nil)
         let operation = BlockOperation {
             ranOn.withLock { $0 = (pthread_self(), self.trace.currentLane()) }
-            self.trace.span("started directly") { Thread.sleep(forTimeInterval: self.wall(0.1)) }
+            self.trace.span("started directly") { self.clock.sleep(seconds: 0.1) }
         }
+        // The calling thread waits on the clock through the operation it runs: the story lets the time go meanwhile.
+        clock.release()
         operation.start()
+        clock.hold()
         let finishedWhenStartReturned = operation.isFinished
         return DirectStart(
             callerLane: trace.currentLane(), operationLane: ranOn.current?.lane ?? "nowhere",
@@ -252,20 +260,20 @@ struct QueueExperiments: Sendable {
     /// `addExecutionBlock`), each sleeping 0.3 story seconds. Apple's
     /// Foundation runs the blocks concurrently; we measure what this one does.
     func severalBlocks(count: Int = 4) async -> SeveralBlocks {
-        let blockSeconds = wall(0.3)
+        let blockSeconds = 0.3
         let operation = BlockOperation {
-            self.trace.span("block 1", kind: "execution block") { Thread.sleep(forTimeInterval: blockSeconds) }
+            self.trace.span("block 1", kind: "execution block") { self.clock.sleep(seconds: blockSeconds) }
         }
         for number in 2...count {
             operation.addExecutionBlock {
-                self.trace.span("block \(number)", kind: "execution block") {
-                    Thread.sleep(forTimeInterval: blockSeconds)
-                }
+                self.trace.span("block \(number)", kind: "execution block") { self.clock.sleep(seconds: blockSeconds) }
             }
         }
         let start = trace.now()
-        OperationQueue().addOperation(operation)
-        _ = await OperationWaiter.waitUntilFinished([operation], timeoutSeconds: 60)
+        let queue = OperationQueue()
+        clock.watch(queue)
+        queue.addOperation(operation)
+        _ = await clock.waitUntilFinished([operation])
         let blocks = trace.spans(since: start).filter { $0.name.hasPrefix("block ") }
         return SeveralBlocks(
             blocks: blocks.count, blockMs: blockSeconds * 1000, threads: Set(blocks.map(\.lane)).count,
@@ -286,13 +294,14 @@ struct QueueExperiments: Sendable {
     func concurrencyLimit(_ limit: Int?, operations count: Int = 6) async -> Limit {
         let queue = OperationQueue()
         if let limit { queue.maxConcurrentOperationCount = limit }
+        clock.watch(queue)
         let name = "limit \(limit.map(String.init) ?? "default")"
         let start = trace.now()
         let operations = (0..<count).map { _ in
-            BlockOperation { self.trace.span(name, kind: "limit") { Thread.sleep(forTimeInterval: self.wall(0.3)) } }
+            BlockOperation { self.trace.span(name, kind: "limit") { self.clock.sleep(seconds: 0.3) } }
         }
         operations.forEach(queue.addOperation)
-        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 60)
+        _ = await clock.waitUntilFinished(operations)
         let spans = trace.spans(since: start).filter { $0.name == name }
         return Limit(limit: limit, maxAtOnce: OperationTrace.maxOverlap(spans), totalMs: trace.now() - start)
     }

@@ -14,6 +14,8 @@ final class Tour {
     let conditions: NetworkConditions
     private let make: (UpdateWorld) -> UpdateControls
     private var measures: [String: Double] = [:]
+    /// What this machine's timing decided, in words: not story figures.
+    private var machineNotes: [String] = []
     private var section = 0
 
     init(plan: TourPlan, run: CustomLessonRun, make: @escaping (UpdateWorld) -> UpdateControls) {
@@ -27,8 +29,9 @@ final class Tour {
 
     private var console: LessonConsole { run.console }
     private var trace: OperationTrace { run.trace }
+    private var clock: SleepClock { run.trace.clock }
     /// The cycle is given this long (story seconds) to finish before we call it hung.
-    private var cycleTimeout: Double { conditions.wallSeconds(2) }
+    private let cycleTimeout = 2.0
 
     func play() async -> CustomLessonOutcome {
         console.say(
@@ -43,7 +46,7 @@ final class Tour {
             if plan.showsBroken { await uncheckedCycle() }
             if plan.showsFixed { checkedCycle() }
         }
-        let experiments = QueueExperiments(trace: trace, wall: conditions.wallSeconds)
+        let experiments = QueueExperiments(trace: trace)
         if parts.contains("priority") { await priorities(experiments) }
         if parts.contains("qos") { await qualityOfService(experiments) }
         if parts.contains("completion") { await lateCompletionBlocks(experiments) }
@@ -53,7 +56,9 @@ final class Tour {
         if parts.contains("limit") { await limits(experiments) }
         if parts.contains("start-unready") { await startUnready() }
         return CustomLessonOutcome(
-            story: "software update, variant \(plan.variant.rawValue)", measures: measures, sentences: TourSentences.all)
+            story: "software update, variant \(plan.variant.rawValue)", measures: measures,
+            sentences: TourSentences.all,
+            machineNotes: machineNotes)
     }
 
     /// A part's title on screen, and its short name on the timeline.
@@ -63,14 +68,17 @@ final class Tour {
         console.say("\n── \(section). \(title) ──")
     }
 
+    /// The lanes as drawn, indented, as wide as the terminal (80 columns when it is not one): written
+    /// as they are, since a wrapped lane would put its spans at the wrong time.
     private func chart(since start: Double) {
-        console.say(
-            OperationTrace.laneChart(trace.spans(since: start)).split(separator: "\n").map { "    " + $0 }
-                .joined(separator: "\n"))
+        let indent = "    "
+        let columns = (StandardStream.output.terminal.columns ?? 80) - indent.count
+        let chart = OperationTrace.laneChart(trace.spans(since: start), columns: columns)
+        console.write(chart.split(separator: "\n").map { indent + $0 + "\n" }.joined())
     }
 
     private func describe(_ steps: [UpdateWorld.FinishedStep], since start: Double) -> String {
-        steps.map { "\($0.name) at \(Int($0.ms - start)) ms (\($0.lane))" }.joined(separator: ", ")
+        steps.map { "\($0.name) at \(Int(($0.ms - start).rounded())) ms (\($0.lane))" }.joined(separator: ", ")
     }
 
     /// Draws what the update did on the trace, from what was seen of it: the
@@ -89,23 +97,30 @@ final class Tour {
         }
     }
 
+    /// The step's update, made in a world of its own, its queues watched by the clock.
+    private func makeUpdate() -> (update: UpdateControls, world: UpdateWorld) {
+        let world = UpdateWorld(conditions: conditions, trace: trace)
+        let update = make(world)
+        clock.watch(update.backgroundQueue, OperationQueue.main)
+        return (update, world)
+    }
+
     // MARK: the chain
 
     private func chain(withDependencies: Bool) async {
         heading(
             withDependencies ? "With dependencies (the fix)" : "The update without dependencies (the bug)",
             timeline: withDependencies ? "dependencies" : "no dependencies")
-        let world = UpdateWorld(conditions: conditions, trace: trace)
-        let update = make(world)
+        let (update, world) = makeUpdate()
         console.say(
             withDependencies
                 ? "  unzip.addDependency(download); install.addDependency(unzip) — install waits on the main queue"
-                    + "\n  for an operation on the background queue"
+                    + " for an operation on the background queue"
                 : "  install on OperationQueue.main; download and unzip on a background queue; no addDependency")
         console.say("  unzip takes \(Int(world.unzipSeconds * 1000)) ms (drawn from seed \(conditions.seed))")
         let start = trace.now()
         let operations = update.start(withDependencies)
-        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 120)
+        _ = await clock.waitUntilFinished(operations)
         let steps = world.finishedSteps
         recordSpans(of: world)
         let inOrder = steps.map(\.name) == UpdateWorld.steps
@@ -121,9 +136,7 @@ final class Tour {
             "  unzip \(unzipHadPackage ? "found the package" : "found no package: \(why)")"
         )
         console.say("  install said: \"\(update.statusLabel.text ?? "")\"")
-        // A completion block runs after its operation has finished, on another thread: "all finished" is not yet
-        // "all completion blocks done", so wait for their lines.
-        _ = await eventually(timeoutSeconds: 10) { world.completionBlockLanes.count == operations.count }
+        await world.completionBlocksLogged()
         let completions = world.completionBlockLanes
         let onMain = completions.values.filter { $0 == "main queue" }.count
         if withDependencies {
@@ -145,10 +158,9 @@ final class Tour {
 
     private func cancelledDependency() async {
         heading("A cancelled dependency does not hold back what depends on it", timeline: "cancelled")
-        let world = UpdateWorld(conditions: conditions, trace: trace)
-        let update = make(world)
+        let (update, world) = makeUpdate()
         let operations = update.startWithCancelledDownload()
-        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 120)
+        _ = await clock.waitUntilFinished(operations)
         let steps = world.finishedSteps
         recordSpans(of: world)
         let unzipRan = steps.contains { $0.name == "unzip" }
@@ -164,11 +176,10 @@ final class Tour {
 
     private func uncheckedCycle() async {
         heading("A dependency cycle, unchecked (the bug)", timeline: "cycle")
-        let world = UpdateWorld(conditions: conditions, trace: trace)
-        let update = make(world)
+        let (update, world) = makeUpdate()
         console.say("  the tutorial's commented-out line switched on: download.addDependency(install)")
         let operations = update.startWithUncheckedCycle()
-        let finishedInTime = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: cycleTimeout)
+        let finishedInTime = await clock.waitUntilFinished(operations, atMost: cycleTimeout)
         let finished = operations.filter(\.isFinished).count
         let ready = operations.filter(\.isReady).count
         let waiting = update.backgroundQueue.operationCount
@@ -185,7 +196,7 @@ final class Tour {
         for operation in operations { operation.cancel() }
         update.backgroundQueue.isSuspended = false
         OperationQueue.main.isSuspended = false
-        let released = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
+        let released = await clock.waitUntilFinished(operations)
         let ran = world.finishedSteps.count
         console.say(
             "  released by cancelling all three: \(released ? "all finished" : "still stuck") after"
@@ -199,8 +210,7 @@ final class Tour {
 
     private func checkedCycle() {
         heading("The cycle check (the fix)", timeline: "check")
-        let world = UpdateWorld(conditions: conditions, trace: trace)
-        let update = make(world)
+        let (update, _) = makeUpdate()
         do {
             _ = try update.startCheckingForCycles(true)
             console.say("  enqueued: no cycle found \(console.mark(false))")
@@ -247,17 +257,17 @@ final class Tour {
                 console.say(
                     "  accepted and read back: \(race.acceptedAndReadBack ? "yes" : "no"); the threads' nice values:"
                         + " userInteractive \(nice(race.userInteractiveNice)), background \(nice(race.backgroundNice))")
-                measures["qosContendedBackgroundSlowdown"] = (ratio * 100).rounded() / 100
                 measures["qosUserInteractiveNice"] = Double(race.userInteractiveNice.min() ?? 0)
                 measures["qosBackgroundNice"] = Double(race.backgroundNice.max() ?? 0)
-            } else {
-                measures["qosOneEachBackgroundSlowdown"] = (ratio * 100).rounded() / 100
             }
+            machineNotes.append(
+                "QoS, \(label): .background took \(String(format: "%.2f", ratio))× as long as .userInteractive"
+                    + " (\(Int(race.backgroundMeanMs)) and \(Int(race.userInteractiveMeanMs)) ms of wall time)")
         }
         console.say(
             "  Here libdispatch runs each QoS on threads with a different nice value, so QoS matters whenever"
-                + "\n  threads compete for the CPU (with each other or with other programs), and not otherwise."
-                + "\n  iOS also maps QoS to CPU priority, and to more (I/O, timer coalescing, which cores).")
+                + " threads compete for the CPU (with each other or with other programs), and not otherwise."
+                + " iOS also maps QoS to CPU priority, and to more (I/O, timer coalescing, which cores).")
     }
 
     private func lateCompletionBlocks(_ experiments: QueueExperiments) async {
@@ -270,7 +280,9 @@ final class Tour {
             "  set once the operation had left the queue: the block \(late.ranWhenSetAfterItLeft ? "ran" : "never ran")"
                 + "  \(console.mark(late.ranWhenSetAfterItLeft))")
         console.say("  The block is read when the operation finishes: set it before addOperation.")
-        measures["lateCompletionBlocksMissed"] = Double(late.rounds - late.ranWhenSetRightAfter)
+        machineNotes.append(
+            "a completionBlock set right after addOperation ran \(late.ranWhenSetRightAfter) of \(late.rounds) times"
+                + " (a race the threads decide)")
         measures["lateCompletionBlockRanAfterItLeft"] = late.ranWhenSetAfterItLeft ? 1 : 0
     }
 
@@ -278,7 +290,7 @@ final class Tour {
         heading("addOperations(_:waitUntilFinished: true)", timeline: "wait")
         let waiting = await experiments.addOperationsAndWait()
         console.say(
-            "  called on \(waiting.waiterLane) with 3 operations of \(Int(conditions.wallSeconds(0.3) * 1000)) ms:"
+            "  called on \(waiting.waiterLane) with 3 operations of 300 ms:"
                 + " it blocked \(Int(waiting.blockedMs)) ms (they ran at most \(waiting.maxAtOnce) at once);"
                 + " all finished when it returned: \(waiting.allFinishedWhenItReturned ? "yes" : "no")")
         console.say("  It blocks the calling thread: on the main queue that is step 1's frozen screen.")
@@ -320,7 +332,7 @@ final class Tour {
         console.say(
             blocks.maxAtOnce == 1
                 ? "  One after another, here: swift-corelibs-foundation runs them in turn. On Apple platforms they run"
-                    + "\n  concurrently and the whole would take about one block's time."
+                    + " concurrently and the whole would take about one block's time."
                 : "  They overlapped, as they do on Apple platforms.")
         chart(since: start)
         measures["blockOperationThreads"] = Double(blocks.threads)
@@ -330,7 +342,7 @@ final class Tour {
 
     private func limits(_ experiments: QueueExperiments) async {
         heading("maxConcurrentOperationCount", timeline: "limits")
-        console.say("  6 operations of \(Int(conditions.wallSeconds(0.3) * 1000)) ms each")
+        console.say("  6 operations of 300 ms each")
         for limit in [1, 2, nil] as [Int?] {
             let result = await experiments.concurrencyLimit(limit)
             console.say(

@@ -2,7 +2,7 @@ import Foundation
 import LessonKit
 
 /// What to play, from the command line: `--variant broken|fixed|both` and
-/// `--part chain,cycle,…` (default: everything).
+/// `--part chain,cycle,…` or `--scenario chain` (default: everything).
 struct TourPlan {
     enum Variant: String, CaseIterable {
         case broken, fixed, both
@@ -33,11 +33,16 @@ struct TourPlan {
             throw UsageError("--variant takes broken, fixed or both, not '\(variantName)'")
         }
         self.variant = variant
-        let parts = (options.extra["part"] ?? Self.allParts.joined(separator: ","))
+        // `--scenario NAME` plays one part, as `--part NAME` does: the name the tools replay a story by.
+        if options.scenario != nil && options.extra["part"] != nil {
+            throw UsageError("--scenario names one part: give it or --part, not both")
+        }
+        let parts = (options.scenario ?? options.extra["part"] ?? Self.allParts.joined(separator: ","))
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if let unknown = parts.first(where: { !(Self.allParts + Self.namedOnly).contains($0) }) {
             throw UsageError(
-                "--part: unknown part '\(unknown)' (parts: \((Self.allParts + Self.namedOnly).joined(separator: ", ")))")
+                "--part: unknown part '\(unknown)' (parts: \((Self.allParts + Self.namedOnly).joined(separator: ", ")))"
+            )
         }
         self.parts = parts
     }

@@ -65,19 +65,8 @@ enum TourSentences {
             yes:
                 "A suspended queue that runs one at a time started its operations highest priority first, as documented.",
             no: "A suspended queue that runs one at a time did not start its operations in the documented order."),
-        MeasureSentence("qosContendedBackgroundSlowdown") {
-            "With more busy threads than cores, .background operations took \(number($0))× as long as .userInteractive ones."
-        },
         MeasureSentence("qosUserInteractiveNice") { "The .userInteractive threads ran at nice \(number($0))," },
         MeasureSentence("qosBackgroundNice") { "the .background ones at nice \(number($0))." },
-        MeasureSentence("qosOneEachBackgroundSlowdown") {
-            "With one operation on each queue, .background took \(number($0))× as long."
-        },
-        MeasureSentence("lateCompletionBlocksMissed") {
-            $0 == 0
-                ? "Every completionBlock set right after addOperation ran, this time: it is a race all the same."
-                : "\(count($0, "completionBlock")) set right after addOperation never ran: the operation was done first."
-        },
         MeasureSentence(
             "lateCompletionBlockRanAfterItLeft", yes: "A completionBlock set after its operation left the queue ran.",
             no: "A completionBlock set after its operation had left the queue never ran."),

@@ -9,13 +9,15 @@ class LotteryViewController: ScreenController {
     let digitLabels = [Label(), Label(), Label()]
     let startButton = Button(title: "start")
     let queue = OperationQueue()
-    /// Seconds between two rolls: the tutorial's 0.05, divided by `--speed`.
-    let tick: TimeInterval
+    /// Seconds between two rolls: the tutorial's 0.05.
+    let tick: TimeInterval = 0.05
+    /// What the loop sleeps on: the tutorial's `[NSThread sleepForTimeInterval:]`.
+    let clock: AppClock
     /// The tutorial's `arc4random_uniform`, seeded.
     let random: RandomSource
 
     required init(environment: ScreenEnvironment) {
-        tick = environment.wallSeconds(0.05)
+        clock = environment.clock
         random = environment.random
         queue.name = "lottery queue"
         for label in digitLabels { label.text = "0" }
@@ -58,7 +60,7 @@ class LotteryViewController: ScreenController {
     /// loop, and it sets the labels from the queue's thread.
     func roll(_ rolling: Operation) {
         while !rolling.isCancelled {
-            Thread.sleep(forTimeInterval: tick)
+            clock.sleep(forTimeInterval: tick)
             show(nextDigits())
         }
     }

@@ -12,6 +12,8 @@ final class SoftwareUpdate {
 
     let network: SlowNetwork
     let log: AppLog
+    /// What the unzip sleeps on: the tutorial's `[NSThread sleepForTimeInterval:]`.
+    let clock: AppClock
     /// How long unzipping takes (the tutorial sleeps 2 s).
     let unzipSeconds: TimeInterval
     let backgroundQueue = OperationQueue()
@@ -22,9 +24,10 @@ final class SoftwareUpdate {
     private var downloadedPackage: Data?
     private var unzippedFiles: Int?
 
-    init(network: SlowNetwork, log: AppLog, unzipSeconds: TimeInterval) {
+    init(network: SlowNetwork, log: AppLog, clock: AppClock, unzipSeconds: TimeInterval) {
         self.network = network
         self.log = log
+        self.clock = clock
         self.unzipSeconds = unzipSeconds
         backgroundQueue.name = "update queue"
     }
@@ -82,7 +85,7 @@ final class SoftwareUpdate {
     private func unzip() {
         // Whatever the download has left by now is what there is to unzip.
         let package = lock.withLock { downloadedPackage }
-        Thread.sleep(forTimeInterval: unzipSeconds)
+        clock.sleep(forTimeInterval: unzipSeconds)
         let files = package.map { $0.count / 64 + 1 }
         lock.withLock { unzippedFiles = files }
         log(files.map { "unzip: \($0) files" } ?? "unzip: nothing to unzip")

@@ -5,7 +5,8 @@ import Foundation
 // takes), drives the update through these controls, and watches it from outside.
 exit(
     await DependencyTour.run { world in
-        let update = SoftwareUpdate(network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+        let update = SoftwareUpdate(
+            network: world.network, log: world.log, clock: world.clock, unzipSeconds: world.unzipSeconds)
         return UpdateControls(
             start: update.start(withDependencies:), startWithCancelledDownload: update.startWithCancelledDownload,
             startWithUncheckedCycle: update.startWithUncheckedCycle,

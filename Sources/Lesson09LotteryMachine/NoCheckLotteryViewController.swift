@@ -6,7 +6,7 @@ import Foundation
 final class NoCheckLotteryViewController: LotteryViewController {
     override func roll(_ rolling: Operation) {
         while !rolling.isCancelled {
-            Thread.sleep(forTimeInterval: tick)
+            clock.sleep(forTimeInterval: tick)
             let digits = nextDigits()
             OperationQueue.main.addOperation { self.show(digits) }
         }

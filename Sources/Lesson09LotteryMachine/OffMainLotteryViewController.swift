@@ -5,7 +5,7 @@ import Foundation
 final class OffMainLotteryViewController: LotteryViewController {
     override func roll(_ rolling: Operation) {
         while !queue.isSuspended && !rolling.isCancelled {
-            Thread.sleep(forTimeInterval: tick)
+            clock.sleep(forTimeInterval: tick)
             show(nextDigits())
         }
     }

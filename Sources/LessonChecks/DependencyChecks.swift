@@ -15,13 +15,13 @@ public enum DependencyChecks {
     /// The seeds the chain is played with: each draws its own download and
     /// unzip times, so without dependencies some finish out of order.
     public static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
-    public static let speed = 20.0
-    /// How long a chain may take before it counts as hung (wall seconds; a
-    /// chain takes ~0.2 s at this speed).
-    static let chainTimeout = 10.0
-    /// How long an enqueued cycle is watched before it counts as hung: none of
-    /// its operations can ever start, so a short look is enough.
-    static let cycleWatch = 1.0
+    /// How long a chain may take before it counts as hung, in story seconds (a
+    /// chain takes at most about 4; waiting costs nothing on the story clock).
+    static let chainTimeout = 60.0
+    /// How long an enqueued cycle is watched before it counts as hung, in
+    /// story seconds: none of its operations can ever start, and a chain that
+    /// is not one has long finished by then.
+    static let cycleWatch = 60.0
 
     public static let order = BugText(
         name: "the update's steps run out of order",
@@ -78,7 +78,6 @@ public enum DependencyChecks {
     static func conditions(seed: UInt64) -> NetworkConditions {
         var options = LessonOptions()
         options.seed = seed
-        options.speed = speed
         var conditions = NetworkConditions(options)
         conditions.jitter = 0.5
         return conditions
@@ -94,7 +93,8 @@ public enum DependencyChecks {
         seed: UInt64, make: Make, start: (SoftwareUpdateControls) throws -> [Operation]
     ) async throws -> [UpdateWorld.FinishedStep]? {
         let outcome: Result<[UpdateWorld.FinishedStep]?, any Error> = await ExclusiveRun.run { _ in
-            let world = UpdateWorld(conditions: conditions(seed: seed), trace: OperationTrace())
+            let (world, clock) = storyWorld(seed: seed)
+            defer { clock.shutDown() }
             let update = make(world)
             let operations: [Operation]
             do {
@@ -102,8 +102,8 @@ public enum DependencyChecks {
             } catch {
                 return .failure(error)
             }
-            guard await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: chainTimeout) else {
-                await release(operations)
+            guard await clock.waitUntilFinished(operations, atMost: chainTimeout) else {
+                await release(operations, on: clock)
                 return .success(nil)
             }
             return .success(world.finishedSteps)
@@ -118,10 +118,11 @@ public enum DependencyChecks {
             guard
                 let steps = try? await playChain(seed: seed, make: make, start: { $0.start(true) })
             else {
-                narrate?("seed \(seed): the chain did not finish in \(Int(chainTimeout)) s")
+                narrate?("seed \(seed): the chain did not finish in \(Int(chainTimeout)) story seconds")
                 return order.result(
                     passed: false,
-                    measured: "the chain with seed \(seed) did not finish in \(Int(chainTimeout)) s (a cycle?)")
+                    measured:
+                        "the chain with seed \(seed) did not finish in \(Int(chainTimeout)) story seconds (a cycle?)")
             }
             let good = steps.map(\.name) == UpdateWorld.steps && !steps.contains(where: \.foundNothing)
             if good { inOrder += 1 }
@@ -144,16 +145,18 @@ public enum DependencyChecks {
         // left on `OperationQueue.main` would keep any scenario played after it
         // from ever seeing the app idle.
         let outcome: Result<(finished: Bool, started: Int, count: Int), any Error> = await ExclusiveRun.run { _ in
-            let update = make(UpdateWorld(conditions: conditions(seed: 1), trace: OperationTrace()))
+            let (world, clock) = storyWorld(seed: 1)
+            defer { clock.shutDown() }
+            let update = make(world)
             let operations: [Operation]
             do {
                 operations = try update.startCheckingForCycles(true)
             } catch {
                 return .failure(error)
             }
-            let finished = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: cycleWatch)
+            let finished = await clock.waitUntilFinished(operations, atMost: cycleWatch)
             let started = operations.filter { $0.isExecuting || $0.isFinished }.count
-            await release(operations)
+            await release(operations, on: clock)
             return .success((finished, started, operations.count))
         }
         switch outcome {
@@ -173,15 +176,23 @@ public enum DependencyChecks {
             }
             return result(
                 false,
-                "no error; enqueued, and after \(Int(cycleWatch)) s \(run.started) of \(run.count) operations had "
+                "no error; enqueued, and after \(Int(cycleWatch)) story seconds \(run.started) of \(run.count) operations had "
                     + "started, none finished: hung")
         }
     }
 
     /// Lets hung operations go: a cancelled operation no longer waits for its
     /// dependencies, so a cycle ends (and no queue keeps it after the check).
-    static func release(_ operations: [Operation]) async {
+    static func release(_ operations: [Operation], on clock: SleepClock) async {
         for operation in operations { operation.cancel() }
-        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 10)
+        _ = await clock.waitUntilFinished(operations)
+    }
+
+    /// A world for one run of the update, on a story clock of its own that
+    /// watches the main queue (where install runs); shut it down after.
+    static func storyWorld(seed: UInt64) -> (UpdateWorld, SleepClock) {
+        let clock = SleepClock()
+        clock.watch(OperationQueue.main)
+        return (UpdateWorld(conditions: conditions(seed: seed), trace: OperationTrace(clock: clock)), clock)
     }
 }

@@ -76,7 +76,8 @@ public struct Exercise: Sendable {
             call = """
                 exit(
                     await WorkbenchMain.run(exercise: \(number)) { world in
-                        let update = SoftwareUpdate(network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+                        let update = SoftwareUpdate(
+                            network: world.network, log: world.log, clock: world.clock, unzipSeconds: world.unzipSeconds)
                         return SoftwareUpdateControls(
                             start: update.start(withDependencies:),
                             startCheckingForCycles: update.startCheckingForCycles(withCycle:), statusLabel: update.statusLabel)

@@ -9,12 +9,13 @@ import LessonSupport
 /// thread that draws them, its labels' writes off the main queue counted by
 /// TableKit.
 ///
-/// One session, as a user plays it: start, let it roll, pause, watch, resume,
-/// quit. Every wait is for a condition, bounded.
+/// One session, as a user plays it on the story clock: start, let it roll,
+/// pause, watch, resume, quit.
 public enum LotteryChecks {
-    /// 5 times the tutorial's pace: 10 ms between rolls, quick, and still long next to a press.
-    public static let speed = 5.0
-    /// How long the queue gets to empty after a pause before the rolling counts as unstoppable.
+    /// Story seconds the machine rolls after start, and after resume: six ticks.
+    static let rollingWatch = 0.3
+    /// How long the queue gets to empty after a pause before the rolling
+    /// counts as unstoppable, in story seconds: thirty ticks.
     static let pauseWatch = 1.5
 
     public static let suspension = BugText(
@@ -62,9 +63,11 @@ public enum LotteryChecks {
     public static func check(narrate: ((String) -> Void)? = nil, machine: any ScreenController.Type) async
         -> [CheckResult]
     {
-        let trace = OperationTrace()
+        let clock = SleepClock()
+        defer { clock.shutDown() }
+        let trace = OperationTrace(clock: clock)
         let outcome = await ExclusiveRun.run { instruments -> Result<Session, ScreenSession.MissingOutlet> in
-            switch await MainActor.run(body: { ScreenSession.make(machine, speed: speed, seed: 7, trace: trace) }) {
+            switch await MainActor.run(body: { ScreenSession.make(machine, seed: 7, trace: trace) }) {
             case .failure(let missing):
                 return .failure(missing)
             case .success(let machine):
@@ -93,7 +96,7 @@ public enum LotteryChecks {
             "start: \(session.rolled ? "rolling" : "the digits never rolled") · pause: "
                 + "\(counted(session.rollsAfterPause, "roll")) after it, "
                 + "\(counted(session.operationsAfterPause, "operation")) left in the queue "
-                + "\(String(format: "%g", pauseWatch)) s later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")"
+                + "\(String(format: "%g", pauseWatch)) story seconds later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")"
         )
         return [
             suspension.result(
@@ -102,7 +105,7 @@ public enum LotteryChecks {
                 measured: session.rolled
                     ? "\(counted(session.rollsAfterPause, "roll")) after pause · "
                         + "\(counted(session.operationsAfterPause, "operation")) still in the queue "
-                        + "\(String(format: "%g", pauseWatch)) s later · rolling again after resume: "
+                        + "\(String(format: "%g", pauseWatch)) story seconds later · rolling again after resume: "
                         + (session.rolledAgain ? "yes" : "no")
                     : "the digits never rolled after start"),
             mainQueue.result(
@@ -127,16 +130,19 @@ public enum LotteryChecks {
         func press() async -> Double { await MainActor.run { machine.press() } }
         func rolls(after ms: Double) -> Int { machine.rolls.filter { $0.ms > ms }.count }
 
+        let clock = machine.trace.clock
         _ = await press()
-        session.rolled = await eventually(timeoutSeconds: 10) { machine.rolls.count >= 5 }
+        await clock.wait(seconds: rollingWatch)
+        session.rolled = machine.rolls.count >= 5
         if session.rolled {
             let pausedAt = await press()
-            _ = await eventually(timeoutSeconds: pauseWatch) { machine.queue.operationCount == 0 }
+            await clock.waitUntilEmpty(machine.queue, atMost: pauseWatch)
             await mainQueueCaughtUp()
             session.rollsAfterPause = rolls(after: pausedAt)
             session.operationsAfterPause = machine.queue.operationCount
             let resumedAt = await press()
-            session.rolledAgain = await eventually(timeoutSeconds: 5) { rolls(after: resumedAt) >= 3 }
+            await clock.wait(seconds: rollingWatch)
+            session.rolledAgain = rolls(after: resumedAt) >= 3
         }
         return session
     }

@@ -7,15 +7,19 @@ import TableKit
 ///
 ///     exit(await CustomLessonMain.run(8, unsupported: TableFlag.allCases, plan: Plan.init) { plan, run in … })
 ///
-/// `plan` turns the flags into what the step will do, or throws a
-/// `UsageError` (one line, then the usage, exit status 2) before anything is
-/// shown. `play` runs the story, printing through `run.console`, recording on
-/// `run.trace`, and returns the step's own numbers for the report's `measures`.
+/// `stories` are the names `--scenario` takes: the stories the step can play
+/// (what `same-figures` and the lesson texts replay). `plan` turns the flags
+/// into what the step will do, or throws a `UsageError` (one line, then the
+/// usage, exit status 2) before anything is shown. `play` runs the story on
+/// the story clock (`run.trace.clock`, paced to `--speed` only when a person
+/// watches a live terminal), printing through `run.console`, recording on
+/// `run.trace`, and returns the step's own numbers for its `StoryReport`.
 public enum CustomLessonMain {
     public static func run<Plan>(
         _ number: Int,
+        stories: [String],
         extraFlags: [LessonOptions.ExtraFlag] = [],
-        unsupported: [TableFlag] = TableFlag.allCases,
+        unsupported: [TableFlag] = TableFlag.storyFlags,
         example: String = "",
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         plan: (LessonOptions) throws(UsageError) -> Plan,
@@ -28,24 +32,27 @@ public enum CustomLessonMain {
         StandardStreams.checkAtStart()
         ExitCleanup.install()
         let status = await Self.play(
-            entry, extraFlags: extraFlags, unsupported: unsupported, example: example, arguments: arguments, plan: plan,
-            play: play)
+            entry, stories: stories, extraFlags: extraFlags, unsupported: unsupported, example: example,
+            arguments: arguments, plan: plan, play: play)
         return StandardStreams.exitStatus(status, program: entry.target)
     }
 
     private static func play<Plan>(
-        _ entry: LessonEntry, extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag], example: String,
-        arguments: [String], plan: (LessonOptions) throws(UsageError) -> Plan,
+        _ entry: LessonEntry, stories: [String], extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag],
+        example: String, arguments: [String], plan: (LessonOptions) throws(UsageError) -> Plan,
         play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
     ) async -> Int32 {
         let program = entry.target
-        let usage = Self.usage(program: program, extraFlags: extraFlags, unsupported: unsupported)
+        let usage = Self.usage(program: program, stories: stories, extraFlags: extraFlags, unsupported: unsupported)
         let options: LessonOptions
         let thePlan: Plan
         do throws(UsageError) {
             options = try LessonOptions.parse(arguments, extraFlags: extraFlags)
             if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
                 throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
+            }
+            if let story = options.scenario, !stories.contains(story) {
+                throw UsageError("--scenario: no story '\(story)' here (stories: \(stories.joined(separator: ", ")))")
             }
             // A list flag (`--part`) given nothing to play would play nothing and say nothing.
             if let empty = extraFlags.first(where: { flag in
@@ -62,13 +69,13 @@ public enum CustomLessonMain {
         if options.help {
             StandardStream.output.line(
                 wrapping: """
-                Lesson \(entry.id): \(entry.title)
-                Fixes: \(entry.fixes)
-                \(entry.lesson)
-                Text: \(entry.text)
+                    Lesson \(entry.id): \(entry.title)
+                    Fixes: \(entry.fixes)
+                    \(entry.lesson)
+                    Text: \(entry.text)
 
-                \(usage)
-                """ + (example.isEmpty ? "" : "\n\nexample: \(example)"))
+                    \(usage)
+                    """ + (example.isEmpty ? "" : "\n\nexample: \(example)"))
             return 0
         }
 
@@ -79,21 +86,22 @@ public enum CustomLessonMain {
         let console = LessonConsole(options: options)
         // A live console may hide the cursor (step 9's screen): shown again however the run ends.
         if console.isLive { ExitCleanup.restoreScreen(with: "\u{1B}[0m\u{1B}[?25h\n") }
-        let trace = OperationTrace()
+        let wallStart = ContinuousClock.now
+        // Paced only for a person watching; otherwise as fast as the app allows.
+        let clock = SleepClock(pace: console.isLive ? options.speed : nil)
+        let trace = OperationTrace(clock: clock)
         let (outcome, violations) = await ExclusiveRun.run { instruments in
             let outcome = await play(thePlan, CustomLessonRun(options: options, console: console, trace: trace))
             return (outcome, instruments.mainQueueViolations.count)
         }
+        let stuck = clock.stuck
+        clock.shutDown()
 
-        var report = Report()
-        report.lesson = entry.id
-        report.title = entry.title
-        report.scenario = outcome.story
-        report.seed = options.seed
-        report.speed = options.speed
-        report.mainThreadViolations = violations
-        report.measures = outcome.measures
-        report.durationMs = trace.now()
+        let report = StoryReport(
+            lesson: entry.id, title: entry.title, scenario: outcome.story, seed: options.seed, speed: options.speed,
+            measures: outcome.measures, mainThreadViolations: violations, durationMs: trace.now(),
+            runWallMs: (ContinuousClock.now - wallStart).milliseconds, machineNotes: outcome.machineNotes,
+            stuck: stuck)
         if options.json {
             guard ReportChannel.send(report.json(), program: program) else { return 1 }
         } else {
@@ -109,12 +117,14 @@ public enum CustomLessonMain {
                 return 1
             }
         }
-        return outcome.exitStatus
+        return stuck == nil ? outcome.exitStatus : 1
     }
 
     /// The common usage without the flags this step does not take.
-    static func usage(program: String, extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag]) -> String {
-        let full = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: extraFlags)
+    static func usage(
+        program: String, stories: [String], extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag]
+    ) -> String {
+        let full = LessonOptions.usage(program: program, scenarios: stories, extraFlags: extraFlags)
         let dropped = Set(unsupported.map { "--" + $0.rawValue })
         return full.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { line in
@@ -145,6 +155,9 @@ public enum TableFlag: String, CaseIterable, Sendable {
         case .frames: options.frames
         }
     }
+
+    /// What a step that plays a story of its own does not take: all but `--scenario`, which names its story.
+    public static let storyFlags = allCases.filter { $0 != .scenario }
 }
 
 /// What a custom step's `play` gets: the flags, where to print, where to record.
@@ -167,13 +180,19 @@ public struct CustomLessonOutcome: Sendable {
     public var measures: [String: Double]
     /// How the summary says each measure, in the order the story played them.
     public var sentences: [MeasureSentence]
+    /// What this machine's timing decided (wall times, races), each in a
+    /// sentence: not story figures, so not in `measures`.
+    public var machineNotes: [String]
     public var exitStatus: Int32
 
-    public init(story: String, measures: [String: Double], sentences: [MeasureSentence] = [], exitStatus: Int32 = 0)
-    {
+    public init(
+        story: String, measures: [String: Double], sentences: [MeasureSentence] = [], machineNotes: [String] = [],
+        exitStatus: Int32 = 0
+    ) {
         self.story = story
         self.measures = measures
         self.sentences = sentences
+        self.machineNotes = machineNotes
         self.exitStatus = exitStatus
     }
 }
@@ -209,33 +228,5 @@ public struct LessonConsole: Sendable {
     public func mark(_ good: Bool) -> String {
         guard showsColour else { return good ? "✓" : "✗" }
         return good ? "\u{1B}[32m✓\u{1B}[0m" : "\u{1B}[31m✗\u{1B}[0m"
-    }
-}
-
-extension Report {
-    /// The summary of a step that is not a table: each of its measures in a
-    /// sentence (`sentences`, in the story's order; a measure without one, by
-    /// its key), the UI touched off the main queue, how long it took.
-    public func stepSummary(sentences: [MeasureSentence]) -> String {
-        var lines = ["Lesson \(lesson) · \(title) · \(scenario) · seed \(seed) · speed \(speed.formatted)×"]
-        for sentence in sentences {
-            guard let value = measures[sentence.key] else { continue }
-            // A sentence that ends in "," or ";" goes on with the next one.
-            if let last = lines.last, last.hasSuffix(",") || last.hasSuffix(";") {
-                lines[lines.count - 1] += " " + sentence.say(value)
-            } else {
-                lines.append("  " + sentence.say(value))
-            }
-        }
-        let said = Set(sentences.map(\.key))
-        for (key, value) in measures.sorted(by: { $0.key < $1.key }) where !said.contains(key) {
-            lines.append("  \(key): \(value.formatted)")
-        }
-        lines.append(
-            mainThreadViolations == 0
-                ? "  No UI was touched off the main queue."
-                : "  UI was touched off the main queue \(mainThreadViolations) \(mainThreadViolations == 1 ? "time" : "times").")
-        lines.append(String(format: "  It took %.0f ms.", durationMs))
-        return lines.joined(separator: "\n")
     }
 }

@@ -14,7 +14,8 @@ import TableKit
 /// Linux does not see `Mutex` and reported the trace's own bookkeeping as a
 /// race in `.ci/run`'s TSan leg (as SlowNetwork explains).
 public final class OperationTrace: @unchecked Sendable {
-    private let epoch: ContinuousClock.Instant
+    /// The run's story clock: every time on the trace is its.
+    public let clock: SleepClock
     private let lock = NSLock()
     private var state = State()
     private let lanes = ThreadLanes()
@@ -24,17 +25,17 @@ public final class OperationTrace: @unchecked Sendable {
         var events: [Timeline.Event] = []
     }
 
-    public init(epoch: ContinuousClock.Instant = .now) {
-        self.epoch = epoch
+    public init(clock: SleepClock) {
+        self.clock = clock
     }
 
     private func withState<T>(_ body: (inout State) -> T) -> T {
         lock.withLock { body(&state) }
     }
 
-    /// Milliseconds since the trace began.
+    /// Story milliseconds since the run began.
     public func now() -> Double {
-        (ContinuousClock.now - epoch).milliseconds
+        clock.milliseconds
     }
 
     /// The lane the calling code runs on: "main queue" (asked of the queue,
@@ -80,7 +81,7 @@ public final class OperationTrace: @unchecked Sendable {
         var timeline = Timeline()
         timeline.title = title
         timeline.durationMs = now()
-        timeline.timeAxis = "wall-clock time (s) since the run began"
+        timeline.timeAxis = "story time (s) since the run began"
         timeline.spans = spans
         timeline.events = events
         return timeline
@@ -99,30 +100,33 @@ public final class OperationTrace: @unchecked Sendable {
         return most
     }
 
-    /// The spans drawn as text, one line per lane, for a terminal:
+    /// The spans drawn as text, one line per lane, `columns` wide at most
+    /// (the lane's name included), for a terminal:
     ///
     ///     main queue |                              [install]
     ///     worker 1   |[download===]
     ///     worker 2   |             [unzip==========]
     ///
-    /// Every span gets at least its brackets, so a 1 ms span is still seen.
-    public static func laneChart(_ spans: [Timeline.Span], width: Int = 64) -> String {
+    /// Time is scaled to the width, never wrapped: a span that ends at the
+    /// last instant ends in the last column. Every span gets at least its
+    /// brackets, so a 1 ms span is still seen.
+    public static func laneChart(_ spans: [Timeline.Span], columns: Int = 80) -> String {
         guard let first = spans.map(\.startMs).min(), let last = spans.map(\.endMs).max() else { return "" }
         let lanes = Array(Set(spans.map(\.lane))).sorted { laneOrder($0) < laneOrder($1) }
-        let scale = Double(width - 1) / max(last - first, 1)
         let nameWidth = max(10, lanes.map(\.count).max() ?? 0)
+        let width = max(columns - nameWidth - 2, 8)
+        let scale = Double(width - 1) / max(last - first, 1)
         var lines: [String] = []
         for lane in lanes {
-            var row = Array(repeating: Character(" "), count: width + 12)
+            var row = Array(repeating: Character(" "), count: width)
             for span in spans where span.lane == lane {
-                let start = Int(((span.startMs - first) * scale).rounded())
-                let end = max(start + 1, Int(((span.endMs - first) * scale).rounded()))
-                let inner = max(0, end - start - 1)
+                // Room for both brackets, even for a span at the very end.
+                let start = min(Int(((span.startMs - first) * scale).rounded()), width - 2)
+                let end = min(max(start + 1, Int(((span.endMs - first) * scale).rounded())), width - 1)
+                let inner = end - start - 1
                 let label = String(span.name.prefix(inner))
                 let body = label + String(repeating: "=", count: inner - label.count)
-                for (offset, character) in ("[" + body + "]").enumerated() where start + offset < row.count {
-                    row[start + offset] = character
-                }
+                for (offset, character) in ("[" + body + "]").enumerated() { row[start + offset] = character }
             }
             let name = lane + String(repeating: " ", count: nameWidth - lane.count)
             lines.append(
@@ -131,7 +135,7 @@ public final class OperationTrace: @unchecked Sendable {
         let axis = String(format: "%.0f ms", last - first)
         lines.append(
             String(repeating: " ", count: nameWidth) + " 0"
-                + String(repeating: " ", count: max(1, width - 2 - axis.count)) + axis)
+                + String(repeating: " ", count: max(1, width - axis.count)) + axis)
         return lines.joined(separator: "\n")
     }
 

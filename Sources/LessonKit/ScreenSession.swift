@@ -3,9 +3,10 @@ import LessonSupport
 import TableKit
 
 /// A screen controller (step 9's lottery machine) as the harness plays it:
-/// made on the main queue with seeded random numbers whose draws are noted,
-/// its labels, button and queue found as outlets, its button tapped as a user
-/// taps it, and its queue emptied when the session ends.
+/// made on the main queue with the trace's story clock and seeded random
+/// numbers whose draws are noted, its labels, button and queue found as
+/// outlets (the queue and the main queue watched by the clock), its button
+/// tapped as a user taps it, and its queue emptied when the session ends.
 ///
 /// `@unchecked Sendable`: the controller and its views are touched on the main
 /// queue only; the queue and the recorder are thread-safe.
@@ -22,11 +23,10 @@ public final class ScreenSession: @unchecked Sendable {
     }
 
     @MainActor
-    public init(_ type: any ScreenController.Type, speed: Double, seed: UInt64, trace: OperationTrace)
-        throws(MissingOutlet)
-    {
+    public init(_ type: any ScreenController.Type, seed: UInt64, trace: OperationTrace) throws(MissingOutlet) {
         let draws = CallRecorder<Void>(trace: trace)
-        let controller = type.init(environment: ScreenEnvironment(speed: speed, random: draws.random(seed: seed)))
+        let controller = type.init(
+            environment: ScreenEnvironment(clock: trace.clock.appClock, random: draws.random(seed: seed)))
         let outlets = Outlets(of: controller)
         let name = String(describing: type)
         guard outlets.buttons.count == 1 else {
@@ -36,6 +36,7 @@ public final class ScreenSession: @unchecked Sendable {
             throw MissingOutlet(
                 description: "\(name) has \(outlets.queues.count) operation queues; the harness watches one")
         }
+        trace.clock.watch(outlets.queues[0], OperationQueue.main)
         self.controller = controller
         self.outlets = outlets
         self.draws = draws
@@ -45,9 +46,9 @@ public final class ScreenSession: @unchecked Sendable {
     /// The same, as a result to hand back from the main queue.
     @MainActor
     public static func make(
-        _ type: any ScreenController.Type, speed: Double, seed: UInt64, trace: OperationTrace
+        _ type: any ScreenController.Type, seed: UInt64, trace: OperationTrace
     ) -> Result<ScreenSession, MissingOutlet> {
-        Result { () throws(MissingOutlet) in try ScreenSession(type, speed: speed, seed: seed, trace: trace) }
+        Result { () throws(MissingOutlet) in try ScreenSession(type, seed: seed, trace: trace) }
     }
 
     public var button: Button { outlets.buttons[0] }
@@ -69,7 +70,7 @@ public final class ScreenSession: @unchecked Sendable {
     public func end() async {
         queue.cancelAllOperations()
         queue.isSuspended = false
-        _ = await OperationWaiter.waitUntilFinished(queue.operations, timeoutSeconds: 10)
+        _ = await trace.clock.waitUntilFinished(queue.operations)
     }
 }
 

@@ -73,7 +73,7 @@ public struct StepProcess: Sendable {
         }
         guard let report = finished.report else { return .failed("it ended without handing over a report") }
         do {
-            return .measured(try JSONDecoder().decode(Report.self, from: report))
+            return .measured(try Report.decoded(from: report))
         } catch {
             return .failed("its report cannot be read (\(error.localizedDescription))")
         }

@@ -1,18 +1,13 @@
-/// What the harness hands a screen controller: the pace of the story and its luck.
+/// What the harness hands a screen controller: the story's clock and its luck.
 public struct ScreenEnvironment: Sendable {
-    /// Story seconds per wall second (`--speed`).
-    public let speed: Double
+    /// What the app sleeps on: `clock.sleep(forTimeInterval: 0.05)` is the tutorial's 50 ms tick.
+    public let clock: AppClock
     /// Where the app's random numbers come from.
     public let random: RandomSource
 
-    public init(speed: Double, random: RandomSource) {
-        self.speed = speed
+    public init(clock: AppClock, random: RandomSource) {
+        self.clock = clock
         self.random = random
-    }
-
-    /// Wall seconds for a span of the tutorial's time: `wallSeconds(0.05)` is its 50 ms tick.
-    public func wallSeconds(_ storySeconds: Double) -> Double {
-        storySeconds / speed
     }
 }
 

@@ -14,7 +14,7 @@ public enum LotteryMachineStory {
         let variants = machine.variants
         let example = variants.first.map { "--\($0.flag) " } ?? ""
         return await CustomLessonMain.run(
-            9, extraFlags: LotteryPlan.flags(variants: variants),
+            9, stories: LotteryPlan.stories(variants: variants), extraFlags: LotteryPlan.flags(variants: variants),
             example: "swift run Lesson09LotteryMachine \(example)--script \"\(LotteryScript.standard)\"",
             arguments: arguments,
             plan: { options throws(UsageError) in try LotteryPlan(options: options, machine: machine) },

@@ -14,6 +14,12 @@ struct LotteryPlan: Sendable {
         ] + variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
     }
 
+    /// What `--scenario` plays: the standard script on the step's machine
+    /// ("standard") or on a variant (its flag's name).
+    static func stories(variants: [ScreenVariant]) -> [String] {
+        ["standard"] + variants.map(\.flag)
+    }
+
     /// The step's machine, or the variant its flag chose.
     let machine: any ScreenController.Type
     /// The variant's flag, if one was chosen.
@@ -25,15 +31,20 @@ struct LotteryPlan: Sendable {
         options: LessonOptions, machine: any ScreenController.Type,
         keyboardAvailable: Bool = RawTerminal.inputIsTerminal
     ) throws(UsageError) {
-        let chosen = machine.variants.filter { options.extra[$0.flag] != nil }
+        let chosen = machine.variants.filter { options.extra[$0.flag] != nil || options.scenario == $0.flag }
         guard chosen.count <= 1 else {
             throw UsageError("choose one of \(chosen.map { "--" + $0.flag }.joined(separator: ", "))")
+        }
+        if options.scenario != nil && options.extra["script"] != nil {
+            throw UsageError("--scenario plays the standard script: give it or --script, not both")
         }
         self.machine = chosen.first?.controller ?? machine
         variant = chosen.first?.flag
         if let text = options.extra["script"] {
             script = try LotteryScript(text)
-        } else if keyboardAvailable && !options.json && LessonConsole(options: options).isLive {
+        } else if options.scenario == nil && keyboardAvailable && !options.json
+            && LessonConsole(options: options).isLive
+        {
             script = nil
         } else {
             script = try LotteryScript(LotteryScript.standard)
@@ -57,6 +68,8 @@ final class LotteryRun: Sendable {
     let plan: LotteryPlan
     let run: CustomLessonRun
     private let quitRequested = Mutex(false)
+    /// A q pressed while a script plays: ends the wait under way.
+    private let quit = Trigger()
 
     init(plan: LotteryPlan, run: CustomLessonRun) {
         self.plan = plan
@@ -68,7 +81,7 @@ final class LotteryRun: Sendable {
         let header = "Lesson 09 · the lottery machine · \(plan.machineName)"
         // A view controller and its labels belong to the main queue from the start.
         let made = await MainActor.run { [run, plan] in
-            ScreenSession.make(plan.machine, speed: options.speed, seed: options.seed, trace: run.trace).map {
+            ScreenSession.make(plan.machine, seed: options.seed, trace: run.trace).map {
                 ($0, LotteryScreen(session: $0, console: run.console, header: header))
             }
         }
@@ -110,6 +123,7 @@ final class LotteryRun: Sendable {
             let keyWatcher = Task { [self] in
                 for await key in keys where key == UInt8(ascii: "q") || key == RawTerminal.controlC {
                     quitRequested.withLock { $0 = true }
+                    quit.fire()
                 }
             }
             defer { keyWatcher.cancel() }
@@ -117,7 +131,7 @@ final class LotteryRun: Sendable {
                 guard !quitRequested.withLock({ $0 }) else { break }
                 switch step {
                 case .press: await press()
-                case .wait(let seconds): await wait(seconds / options.speed)
+                case .wait(let seconds): await wait(seconds)
                 case .quit: break
                 }
                 await MainActor.run { screen.hint = "script: \(step) · q: quit" }
@@ -127,6 +141,9 @@ final class LotteryRun: Sendable {
                 }
             }
         } else {
+            // A person at the keyboard drives the story now: the time runs, paced to the wall clock.
+            run.trace.clock.release()
+            defer { run.trace.clock.hold() }
             for await key in keys {
                 if key == UInt8(ascii: "q") || key == RawTerminal.controlC { break }
                 if key == UInt8(ascii: " ") || key == 10 || key == 13 { await press() }
@@ -150,12 +167,9 @@ final class LotteryRun: Sendable {
             sentences: LotterySentences.all)
     }
 
-    /// Waits the script's time, in slices, so a q can end it early.
+    /// Waits the script's story seconds; a q ends the wait at once.
     private func wait(_ seconds: Double) async {
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < end && !quitRequested.withLock({ $0 }) {
-            try? await Task.sleep(for: min(.milliseconds(20), end - ContinuousClock.now))
-        }
+        _ = await run.trace.clock.wait(atMost: seconds) { fire in quit.whenFired(fire) }
     }
 
     /// Each roll on the timeline, on the lane that drew it.
@@ -197,5 +211,27 @@ final class LotteryRun: Sendable {
         if !gaps.isEmpty { measures["medianTickMs"] = (gaps[gaps.count / 2] * 10).rounded() / 10 }
         if let restored { measures["terminalRestored"] = restored ? 1 : 0 }
         return measures
+    }
+}
+
+/// Something that happens once (a q pressed), and whoever waits for it.
+final class Trigger: Sendable {
+    private let state = Mutex<(fired: Bool, waiting: [@Sendable () -> Void])>((false, []))
+
+    func fire() {
+        let waiting = state.withLock { state in
+            defer { state = (true, []) }
+            return state.waiting
+        }
+        for call in waiting { call() }
+    }
+
+    /// Calls `call` once it has fired: now, or when it does.
+    func whenFired(_ call: @escaping @Sendable () -> Void) {
+        let fired = state.withLock { state in
+            if !state.fired { state.waiting.append(call) }
+            return state.fired
+        }
+        if fired { call() }
     }
 }

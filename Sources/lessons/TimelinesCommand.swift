@@ -75,7 +75,7 @@ enum TimelinesCommand: LessonsCommand {
             return 1
         }
         say(
-            "Writing \(steps.count) timeline pictures to \(out)/ (steps 8 and 9 play on the wall clock: about 15 s at --speed 1)."
+            "Writing \(steps.count) timeline pictures to \(out)/ (step 8 takes about 5 s: its no-limit part waits for the thread pool to grow)."
         )
         var failures = 0
         let progress = Progress(total: steps.count)

@@ -14,7 +14,7 @@ import Testing
     @Test func theStartingCodeRunsOutOfOrderAndHangsOnTheCycle() async {
         let results = await DependencyChecks.check { world in
             let update = Exercise08Start.SoftwareUpdate(
-                network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+                network: world.network, log: world.log, clock: world.clock, unzipSeconds: world.unzipSeconds)
             return SoftwareUpdateControls(
                 start: update.start(withDependencies:),
                 startCheckingForCycles: update.startCheckingForCycles(withCycle:), statusLabel: update.statusLabel)
@@ -26,7 +26,7 @@ import Testing
     @Test func step8SolvesIt() async {
         let results = await DependencyChecks.check { world in
             let update = Lesson08Dependencies.SoftwareUpdate(
-                network: world.network, log: world.log, unzipSeconds: world.unzipSeconds)
+                network: world.network, log: world.log, clock: world.clock, unzipSeconds: world.unzipSeconds)
             return SoftwareUpdateControls(
                 start: update.start(withDependencies:),
                 startCheckingForCycles: update.startCheckingForCycles(withCycle:), statusLabel: update.statusLabel)

@@ -1,6 +1,7 @@
 import Foundation
 import LessonKit
 import SlowNetwork
+import TableKit
 import Testing
 
 @testable import DependencyTour
@@ -13,24 +14,36 @@ import Testing
 /// Step 8: the software update's order, the dependency cycle, and the queue
 /// features the lesson states as facts about this machine. The update is
 /// watched as the tour watches it: through the lines its steps log (with the
-/// thread each was written on) and its status label.
+/// thread each was written on) and its status label. Everything plays on a
+/// story clock of its own, so the figures are exact.
 @Suite struct Lesson08Tests {
     static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
-    static let speed = 20.0
 
     static func conditions(seed: UInt64) -> NetworkConditions {
         var conditions = NetworkConditions()
         conditions.latency = 0.5
         conditions.jitter = 0.5
         conditions.seed = seed
-        conditions.timeScale = speed
         return conditions
     }
 
+    /// Runs `body` alone in the process on a story clock that watches the
+    /// main queue (where install runs), and ends the clock after.
+    static func onStoryClock<T>(_ body: (OperationTrace) async -> T) async -> T {
+        await ExclusiveRun.run { _ in
+            let clock = SleepClock()
+            clock.watch(OperationQueue.main)
+            defer { clock.shutDown() }
+            return await body(OperationTrace(clock: clock))
+        }
+    }
+
     /// Step 8's update in a world the harness watches.
-    static func update(seed: UInt64) -> (update: SoftwareUpdate, world: UpdateWorld) {
-        let world = UpdateWorld(conditions: conditions(seed: seed), trace: OperationTrace())
-        return (SoftwareUpdate(network: world.network, log: world.log, unzipSeconds: world.unzipSeconds), world)
+    static func update(seed: UInt64, trace: OperationTrace) -> (update: SoftwareUpdate, world: UpdateWorld) {
+        let world = UpdateWorld(conditions: conditions(seed: seed), trace: trace)
+        let update = SoftwareUpdate(
+            network: world.network, log: world.log, clock: world.clock, unzipSeconds: world.unzipSeconds)
+        return (update, world)
     }
 
     /// Plays the chain alone in the process (its last step is on the shared
@@ -39,11 +52,11 @@ import Testing
     static func finishedSteps(
         seed: UInt64, withDependencies: Bool
     ) async -> (steps: [UpdateWorld.FinishedStep], status: String?) {
-        await ExclusiveRun.run { _ in
-            let (update, world) = Self.update(seed: seed)
+        await onStoryClock { trace in
+            let (update, world) = Self.update(seed: seed, trace: trace)
             let operations = update.start(withDependencies: withDependencies)
-            let finished = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
-            #expect(finished, "the chain did not finish within 30 s")
+            let finished = await trace.clock.waitUntilFinished(operations, atMost: 60)
+            #expect(finished, "the chain did not finish within 60 story seconds")
             return (world.finishedSteps, update.statusLabel.text)
         }
     }
@@ -76,8 +89,18 @@ import Testing
         #expect(!outOfOrder.isEmpty, "every seed happened to finish in order without dependencies")
     }
 
+    /// Seed 1 as the tour shows it, to the millisecond: the download takes
+    /// 528 ms, the unzip 773 ms after it (1301.6 in all), and install runs at
+    /// the instant it ends.
+    @Test func theChainsTimesAreStoryTimesExactlyAsTheSeedDrawsThem() async {
+        let (steps, _) = await Self.finishedSteps(seed: 1, withDependencies: true)
+        #expect(steps.map { Int($0.ms.rounded()) } == [528, 1302, 1302])
+    }
+
     @Test func theUnzipTimeIsDrawnFromTheSeedSoARaceReplays() {
-        let trace = OperationTrace()
+        let clock = SleepClock()
+        defer { clock.shutDown() }
+        let trace = OperationTrace(clock: clock)
         let first = UpdateWorld(conditions: Self.conditions(seed: 3), trace: trace).unzipSeconds
         let again = UpdateWorld(conditions: Self.conditions(seed: 3), trace: trace).unzipSeconds
         let other = UpdateWorld(conditions: Self.conditions(seed: 4), trace: trace).unzipSeconds
@@ -86,10 +109,10 @@ import Testing
     }
 
     @Test func aCancelledDependencyDoesNotStopTheOperationThatDependsOnIt() async {
-        let steps = await ExclusiveRun.run { _ in
-            let (update, world) = Self.update(seed: 1)
+        let steps = await Self.onStoryClock { trace in
+            let (update, world) = Self.update(seed: 1, trace: trace)
             let operations = update.startWithCancelledDownload()
-            _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
+            _ = await trace.clock.waitUntilFinished(operations)
             return world.finishedSteps
         }
         #expect(steps.map(\.name) == ["unzip", "install"])
@@ -97,12 +120,12 @@ import Testing
     }
 
     @Test func completionBlocksDoNotRunOnTheMainQueueEvenForAMainQueueOperation() async {
-        let lanes = await ExclusiveRun.run { _ in
-            let (update, world) = Self.update(seed: 2)
+        let lanes = await Self.onStoryClock { trace in
+            let (update, world) = Self.update(seed: 2, trace: trace)
             let operations = update.start(withDependencies: true)
-            _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
+            _ = await trace.clock.waitUntilFinished(operations)
             // A completion block runs after its operation is finished: wait for all three lines.
-            _ = await eventually(timeoutSeconds: 10) { world.completionBlockLanes.count == 3 }
+            await world.completionBlocksLogged()
             return world.completionBlockLanes
         }
         #expect(lanes.count == 3)
@@ -140,7 +163,9 @@ import Testing
     }
 
     @Test func theTutorialsCycleIsRefusedBeforeEitherQueueSeesAnOperation() throws {
-        let (update, _) = Self.update(seed: 1)
+        let clock = SleepClock()
+        defer { clock.shutDown() }
+        let (update, _) = Self.update(seed: 1, trace: OperationTrace(clock: clock))
         #expect {
             _ = try update.startCheckingForCycles(withCycle: true)
         } throws: { error in
@@ -150,10 +175,10 @@ import Testing
     }
 
     @Test func aQueueHoldingACycleFinishesNothingWithinTheTimeoutUntilItIsCancelled() async {
-        let (finishedInTime, finished, ready, released, ran) = await ExclusiveRun.run { _ in
-            let (update, world) = Self.update(seed: 1)
+        let (finishedInTime, finished, ready, released, ran) = await Self.onStoryClock { trace in
+            let (update, world) = Self.update(seed: 1, trace: trace)
             let operations = update.startWithUncheckedCycle()
-            let finishedInTime = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 0.5)
+            let finishedInTime = await trace.clock.waitUntilFinished(operations, atMost: 2)
             let finished = operations.filter(\.isFinished).count
             let ready = operations.filter(\.isReady).count
             // Cancelling lets them go: a cancelled operation ignores its dependencies.
@@ -165,7 +190,7 @@ import Testing
             for operation in operations { operation.cancel() }
             update.backgroundQueue.isSuspended = false
             OperationQueue.main.isSuspended = false
-            let released = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: 30)
+            let released = await trace.clock.waitUntilFinished(operations)
             return (finishedInTime, finished, ready, released, world.finishedSteps.count)
         }
         #expect(!finishedInTime)
@@ -177,17 +202,20 @@ import Testing
 
     // MARK: the queue's features, as the tour's experiments measure them
 
-    static let features = QueueExperiments(trace: OperationTrace(), wall: { $0 / speed })
+    /// The tour's experiments, alone in the process on a story clock of their own.
+    static func experiment<T>(_ body: (QueueExperiments) async -> T) async -> T {
+        await onStoryClock { trace in await body(QueueExperiments(trace: trace)) }
+    }
 
     @Test func prioritiesOrderASuspendedSingleLaneQueueAsDocumented() async {
-        let order = await Self.features.priorityOrder()
+        let order = await Self.experiment { await $0.priorityOrder() }
         #expect(order == ["veryHigh", "high", "normal", "low", "veryLow"])
     }
 
     /// Tutorial 000 sets a completion block after `addOperation`. The block is
     /// read when the operation finishes, so one set after that never runs.
     @Test func aCompletionBlockSetAfterItsOperationLeftTheQueueNeverRuns() async {
-        let late = await Self.features.completionBlockSetAfterAdding(rounds: 10)
+        let late = await Self.experiment { await $0.completionBlockSetAfterAdding(rounds: 10) }
         #expect(!late.ranWhenSetAfterItLeft)
     }
 
@@ -201,17 +229,20 @@ import Testing
         download.cancel()
         #expect(download.isReady)
         #expect(!download.isFinished)
+        let clock = SleepClock()
+        defer { clock.shutDown() }
         let queue = OperationQueue()
+        clock.watch(queue)
         queue.addOperation(unzip)
-        #expect(!(await OperationWaiter.waitUntilFinished([unzip], timeoutSeconds: 0.3)))
+        #expect(!(await clock.waitUntilFinished([unzip], atMost: 0.3)))
         #expect(!unzip.isReady)
         download.start()
         #expect(download.isFinished)
-        #expect(await OperationWaiter.waitUntilFinished([unzip], timeoutSeconds: 10))
+        #expect(await clock.waitUntilFinished([unzip]))
     }
 
-    @Test func startCalledDirectlyRunsOnTheCallingThreadAndReturnsWhenDone() {
-        let start = Self.features.startDirectly()
+    @Test func startCalledDirectlyRunsOnTheCallingThreadAndReturnsWhenDone() async {
+        let start = await Self.experiment { $0.startDirectly() }
         #expect(start.ranOnCallingThread)
         #expect(start.finishedWhenStartReturned)
     }
@@ -227,18 +258,43 @@ import Testing
         #expect(run.output.contains("start() on an operation that is not ready"))
     }
 
-    @Test func addOperationsWaitingBlocksTheCallerUntilAllAreFinished() async {
-        let waiting = await Self.features.addOperationsAndWait()
-        #expect(waiting.allFinishedWhenItReturned)
-        // Three operations of 15 ms: the wait lasted at least one of them.
-        #expect(waiting.blockedMs >= 15)
+    /// At 80 columns (issue 26): every line fits, part 2's lanes are drawn
+    /// as they are, never folded, so install's bracket ends in the same
+    /// column as the time axis, at the end of the story; and the parts that
+    /// explain (2, 7, 11) are paragraphs, not lines broken by hand.
+    @Test func atEightyColumnsTheLanesAreScaledToTheWidthAndTheParagraphsAreWhole() async throws {
+        let run = try await LessonProcess.run(
+            "Lesson08Dependencies", ["--plain", "--part", "chain,qos,blocks"], environment: ["COLUMNS": "80"])
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            lines.allSatisfy { TerminalText.width(of: $0) <= 80 }, "\(lines.filter { TerminalText.width(of: $0) > 80 })"
+        )
+        let part2 = try #require(lines.firstIndex { $0.contains("2. With dependencies") })
+        let mainLane = try #require(lines[part2...].first { $0.hasPrefix("    main queue |") })
+        let axis = try #require(lines[part2...].first { $0.hasSuffix(" ms") && $0.contains(" 0 ") })
+        #expect(mainLane.hasSuffix("]"))
+        #expect(TerminalText.width(of: mainLane) == TerminalText.width(of: axis), "install ends where the axis does")
+        // A paragraph broken by hand leaves a line that starts mid-sentence, indented.
+        for start in ["  for an operation on the background queue", "  threads compete for the CPU", "  concurrently"] {
+            #expect(!lines.contains { $0.hasPrefix(start) }, "a hard line break before \"\(start)\"")
+        }
     }
 
+    @Test func addOperationsWaitingBlocksTheCallerUntilAllAreFinished() async {
+        let waiting = await Self.experiment { await $0.addOperationsAndWait() }
+        #expect(waiting.allFinishedWhenItReturned)
+        // Three operations of 300 story ms, all at once once the pool has a thread for each.
+        #expect(waiting.blockedMs == 300)
+        #expect(waiting.maxAtOnce == 3)
+    }
+
+    /// On the story clock a limit is reached exactly: the clock waits for
+    /// every operation the limit lets run, however slowly the pool grows.
     @Test(arguments: [1, 2])
-    func aConcurrencyLimitIsNeverExceeded(limit: Int) async {
-        let result = await Self.features.concurrencyLimit(limit)
-        #expect(result.maxAtOnce >= 1)
-        #expect(result.maxAtOnce <= limit)
+    func aConcurrencyLimitIsReachedAndNeverExceeded(limit: Int) async {
+        let result = await Self.experiment { await $0.concurrencyLimit(limit) }
+        #expect(result.maxAtOnce == limit)
+        #expect(result.totalMs == 1800 / Double(limit))
     }
 
     /// The tour reads each thread's nice value with `getpriority` for "this
@@ -265,10 +321,11 @@ import Testing
         /// another on one thread. If this starts failing, the lesson text is
         /// out of date.
         @Test func onLinuxTheBlocksOfOneBlockOperationRunOneAfterAnother() async {
-            let blocks = await Self.features.severalBlocks(count: 4)
+            let blocks = await Self.experiment { await $0.severalBlocks(count: 4) }
             #expect(blocks.blocks == 4)
             #expect(blocks.maxAtOnce == 1)
             #expect(blocks.threads == 1)
+            #expect(blocks.totalMs == 1200)
         }
     #endif
 }

@@ -16,12 +16,10 @@ import Testing
 /// digits are written. The machine is watched as the lottery run watches it:
 /// its rolls from the digits it draws (timed on the thread that draws them),
 /// its label writes and where they happened from TableKit's instruments.
-/// Every wait here is for a condition, bounded.
+/// Everything plays on a story clock of its own, so the counts are exact: a
+/// roll every 50 story ms, and the roll due at the instant of a press comes
+/// before it.
 @Suite struct Lesson09Tests {
-    /// 5 times the tutorial's pace: 10 ms between rolls, quick, and still
-    /// long next to a press.
-    static let speed = 5.0
-
     /// A machine made on the main queue (it is a view controller), played
     /// alone in the process, emptied at the end whatever happened; nil (and
     /// an issue) if it cannot be played.
@@ -29,9 +27,9 @@ import Testing
         _ machine: any ScreenController.Type, _ body: (ScreenSession, Instruments) async -> Result
     ) async -> (result: Result, violations: Int)? {
         await ExclusiveRun.run { instruments -> (result: Result, violations: Int)? in
-            let made = await MainActor.run {
-                ScreenSession.make(machine, speed: speed, seed: 7, trace: OperationTrace())
-            }
+            let clock = SleepClock()
+            defer { clock.shutDown() }
+            let made = await MainActor.run { ScreenSession.make(machine, seed: 7, trace: OperationTrace(clock: clock)) }
             guard case .success(let session) = made else {
                 Issue.record("cannot play \(machine): \(made)")
                 return nil
@@ -72,46 +70,47 @@ import Testing
     @Test func afterPauseTheDigitsStopWithinOneTickAndTheQueueEmpties() async {
         let played = await Self.withMachine(LotteryViewController.self) { session, instruments in
             await Self.press(session, instruments)
-            let rolled = await eventually(timeoutSeconds: 10) { session.rolls.count >= 5 }
+            await session.trace.clock.wait(seconds: 0.25)
+            let rolled = session.rolls.count
             let pausedAt = await Self.press(session, instruments).ms
-            let emptied = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
+            let emptied = await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
             await Self.mainQueueCaughtUp()
             let shownAtRest = instruments.uiTouches
             await Self.mainQueueCaughtUp()
             return (rolled, emptied, Self.rolls(session, after: pausedAt), shownAtRest, instruments.uiTouches)
         }
         guard let (rolled, emptied, rollsAfterPause, shownAtRest, shownLater) = played?.result else { return }
-        #expect(rolled)
+        #expect(rolled == 5)
         #expect(emptied, "the rolling operation ended by itself")
-        #expect(rollsAfterPause <= 1, "at most the roll that was already sleeping when the button was pressed")
+        #expect(rollsAfterPause == 1, "the roll that was already sleeping when the button was pressed")
         #expect(shownLater == shownAtRest, "no label was written once the queue was empty")
     }
 
     @Test func afterResumeTheDigitsChangeAgain() async {
         let played = await Self.withMachine(LotteryViewController.self) { session, instruments in
             await Self.press(session, instruments)
-            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 3 }
+            await session.trace.clock.wait(seconds: 0.15)
             await Self.press(session, instruments)
-            _ = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
+            await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
             let resumedAt = await Self.press(session, instruments).ms
             let title = await MainActor.run { session.button.title }
-            let rollsAgain = await eventually(timeoutSeconds: 10) { Self.rolls(session, after: resumedAt) >= 3 }
-            return (title, rollsAgain)
+            await session.trace.clock.wait(seconds: 0.15)
+            return (title, Self.rolls(session, after: resumedAt))
         }
         #expect(played?.result.0 == "pause")
-        #expect(played?.result.1 == true, "resuming started the rolling again")
+        #expect(played?.result.1 == 3, "resuming started the rolling again: a roll every 50 ms")
     }
 
     @Test func theVariantThatDoesNotCheckKeepsRollingAfterPause() async {
         let played = await Self.withMachine(NoCheckLotteryViewController.self) { session, instruments in
             await Self.press(session, instruments)
-            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 3 }
+            await session.trace.clock.wait(seconds: 0.15)
             let pausedAt = await Self.press(session, instruments).ms
-            let keptRolling = await eventually(timeoutSeconds: 10) { Self.rolls(session, after: pausedAt) >= 5 }
-            return (keptRolling, session.queue.isSuspended, session.queue.operationCount)
+            await session.trace.clock.wait(seconds: 0.25)
+            return (Self.rolls(session, after: pausedAt), session.queue.isSuspended, session.queue.operationCount)
         }
         guard let (keptRolling, suspended, operationCount) = played?.result else { return }
-        #expect(keptRolling, "suspending the queue did not stop the running operation")
+        #expect(keptRolling == 5, "suspending the queue did not stop the running operation")
         #expect(suspended)
         #expect(operationCount == 1)
     }
@@ -124,14 +123,14 @@ import Testing
     @Test func theFixedMachineWritesTheDigitsOnlyOnTheMainQueue() async {
         let played = await Self.withMachine(LotteryViewController.self) { session, instruments in
             let started = await Self.press(session, instruments).touches
-            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 10 }
+            await session.trace.clock.wait(seconds: 0.5)
             await Self.press(session, instruments)
-            _ = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
+            await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
             await Self.mainQueueCaughtUp()
             return (session.rolls.count, instruments.uiTouches - started - 2)
         }
         guard let ((rolls, labelWrites), violations) = played else { return }
-        #expect(rolls >= 10)
+        #expect(rolls == 11, "ten before the pause, and the one already sleeping")
         #expect(labelWrites == 3 * rolls, "every roll shown on its three labels")
         #expect(violations == 0)
     }
@@ -139,13 +138,13 @@ import Testing
     @Test func theOffMainVariantIsCaughtByTheMainQueueCheck() async {
         let played = await Self.withMachine(OffMainLotteryViewController.self) { session, instruments in
             await Self.press(session, instruments)
-            _ = await eventually(timeoutSeconds: 10) { session.rolls.count >= 5 }
+            await session.trace.clock.wait(seconds: 0.25)
             await Self.press(session, instruments)
-            _ = await eventually(timeoutSeconds: 10) { session.queue.operationCount == 0 }
+            await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
             return session.rolls.count
         }
         guard let (rolls, violations) = played else { return }
-        #expect(rolls >= 5)
+        #expect(rolls == 6)
         // Three labels set off the main queue per roll.
         #expect(violations == 3 * rolls)
     }
@@ -176,8 +175,9 @@ import Testing
         #expect(run.restored, "the terminal is back in line mode with echo")
         let measures = run.report?["measures"] as? [String: Double] ?? [:]
         #expect(measures["terminalRestored"] == 1, "the run entered raw mode and put it back itself")
-        #expect((measures["rollsAfterPause"] ?? 99) <= 1)
-        #expect((measures["rollsAfterResume"] ?? 0) >= 1)
+        // Paced on a terminal, and still exact: story time, not the wall's.
+        #expect(measures["rollsAfterPause"] == 1)
+        #expect(measures["rollsAfterResume"] == 8)
         #expect(run.report?["mainThreadViolations"] as? Int == 0)
     }
 

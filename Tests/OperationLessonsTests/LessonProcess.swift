@@ -51,7 +51,7 @@ struct LessonRun {
 
     /// The `--json` report the run printed.
     func report() throws -> Report {
-        try JSONDecoder().decode(Report.self, from: Data(output.utf8))
+        try Report.decoded(from: Data(output.utf8))
     }
 }
 

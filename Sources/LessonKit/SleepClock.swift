@@ -1,0 +1,582 @@
+import Foundation
+import LessonSupport
+import SlowNetwork
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The story clock of the steps that are not a table (8, 9 and the checks of
+/// exercises 8–10): story time that moves only when every operation it
+/// watches is waiting on it, so the same flags give the same figures on a busy
+/// machine as on an idle one.
+///
+/// What waits on it: a thread in a story sleep (`sleep(seconds:)`, the app's
+/// `AppClock`), a request in the network (it is the network's clock too), and
+/// a story that waits for a while or for something (`wait(atMost:until:)`).
+/// What keeps it still: an operation of a watched queue that is running and
+/// not asleep on it, or that could start now (its dependencies done, its queue
+/// not suspended, a slot free). A queue is watched once one of its operations
+/// has slept on the clock, or when the harness names it (`watch`: the main
+/// queue, a queue whose first operation must be waited for). When nothing of
+/// that is left, the time jumps to the next thing due.
+///
+/// A change it is not told of (an operation finishing without sleeping) it
+/// learns by waiting for that operation on a thread of its own: it never
+/// looks again on a timer. One wall-time limit is left, the hang guard: when
+/// the same work keeps it still for `hangSeconds`, or it is waited on with
+/// nothing running and nothing due, it gives up, wakes everyone, and says what
+/// was busy (`stuck`).
+///
+/// Work it does not watch (a thread of its own, a GCD block) it cannot wait
+/// for: the time may move on while that work runs.
+public final class SleepClock: NetworkClock, @unchecked Sendable {
+    /// Story seconds per wall second when paced for a person watching; nil:
+    /// as fast as the app allows.
+    private let pace: Double?
+    private let hangSeconds: Double
+    // NSCondition, not Synchronization's Mutex: Thread Sanitizer on Linux does not see Mutex.
+    private let condition = NSCondition()
+    private var state = State()
+
+    private struct State {
+        var time = StoryTime.zero
+        var isShutDown = false
+        var stuck: String?
+        var changeCount = 0
+        var lastID = 0
+        var sleepers: [Int: Sleeper] = [:]
+        var timers: [Int: Timer] = [:]
+        /// The network's deliveries (a fetch's chunks), due and running.
+        var deliveries: [Int: Delivery] = [:]
+        var deliveriesRunning = 0
+        var queues: [OperationQueue] = []
+        /// Operations a story waits for (`waitUntilFinished`), by wait.
+        var waitedFor: [Int: [Operation]] = [:]
+        /// What each wait for a condition waits for: once it holds, the
+        /// wait's trigger is on its way, and the time must not run past it.
+        var awaitedConditions: [Int: @Sendable () -> Bool] = [:]
+        /// Operations a thread of the clock's waits on (`whenFinished`).
+        var awaited: Set<ObjectIdentifier> = []
+        /// Queues letting go of an operation that has finished, each watched until it has.
+        var leaving: Set<ObjectIdentifier> = []
+        /// A turn of the main queue asked for, to hear when its work so far is done.
+        var mainTurnAsked = false
+        /// The story's own hold: the time stands still while the story does
+        /// something other than wait on the clock (`hold`, `wait`).
+        var holds = 1
+    }
+
+    private struct Sleeper {
+        let due: StoryTime
+        /// The operation queue whose operation sleeps (nil: none).
+        let queue: ObjectIdentifier?
+        let wake: DispatchSemaphore
+    }
+
+    private struct Delivery {
+        let due: StoryTime
+        let queue: DispatchQueue
+        let work: @Sendable () -> Void
+    }
+
+    private struct Timer {
+        /// Nil: only its trigger ends it.
+        let due: StoryTime?
+        let resume: @Sendable (Bool) -> Void
+    }
+
+    /// - Parameters:
+    ///   - pace: story seconds per wall second, for a run a person watches.
+    ///   - hangSeconds: wall seconds the same work may keep the clock still.
+    public init(pace: Double? = nil, hangSeconds: Double = 30) {
+        self.pace = pace
+        self.hangSeconds = hangSeconds
+        let driver = Thread { [self] in drive() }
+        driver.name = "story clock"
+        driver.start()
+    }
+
+    /// The clock as the app sees it.
+    public var appClock: AppClock { AppClock { [self] in sleep(seconds: $0) } }
+
+    public var now: StoryTime { condition.withLock { state.time } }
+
+    /// Story milliseconds since the clock began.
+    public var milliseconds: Double { now.milliseconds }
+
+    /// What kept the clock still when it gave up; nil while it runs.
+    public var stuck: String? { condition.withLock { state.stuck } }
+
+    /// Watches a queue's operations: the time waits for them.
+    public func watch(_ queues: OperationQueue...) {
+        condition.withLock {
+            for queue in queues where !state.queues.contains(where: { $0 === queue }) { state.queues.append(queue) }
+            changed()
+        }
+    }
+
+    // MARK: the story's hold
+
+    /// The story is doing something: the time stands still until `release`.
+    /// A clock starts held, as the story starts; `wait` lets go while it waits.
+    public func hold() {
+        condition.withLock {
+            state.holds += 1
+            changed()
+        }
+    }
+
+    /// The story lets the time run (a person at the keyboard drives it now).
+    public func release() {
+        condition.withLock {
+            state.holds -= 1
+            changed()
+        }
+    }
+
+    // MARK: waiting on it
+
+    /// Blocks the calling thread for `seconds` of story time. Returns at
+    /// once if the clock has given up.
+    public func sleep(seconds: Double) {
+        _ = sleep(until: now + .seconds(max(seconds, 0)))
+    }
+
+    /// Waits for `fire` to be called (true) or for `seconds` of story time to
+    /// pass (false), whichever comes first. `start` is handed `fire` and may
+    /// call it from any thread, at once or later. With no `seconds`, only the
+    /// trigger ends it (or the hang guard: false).
+    public func wait(
+        atMost seconds: Double? = nil, until start: (_ fire: @escaping @Sendable () -> Void) -> Void = { _ in }
+    ) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let once = Once(continuation)
+            let id = condition.withLock { () -> Int? in
+                guard !state.isShutDown else { return nil }
+                state.holds -= 1
+                state.lastID += 1
+                state.timers[state.lastID] = Timer(
+                    due: seconds.map { state.time + .seconds(max($0, 0)) }, resume: { once.resume($0) })
+                changed()
+                return state.lastID
+            }
+            guard let id else { return once.resume(false) }
+            start { [self] in
+                let timer = condition.withLock { () -> Timer? in
+                    defer { changed() }
+                    let timer = state.timers.removeValue(forKey: id)
+                    // The story holds the clock again from the moment its wait ends.
+                    if timer != nil { state.holds += 1 }
+                    return timer
+                }
+                timer?.resume(true)
+            }
+        }
+    }
+
+    /// Waits `seconds` of story time.
+    public func wait(seconds: Double) async {
+        _ = await wait(atMost: seconds)
+    }
+
+    /// True once every operation has finished (cancelled ones included);
+    /// false if `seconds` of story time pass first. Waited for on a thread of
+    /// its own, blocked until they are done: nothing looks again and again.
+    ///
+    /// Until then the clock also watches them where it watches no queue of
+    /// theirs: one that could start keeps the time still.
+    public func waitUntilFinished(_ operations: [Operation], atMost seconds: Double? = nil) async -> Bool {
+        let waited = UncheckedOperations(operations)
+        let id = condition.withLock { () -> Int in
+            state.lastID += 1
+            state.waitedFor[state.lastID] = operations
+            state.awaitedConditions[state.lastID] = { waited.all.allSatisfy(\.isFinished) }
+            changed()
+            return state.lastID
+        }
+        defer {
+            condition.withLock {
+                state.waitedFor[id] = nil
+                state.awaitedConditions[id] = nil
+            }
+        }
+        return await wait(atMost: seconds) { fire in
+            Self.whenFinished(operations, fire)
+        }
+    }
+
+    /// True once `queue` holds no operation (it has let go of each, after
+    /// reading its completion block); false if `seconds` of story time pass first.
+    @discardableResult
+    public func waitUntilEmpty(_ queue: OperationQueue, atMost seconds: Double? = nil) async -> Bool {
+        let queue = UncheckedQueue(queue)
+        let id = condition.withLock { () -> Int in
+            state.lastID += 1
+            state.awaitedConditions[state.lastID] = { queue.queue.operationCount == 0 }
+            changed()
+            return state.lastID
+        }
+        defer { condition.withLock { state.awaitedConditions[id] = nil } }
+        return await wait(atMost: seconds) { fire in
+            Thread.detachNewThread {
+                queue.queue.waitUntilAllOperationsAreFinished()
+                // corelibs returns as the last operation finishes, a moment before the queue lets go of it,
+                // and says nothing when it does: yield to the thread letting go until it has.
+                while queue.queue.operationCount > 0 { sched_yield() }
+                fire()
+            }
+        }
+    }
+
+    /// Calls `done` on a thread of its own once every operation has finished.
+    ///
+    /// `waitUntilFinished()` adds no dependency (a waiting operation would:
+    /// docs/linux-dependency-hazards.md says why that is a hazard on Linux).
+    static func whenFinished(_ operations: [Operation], _ done: @escaping @Sendable () -> Void) {
+        let operations = UncheckedOperations(operations)
+        Thread.detachNewThread {
+            for operation in operations.all { operation.waitUntilFinished() }
+            done()
+        }
+    }
+
+    // MARK: the network's side
+
+    public func admit(_ url: String) -> StoryTime? {
+        condition.withLock { state.isShutDown ? nil : state.time }
+    }
+
+    public func sleep(until due: StoryTime) -> Bool {
+        let wake = DispatchSemaphore(value: 0)
+        let current = OperationQueue.current
+        let queue = current.map(ObjectIdentifier.init)
+        let asleep = condition.withLock { () -> Bool in
+            guard !state.isShutDown else { return false }
+            // The app's queues are learnt from what sleeps: none need be declared.
+            if let current, !state.queues.contains(where: { $0 === current }) { state.queues.append(current) }
+            state.lastID += 1
+            state.sleepers[state.lastID] = Sleeper(due: due, queue: queue, wake: wake)
+            changed()
+            return true
+        }
+        guard asleep else { return false }
+        wake.wait()
+        return condition.withLock { !state.isShutDown }
+    }
+
+    public func leave() {}
+
+    /// Ends the clock: every sleeper wakes, every wait ends (false), later
+    /// ones return at once.
+    public func shutDown() {
+        let timers = condition.withLock { () -> [Timer] in
+            state.isShutDown = true
+            for sleeper in state.sleepers.values { sleeper.wake.signal() }
+            state.sleepers = [:]
+            state.deliveries = [:]
+            let timers = Array(state.timers.values)
+            state.timers = [:]
+            changed()
+            return timers
+        }
+        for timer in timers { timer.resume(false) }
+    }
+
+    /// A fetch that blocks no thread waits on its deliveries (`run(at:on:)`),
+    /// which the clock counts; the stories on this clock use only the blocking
+    /// fetch, and an asynchronous operation waiting on a fetch would read as
+    /// running to it.
+    public func startTask() -> Int { 0 }
+
+    public func finishTask(_ token: Int) {}
+
+    /// A delivery of the network (a fetch's chunk): the app's work when it
+    /// is due, which the clock waits for until it returns.
+    public func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        condition.withLock {
+            guard !state.isShutDown else { return }
+            state.lastID += 1
+            state.deliveries[state.lastID] = Delivery(due: max(instant, state.time), queue: queue, work: work)
+            changed()
+        }
+    }
+
+    // MARK: moving the time
+
+    /// The clock's own thread: moves the time on whenever nothing watched is
+    /// busy, and something waits for a time to come.
+    private func drive() {
+        var busySince: (what: String, at: ContinuousClock.Instant)?
+        // Paced, story time runs with the wall clock from here; reset while nothing waits for a time, so that a
+        // person who presses start after a minute sees the first roll 50 ms later, not a minute of them at once.
+        var paceOrigin = (wall: ContinuousClock.now, story: StoryTime.zero)
+        while true {
+            let (count, wantsTime, isShutDown) = condition.withLock {
+                (
+                    state.changeCount,
+                    state.holds <= 0
+                        && (!state.sleepers.isEmpty || !state.timers.isEmpty || !state.deliveries.isEmpty),
+                    state.isShutDown
+                )
+            }
+            if isShutDown { return }
+            guard wantsTime else {
+                busySince = nil
+                paceOrigin = (.now, now)
+                waitForChange(since: count, until: nil)
+                continue
+            }
+            if let busy = busyWork() {
+                if busySince?.what != busy { busySince = (busy, .now) }
+                let limit = busySince!.at + .seconds(hangSeconds)
+                if !waitForChange(since: count, until: limit) && ContinuousClock.now >= limit {
+                    giveUp("the story clock waited \(Int(hangSeconds)) s of wall time for \(busy)")
+                    return
+                }
+                continue
+            }
+            busySince = nil
+            guard let next = nextDue(ifUnchangedSince: count) else {
+                if condition.withLock({ state.changeCount == count && state.sleepers.isEmpty }) {
+                    // Waited on with nothing running and nothing due: only the hang guard ends that.
+                    let limit = ContinuousClock.now + .seconds(hangSeconds)
+                    if !waitForChange(since: count, until: limit) {
+                        giveUp("waited on for something that nothing running will do, and nothing is due")
+                        return
+                    }
+                }
+                continue
+            }
+            // Paced for a person watching: not before the wall clock has caught up (anything new comes first).
+            if let pace,
+                waitForChange(since: count, until: paceOrigin.wall + .seconds((next - paceOrigin.story).seconds / pace))
+            {
+                continue
+            }
+            advance(to: next, ifUnchangedSince: count)
+        }
+    }
+
+    /// The earliest time due, if nothing changed since `count`.
+    private func nextDue(ifUnchangedSince count: Int) -> StoryTime? {
+        condition.withLock {
+            guard state.changeCount == count else { return nil }
+            return
+                (state.sleepers.values.map(\.due) + state.deliveries.values.map(\.due)
+                + state.timers.values.compactMap(\.due)).min()
+        }
+    }
+
+    /// Moves the time to `instant` and wakes the sleepers due by then; if
+    /// none is, ends the waits due. The app's work at an instant comes before
+    /// the story's step at the same instant (a roll due at 1 s is drawn
+    /// before the script's pause at 1 s), whichever thread would win.
+    private func advance(to instant: StoryTime, ifUnchangedSince count: Int) {
+        let due = condition.withLock { () -> [Timer] in
+            guard state.changeCount == count else { return [] }
+            state.time = max(state.time, instant)
+            let sleepersDue = state.sleepers.filter { $0.value.due <= state.time }
+            for (id, sleeper) in sleepersDue {
+                state.sleepers[id] = nil
+                sleeper.wake.signal()
+            }
+            // Deliveries in the order they were asked for.
+            let deliveriesDue = state.deliveries.filter { $0.value.due <= state.time }.sorted { $0.key < $1.key }
+            for (id, delivery) in deliveriesDue {
+                state.deliveries[id] = nil
+                state.deliveriesRunning += 1
+                delivery.queue.async { [self] in
+                    delivery.work()
+                    condition.withLock {
+                        state.deliveriesRunning -= 1
+                        changed()
+                    }
+                }
+            }
+            guard sleepersDue.isEmpty && deliveriesDue.isEmpty else {
+                changed()
+                return []
+            }
+            let due = state.timers.filter { $0.value.due.map { $0 <= state.time } ?? false }
+            for id in due.keys { state.timers[id] = nil }
+            state.holds += due.count
+            changed()
+            return due.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for timer in due { timer.resume(false) }
+    }
+
+    /// What keeps the time still now, said for a person; nil when nothing
+    /// does. Arranges to hear when each busy operation finishes.
+    private func busyWork() -> String? {
+        let (queues, sleepers, deliveries, waitedFor, conditions) = condition.withLock {
+            (
+                state.queues, Array(state.sleepers.values), state.deliveriesRunning, state.waitedFor.values.joined(),
+                Array(state.awaitedConditions.values)
+            )
+        }
+        /// Work of `queue` (nil: of no queue) asleep on the clock.
+        func waiting(_ queue: ObjectIdentifier?) -> Int {
+            sleepers.filter { $0.queue == queue }.count
+        }
+        if conditions.contains(where: { $0() }) { return "a wait whose condition holds, about to end" }
+        var inWatchedQueues = Set<ObjectIdentifier>()
+        var busy: [String] = deliveries > 0 ? ["the network: \(deliveries) deliveries running"] : []
+        var toAwait: [Operation] = []
+        var mainQueueBusy = false
+        var letting: [OperationQueue] = []
+        for queue in queues {
+            let held = queue.operations
+            let operations = held.filter { !$0.isFinished }
+            inWatchedQueues.formUnion(operations.map(ObjectIdentifier.init))
+            // A finished operation the queue still holds: it lets go in a moment, and what the app does next
+            // may depend on it (step 9's resume starts a new loop only once `operationCount` is 0).
+            if operations.count < held.count && queue !== OperationQueue.main {
+                busy.append("\(queue.name ?? "an operation queue"): letting go of a finished operation")
+                letting.append(queue)
+            }
+            let running = operations.filter(\.isExecuting)
+            let asleep = waiting(ObjectIdentifier(queue))
+            let limit = queue.maxConcurrentOperationCount
+            let freeSlots =
+                limit == OperationQueue.defaultMaxConcurrentOperationCount ? Int.max : max(0, limit - running.count)
+            let startable =
+                queue.isSuspended
+                ? []
+                : operations.filter { !$0.isExecuting && $0.canStart }.prefix(freeSlots == Int.max ? .max : freeSlots)
+            if running.count > asleep || !startable.isEmpty {
+                let name = queue.name ?? "an operation queue"
+                busy.append(
+                    "\(name): \(running.count - asleep) running, \(startable.count) ready to start")
+                if queue === OperationQueue.main { mainQueueBusy = true } else { toAwait += running + startable }
+            }
+        }
+        // Waited for, in a queue not watched yet: running, or free to start, it is busy.
+        let unseen = waitedFor.filter { !inWatchedQueues.contains(ObjectIdentifier($0)) && !$0.isFinished }
+        let unseenRunning = unseen.filter(\.isExecuting)
+        let unseenStartable = unseen.filter { !$0.isExecuting && $0.canStart }
+        if unseenRunning.count > waiting(nil) || !unseenStartable.isEmpty {
+            busy.append(
+                "\(counted(unseenRunning.count + unseenStartable.count, "operation")) waited for, in a queue the clock"
+                    + " does not watch yet")
+            toAwait += unseenRunning + unseenStartable
+        }
+        guard !busy.isEmpty else { return nil }
+        // The main queue's work is heard by a turn of the main queue after it (first in, first out).
+        let (fresh, askMainTurn) = condition.withLock { () -> ([Operation], Bool) in
+            let fresh = toAwait.filter { !state.awaited.contains(ObjectIdentifier($0)) }
+            for operation in fresh { state.awaited.insert(ObjectIdentifier(operation)) }
+            let askMainTurn = mainQueueBusy && !state.mainTurnAsked
+            if askMainTurn { state.mainTurnAsked = true }
+            return (fresh, askMainTurn)
+        }
+        for operation in fresh {
+            Self.whenFinished([operation]) { [weak self] in self?.poke() }
+        }
+        let freshLetting = condition.withLock { () -> [OperationQueue] in
+            let fresh = letting.filter { !state.leaving.contains(ObjectIdentifier($0)) }
+            for queue in fresh { state.leaving.insert(ObjectIdentifier(queue)) }
+            return fresh
+        }
+        for queue in freshLetting.map(UncheckedQueue.init) {
+            Thread.detachNewThread { [self] in
+                // corelibs says nothing when a queue lets go: yield to the thread doing it until it has (or
+                // the clock has given up on an operation that is never let go).
+                while queue.queue.operations.contains(where: \.isFinished) && !condition.withLock({ state.isShutDown })
+                {
+                    sched_yield()
+                }
+                self.condition.withLock {
+                    self.state.leaving.remove(ObjectIdentifier(queue.queue))
+                    self.changed()
+                }
+            }
+        }
+        if askMainTurn {
+            DispatchQueue.main.async { [self] in
+                condition.withLock {
+                    state.mainTurnAsked = false
+                    changed()
+                }
+            }
+        }
+        return busy.joined(separator: "; ")
+    }
+
+    /// Something the clock watches may have changed.
+    private func poke() {
+        condition.withLock { changed() }
+    }
+
+    private func giveUp(_ why: String) {
+        condition.withLock { state.stuck = why }
+        FileHandle.standardError.write(Data("story clock: \(why)\n".utf8))
+        shutDown()
+    }
+
+    /// Waits until something changes since `count` (true), or `deadline` passes (false).
+    @discardableResult
+    private func waitForChange(since count: Int, until deadline: ContinuousClock.Instant?) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while state.changeCount == count && !state.isShutDown {
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
+            let left = deadline - .now
+            guard left > .zero else { return false }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: left.seconds))
+        }
+        return true
+    }
+
+    private func changed() {
+        state.changeCount += 1
+        condition.broadcast()
+    }
+}
+
+extension Operation {
+    /// Whether a queue could start it now: every dependency done (a cancelled
+    /// operation waits for none).
+    fileprivate var canStart: Bool {
+        isCancelled || dependencies.allSatisfy(\.isFinished)
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// Resumes a continuation once, whoever asks first.
+private final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(_ value: Bool) {
+        lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }?.resume(returning: value)
+    }
+}
+
+/// Operations handed to a thread that only waits for them, or to a check of them.
+private struct UncheckedOperations: @unchecked Sendable {
+    let all: [Operation]
+    init(_ all: [Operation]) { self.all = all }
+}
+
+/// A queue handed to a thread that only waits for it.
+private struct UncheckedQueue: @unchecked Sendable {
+    let queue: OperationQueue
+    init(_ queue: OperationQueue) { self.queue = queue }
+}
