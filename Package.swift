@@ -50,7 +50,9 @@ let package = Package(
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
         .target(name: "WebImage", dependencies: ["SlowNetwork", "TableKit"]),
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
-        .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit"]),
+        .target(name: "LessonKit", dependencies: ["DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit"]),
+        // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
+        .target(name: "DispatchSeam", linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
         .executableTarget(
             name: "lessons",
             dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit"]
