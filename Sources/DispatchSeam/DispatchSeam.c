@@ -54,6 +54,37 @@ typedef struct queue_entry {
 enum { queue_capacity = 1024 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+// Thread Sanitizer's annotations, present when the program is built with it.
+// The seam's lock is taken by every counted block; seen by TSan, it would
+// order the app's threads and hide their races. So TSan ignores the seam's
+// synchronisation and its own bookkeeping, and a semaphore the harness
+// hands out is acquired by the thread it is handed to.
+extern void AnnotateIgnoreSyncBegin(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreSyncEnd(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreReadsBegin(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreReadsEnd(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreWritesBegin(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreWritesEnd(const char *file, int line) __attribute__((weak));
+extern void __tsan_acquire(void *address) __attribute__((weak));
+
+static void lock_seam(void) {
+    if (AnnotateIgnoreSyncBegin) {
+        AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+        AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+        AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+    }
+    pthread_mutex_lock(&lock);
+}
+
+static void unlock_seam(void) {
+    pthread_mutex_unlock(&lock);
+    if (AnnotateIgnoreSyncEnd) {
+        AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+        AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+        AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+    }
+}
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static _Atomic uint64_t current_run;
 static uint64_t runs, serials, generation;
@@ -169,7 +200,7 @@ static queue_entry *entry_for_locked(const void *queue) {
 }
 
 static int submitter_counts(void) {
-    uint64_t run = atomic_load(&current_run);
+    uint64_t run = atomic_load_explicit(&current_run, memory_order_relaxed);
     return run != 0 && current != NULL && current->run == run;
 }
 
@@ -180,7 +211,7 @@ static int submitter_counts(void) {
 /// whatever operation ran before it, the run's or not.)
 static int submission_counts(dispatch_queue_t queue) {
     if (submitter_counts()) return 1;
-    return queue == &_dispatch_main_q && current != &harness_marker && atomic_load(&current_run) != 0;
+    return queue == &_dispatch_main_q && current != &harness_marker && atomic_load_explicit(&current_run, memory_order_relaxed) != 0;
 }
 
 /// A record of counted work for `queue`, or NULL when the caller's work is
@@ -191,8 +222,8 @@ static work *counted_work(dispatch_queue_t *target) {
     work *item = calloc(1, sizeof(work));
     if (!item) return NULL;
     item->on_main_queue = queue == &_dispatch_main_q;
-    pthread_mutex_lock(&lock);
-    item->run = atomic_load(&current_run);
+    lock_seam();
+    item->run = atomic_load_explicit(&current_run, memory_order_relaxed);
     item->serial = ++serials;
     item->entry = entry_for_locked(queue);
     if (item->entry) {
@@ -202,7 +233,7 @@ static work *counted_work(dispatch_queue_t *target) {
     }
     if (item->on_main_queue) counts.main_queue += 1; else counts.elsewhere += 1;
     note_change_locked();
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return item;
 }
 
@@ -215,8 +246,8 @@ static void park_locked(work *item, int parked) {
 }
 
 static void finished(work *item) {
-    pthread_mutex_lock(&lock);
-    if (item->run == atomic_load(&current_run)) {
+    lock_seam();
+    if (item->run == atomic_load_explicit(&current_run, memory_order_relaxed)) {
         park_locked(item, 0);
         if (item->entry) {
             if (item->previous) item->previous->next = item->next; else item->entry->first = item->next;
@@ -225,7 +256,7 @@ static void finished(work *item) {
         if (item->on_main_queue) counts.main_queue -= 1; else counts.elsewhere -= 1;
         note_change_locked();
     }
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     free(item);
 }
 
@@ -234,7 +265,7 @@ static void run_work(void *context) {
     work *item = context;
     const work *saved = current;
     current = item;
-    atomic_store(&item->started, 1);
+    atomic_store_explicit(&item->started, 1, memory_order_relaxed);
     if (item->block) {
         ((struct block_layout *)item->block)->invoke(item->block);
         _Block_release(item->block);
@@ -299,10 +330,10 @@ void dispatch_group_async_f(dispatch_group_t group, dispatch_queue_t queue, void
 /// on it: the harness gives the main queue a turn instead.
 static int waits_for_main_queue(dispatch_queue_t queue, int waiting) {
     if (queue != &_dispatch_main_q || !submitter_counts() || current == &run_marker) return 0;
-    pthread_mutex_lock(&lock);
+    lock_seam();
     if (waiting) counts.waiting_for_main_queue += 1; else counts.waiting_for_main_queue -= 1;
     note_change_locked();
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return 1;
 }
 
@@ -327,15 +358,16 @@ long dispatch_semaphore_wait(dispatch_semaphore_t semaphore, dispatch_time_t tim
     }
     semaphore_waiter waiter = {.semaphore = semaphore, .item = item, .serial = item->serial};
     pthread_cond_init(&waiter.wake, NULL);
-    pthread_mutex_lock(&lock);
+    lock_seam();
     semaphore_waiter **link = &semaphore_waiters;
     while (*link && (*link)->serial <= waiter.serial) link = &(*link)->next;
     waiter.next = *link;
     *link = &waiter;
     park_locked(item, 1);
     while (!waiter.granted && !waiter.abandoned) pthread_cond_wait(&waiter.wake, &lock);
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     pthread_cond_destroy(&waiter.wake);
+    if (waiter.granted && __tsan_acquire) __tsan_acquire(semaphore);
     return waiter.granted ? 0 : real_dispatch_semaphore_wait()(semaphore, timeout);
 }
 
@@ -361,7 +393,7 @@ static size_t grant_semaphores_locked(int abandon) {
             granted += 1;
         }
         // Busy again from this moment, not from when its thread wakes.
-        if ((waiter->granted || waiter->abandoned) && waiter->item->run == atomic_load(&current_run)) {
+        if ((waiter->granted || waiter->abandoned) && waiter->item->run == atomic_load_explicit(&current_run, memory_order_relaxed)) {
             park_locked(waiter->item, 0);
         }
         if (waiter->granted || waiter->abandoned) {
@@ -377,17 +409,17 @@ static size_t grant_semaphores_locked(int abandon) {
 // MARK: the harness's side
 
 size_t seam_grant_semaphores(void) {
-    pthread_mutex_lock(&lock);
+    lock_seam();
     size_t granted = grant_semaphores_locked(0);
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return granted;
 }
 
 size_t seam_semaphore_waiters(void) {
     size_t total = 0;
-    pthread_mutex_lock(&lock);
+    lock_seam();
     for (semaphore_waiter *waiter = semaphore_waiters; waiter; waiter = waiter->next) total += 1;
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return total;
 }
 
@@ -396,7 +428,7 @@ int seam_is_installed(void) {
 }
 
 void seam_begin_run(void) {
-    pthread_mutex_lock(&lock);
+    lock_seam();
     grant_semaphores_locked(1);
     runs += 1;
     atomic_store(&current_run, runs);
@@ -404,21 +436,21 @@ void seam_begin_run(void) {
     queues_used = 0;
     serials = 0;
     note_change_locked();
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
 }
 
 void seam_end_run(void) {
-    pthread_mutex_lock(&lock);
+    lock_seam();
     // Waiters left when the run ends wait as they would without the seam.
     grant_semaphores_locked(1);
     atomic_store(&current_run, 0);
     note_change_locked();
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
 }
 
 const void *seam_enter_run(void) {
     const work *saved = current;
-    run_marker.run = atomic_load(&current_run);
+    run_marker.run = atomic_load_explicit(&current_run, memory_order_relaxed);
     current = &run_marker;
     return saved;
 }
@@ -432,15 +464,15 @@ const void *seam_leave_run(void) {
 void seam_restore(const void *saved) { current = saved; }
 
 seam_counts seam_count(void) {
-    pthread_mutex_lock(&lock);
+    lock_seam();
     seam_counts now = counts;
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return now;
 }
 
 size_t seam_serials_on(const void *queue, uint64_t *serials_out, size_t capacity) {
     size_t total = 0;
-    pthread_mutex_lock(&lock);
+    lock_seam();
     for (size_t index = 0; index < queues_used; index++) {
         if (queues[index].queue != queue) continue;
         for (work *item = queues[index].first; item; item = item->next) {
@@ -448,18 +480,18 @@ size_t seam_serials_on(const void *queue, uint64_t *serials_out, size_t capacity
             total += 1;
         }
     }
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return total;
 }
 
 size_t seam_not_started_on(const void *queue) {
     size_t total = 0;
-    pthread_mutex_lock(&lock);
+    lock_seam();
     for (size_t index = 0; index < queues_used; index++) {
         if (queues[index].queue != queue) continue;
-        for (work *item = queues[index].first; item; item = item->next) total += !atomic_load(&item->started);
+        for (work *item = queues[index].first; item; item = item->next) total += !atomic_load_explicit(&item->started, memory_order_relaxed);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return total;
 }
 
@@ -480,23 +512,23 @@ const void *seam_current_queue(void) {
 int seam_park(int parked) {
     work *item = (work *)current_counted();
     if (!item) return 0;
-    pthread_mutex_lock(&lock);
-    if (item->run == atomic_load(&current_run)) park_locked(item, parked);
-    pthread_mutex_unlock(&lock);
+    lock_seam();
+    if (item->run == atomic_load_explicit(&current_run, memory_order_relaxed)) park_locked(item, parked);
+    unlock_seam();
     return 1;
 }
 
 uint64_t seam_generation(void) {
-    pthread_mutex_lock(&lock);
+    lock_seam();
     uint64_t now = generation;
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
     return now;
 }
 
 void seam_note_change(void) {
-    pthread_mutex_lock(&lock);
+    lock_seam();
     note_change_locked();
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
 }
 
 void seam_wait_for_change(uint64_t since, int64_t timeout_ns) {
@@ -508,7 +540,7 @@ void seam_wait_for_change(uint64_t since, int64_t timeout_ns) {
         deadline.tv_sec += 1;
         deadline.tv_nsec -= 1000000000;
     }
-    pthread_mutex_lock(&lock);
+    lock_seam();
     while (generation == since && pthread_cond_timedwait(&changed, &lock, &deadline) != ETIMEDOUT) {}
-    pthread_mutex_unlock(&lock);
+    unlock_seam();
 }
