@@ -47,8 +47,6 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let needsSlot: Bool
         let isOnMainQueue: Bool
         let url: String
-        /// When it came, among all callers.
-        let arrival: Int
         var state: State
     }
 
@@ -66,7 +64,6 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// clock's lock on their way out (Thread Sanitizer would take that for an
     /// order between what they do next, and miss a race between them).
     private var wakes: [UInt: DispatchSemaphore] = [:]
-    private var arrivals = 0
     /// Fetches that block no thread, in flight, by token.
     private var tasks: Set<Int> = []
     private var lastToken = 0
@@ -117,13 +114,12 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let wake = DispatchSemaphore(value: 0)
         let admitted = condition.withLock { () -> Bool? in
             guard !isShutDown else { return nil }
-            arrivals += 1
             noteQueueLimit(limit)
             if work == 0 && !isOnMainQueue { unseenRequests += 1 }
             if needsSlot, let dispatchQueue { slotQueues.insert(dispatchQueue) }
             callers[thread] = Caller(
                 thread: thread, work: work, dispatchQueue: dispatchQueue, needsSlot: needsSlot,
-                isOnMainQueue: isOnMainQueue, url: url, arrival: arrivals,
+                isOnMainQueue: isOnMainQueue, url: url,
                 state: needsSlot ? .waitingForSlot : .admitted)
             wakes[thread] = wake
             changed()
