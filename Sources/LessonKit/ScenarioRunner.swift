@@ -167,6 +167,12 @@ private final class ActiveRun: @unchecked Sendable {
     }
 
     func start() {
+        // Without the seam the clock would take the app's work for idle and
+        // move on without it: say so rather than report figures that are not the app's.
+        if seam_is_installed() == 0 {
+            stuck = "the Dispatch seam is not in place: this program's dispatch_async is not the seam's, so the "
+                + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
+        }
         seam_begin_run()
         asTheApp {
             clock.noteMainQueueThread()
