@@ -9,11 +9,26 @@ import Testing
 // the story clock must see it through the seams it owns (the network, the
 // main queue, the Dispatch seam), with no declaration from the app.
 
+/// A table of the catalog's rows, one icon each: what the controllers below
+/// share.
+class IconListController: TableViewController, LessonController, @unchecked Sendable {
+    let network: SlowNetwork
+    let icons: [String]
+
+    required init(environment: LessonEnvironment) {
+        network = environment.network
+        icons = (try? AppCatalog.load(from: environment.catalogURL).entries.map(\.icon)) ?? []
+        super.init()
+    }
+
+    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { icons.count }
+}
+
 /// A published tutorial's layout: the controller keeps both of its queues,
 /// and the operations in progress, in a helper object. Downloads run three
 /// at a time; each downloaded icon is decoded by an operation of a second
 /// queue; the image and the reload are done on the main queue.
-final class PendingOperationsController: TableViewController, LessonController, @unchecked Sendable {
+final class PendingOperationsController: IconListController, @unchecked Sendable {
     final class PendingOperations {
         var downloadsInProgress: [IndexPath: Operation] = [:]
         let downloadQueue: OperationQueue = {
@@ -45,19 +60,10 @@ final class PendingOperationsController: TableViewController, LessonController, 
         }
     }
 
-    let network: SlowNetwork
-    let icons: [String]
     let pendingOperations = PendingOperations()
     /// Touched on the main queue only.
     private var images: [Int: Image] = [:]
 
-    required init(environment: LessonEnvironment) {
-        network = environment.network
-        icons = (try? AppCatalog.load(from: environment.catalogURL).entries.map(\.icon)) ?? []
-        super.init()
-    }
-
-    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { icons.count }
 
     override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
@@ -95,22 +101,13 @@ final class PendingOperationsController: TableViewController, LessonController, 
 /// Exercise 5 solved with GCD instead of an OperationQueue: downloads on a
 /// concurrent queue of its own, three at a time by a semaphore, the pool of
 /// rows in progress and the cache on the main queue.
-final class SemaphoreGCDController: TableViewController, LessonController, @unchecked Sendable {
-    let network: SlowNetwork
-    let icons: [String]
+final class SemaphoreGCDController: IconListController, @unchecked Sendable {
     let downloads = DispatchQueue(label: "downloads", attributes: .concurrent)
     let slots = DispatchSemaphore(value: 3)
     /// Touched on the main queue only.
     private var images: [Int: Image] = [:]
     private var loading: Set<Int> = []
 
-    required init(environment: LessonEnvironment) {
-        network = environment.network
-        icons = (try? AppCatalog.load(from: environment.catalogURL).entries.map(\.icon)) ?? []
-        super.init()
-    }
-
-    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { icons.count }
 
     override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
