@@ -357,8 +357,13 @@ long dispatch_semaphore_wait(dispatch_semaphore_t semaphore, dispatch_time_t tim
         return real_dispatch_semaphore_wait()(semaphore, timeout);
     }
     semaphore_waiter waiter = {.semaphore = semaphore, .item = item, .serial = item->serial};
-    pthread_cond_init(&waiter.wake, NULL);
     lock_seam();
+    if (item->run != atomic_load_explicit(&current_run, memory_order_relaxed)) {
+        // The run ended meanwhile: no one would hand this semaphore out.
+        unlock_seam();
+        return real_dispatch_semaphore_wait()(semaphore, timeout);
+    }
+    pthread_cond_init(&waiter.wake, NULL);
     semaphore_waiter **link = &semaphore_waiters;
     while (*link && (*link)->serial <= waiter.serial) link = &(*link)->next;
     waiter.next = *link;
