@@ -55,7 +55,9 @@ let package = Package(
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
         .target(name: "WebImage", dependencies: ["SlowNetwork", "TableKit"]),
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
-        .target(name: "LessonKit", dependencies: ["LessonSupport", "SlowNetwork", "TableKit", "TaskSeam"]),
+        .target(name: "LessonKit", dependencies: ["DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam"]),
+        // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
+        .target(name: "DispatchSeam", linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
         // The Swift runtime's hook for jobs bound to the global executor: how the story clock sees tasks.
         .target(name: "TaskSeam"),
         .executableTarget(

@@ -27,9 +27,6 @@ class AppsViewController: TableViewController, LessonController {
     /// The tutorial's options: `SDWebImageRetryFailed | SDWebImageLowPriority`.
     var options: WebImageOptions { [.retryFailed, .lowPriority] }
 
-    /// The library's queues, for the harness to watch (it cannot see into the library).
-    var operationQueues: [OperationQueue] { imageManager.operationQueues }
-
     required init(environment: LessonEnvironment) {
         catalogURL = environment.catalogURL
         imageManager = Self.makeImageManager(environment)

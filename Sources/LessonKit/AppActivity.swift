@@ -1,18 +1,50 @@
+import DispatchSeam
 import Foundation
 
 /// Whether the app has anything left to do before the story's next event:
-/// the question the story clock asks before it moves on, answered from
-/// outside the app, with what it shows anyone: its operation queues, the
-/// threads waiting in the network, and `OperationQueue.main`.
+/// the question the story clock asks before it moves on. This file is the
+/// whole definition: the app is idle when no activity source has work in
+/// hand, and it has stopped when no source has any work left at all.
 ///
-/// The app is idle when every operation its queues are running waits in the
-/// network, no queue has an operation ready to start and a thread allowed to
-/// start it, and the main queue has no operation left. (The run then takes one
-/// more turn of the main queue and checks that no UI was touched meanwhile:
-/// work handed to the main queue with `DispatchQueue.main.async` shows no
-/// other way.)
+/// Each source watches one kind of work through a seam the harness owns
+/// (the network, the story clock, the Dispatch seam), never through the
+/// app's objects, so it holds for code that keeps its queues anywhere. A new
+/// kind of work (Swift tasks, step 11) is one more source in `sources`.
+protocol ActivitySource {
+    /// What of this kind keeps the app busy now, in words (nil: nothing).
+    /// Looking has no side effect.
+    func busy(_ moment: ActivityMoment) -> String?
+    /// Whether any work of this kind is left, busy or waiting in the story.
+    var hasWork: Bool { get }
+    /// Its work now, in a line, for the hang guard's message.
+    var summary: String { get }
+}
+
+/// What a look needs to know of the moment.
+struct ActivityMoment {
+    /// The main thread itself waits in the network (step 1): its queue cannot
+    /// drain, so what is queued there cannot be waited for.
+    var mainThreadWaits = false
+    /// The queues with no limit whose worker slots are all taken: the rest of
+    /// their work waits in the story (`StoryClock.grantFreeSlots`).
+    var fullSlotQueues: Set<UnsafeRawPointer> = []
+}
+
 struct AppActivity {
     let clock: StoryClock
+    let sources: [any ActivitySource]
+
+    init(clock: StoryClock) {
+        self.clock = clock
+        sources = [
+            NetworkActivity(clock: clock),
+            WorkerSlotActivity(clock: clock),
+            MainQueueActivity(),
+            DispatchWorkActivity(),
+            StoryTimerActivity(clock: clock),
+            SwiftTaskJobsActivity(),
+        ]
+    }
 
     enum Look: Equatable {
         case idle
@@ -20,115 +52,47 @@ struct AppActivity {
         case busy(String)
     }
 
-    /// Looks once. Lets callers waiting for a worker slot in when one is free
-    /// and nothing else of their queue is still on its way to the network.
-    ///
-    /// - Parameter mainThreadWaits: the main thread itself waits in the network
-    ///   (step 1), so its queue cannot drain and is not asked, nor the Swift
-    ///   tasks, which run there.
+    /// Looks once. (Free worker slots are given out before, by the run:
+    /// `StoryClock.grantFreeSlots`.)
     func look(mainThreadWaits: Bool) -> Look {
-        let callers = clock.callersNow
-        if let starting = callers.first(where: { $0.state == .admitted || $0.state == .released }) {
-            return .busy("a request for \(starting.url) is \(starting.state == .admitted ? "starting" : "ending")")
-        }
-        if clock.deliveriesRunning > 0 { return .busy("the network is delivering a fetch's data") }
-        // Tasks run on the main queue too: while the main thread waits, they wait with it.
-        if !mainThreadWaits, case let jobs = SwiftTaskActivity.jobsWaiting, jobs > 0 {
-            return .busy("Swift tasks: \(jobs) jobs to run")
-        }
-        let tasks = clock.tasksNow
-        for queue in clock.watcher.queues {
-            if let busy = look(at: queue, callers: callers, tasks: tasks.filter { $0 == ObjectIdentifier(queue) }.count) {
-                return .busy(busy)
-            }
-        }
-        if !mainThreadWaits, case let count = Self.mainQueueOperationsToRun, count > 0 {
-            return .busy("the main queue: \(count) operations to run")
+        let moment = ActivityMoment(mainThreadWaits: mainThreadWaits, fullSlotQueues: clock.fullSlotQueues)
+        for source in sources {
+            if let busy = source.busy(moment) { return .busy(busy) }
         }
         return .idle
     }
 
-    /// What keeps `queue` busy, if anything. Reading its operations copies
-    /// the whole list, which a long backlog makes costly, so the common idle
-    /// states are recognised from its count first: every operation waiting in
-    /// the network, or every thread it may use waiting there. (With every
-    /// worker slot of a queue with no limit taken, its other operations wait
-    /// in the story, whatever a spare real thread does with one meanwhile.)
-    ///
-    /// - Parameter tasks: the queue's fetches in flight that block no thread
-    ///   (an asynchronous operation waits on one, on no thread).
-    private func look(at queue: OperationQueue, callers: [StoryClock.Caller], tasks: Int) -> String? {
-        let id = ObjectIdentifier(queue)
-        let inNetwork = callers.filter { $0.queue == id }
-        let holdingSlots = inNetwork.filter { $0.state != .waitingForSlot }
-        let count = queue.operationCount
-        let hasNoLimit = queue.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
-        let threads = hasNoLimit ? StoryClock.unlimitedQueueWorkers : queue.maxConcurrentOperationCount
-        if count == inNetwork.count + tasks && holdingSlots.count == inNetwork.count { return nil }
-        if holdingSlots.count == threads { return nil }
-        let operations = queue.operations
-        let running = operations.filter(\.isExecuting).count
-        if running != inNetwork.count + tasks {
-            return "\(Self.name(of: queue)): \(running) operations running, \(inNetwork.count + tasks) of them in the network"
-        }
-        let ready = operations.filter { !$0.isExecuting && !$0.isFinished && $0.isReady }.count
-        if hasNoLimit {
-            let free = threads - holdingSlots.count
-            if free > 0 && holdingSlots.count < inNetwork.count {
-                let first = clock.watcher.startingOrder(of: inNetwork, in: queue).filter { caller in
-                    inNetwork.contains { $0.thread == caller && $0.state == .waitingForSlot }
-                }
-                clock.admit(threads: Array(first.prefix(free)))
-                return "\(Self.name(of: queue)): letting requests into free worker slots"
-            }
-            if free > 0 && ready > 0 && !queue.isSuspended {
-                return "\(Self.name(of: queue)): \(ready) operations ready, waiting for a thread"
-            }
-        } else if ready > 0 && !queue.isSuspended && running < threads {
-            return "\(Self.name(of: queue)): \(ready) operations ready, waiting for a thread"
-        }
-        return nil
+    /// Lets go of the work the story holds back until the app is idle: the
+    /// app's threads waiting on a `DispatchSemaphore` take it, if it can be
+    /// taken, in the order their work was submitted (the scheduler's order
+    /// would differ from run to run). True if any went: the app is busy again.
+    func releaseHeldWork() -> Bool { seam_grant_semaphores() > 0 }
+
+    /// Nothing is going on and nothing can start by itself. (A suspended
+    /// queue's operations wait for the app, which is idle: corelibs hands an
+    /// operation to Dispatch only when it may start.)
+    var hasStopped: Bool { !sources.contains { $0.hasWork } }
+
+    /// Everything still going on, for the hang guard's message.
+    var whatIsBusy: String { sources.map(\.summary).joined(separator: "\n  ") }
+}
+
+/// Requests: a thread on its way into or out of the network is busy; one
+/// that sleeps until its answer is due, or waits for a worker slot, waits in
+/// the story. A fetch that blocks no thread waits in the story too.
+struct NetworkActivity: ActivitySource {
+    let clock: StoryClock
+
+    func busy(_ moment: ActivityMoment) -> String? {
+        guard let moving = clock.callersNow.first(where: { $0.state == .admitted || $0.state == .released })
+        else { return nil }
+        return "a request for \(moving.url) is \(moving.state == .admitted ? "starting" : "ending")"
     }
 
-    /// The main queue's operations that are running or could run now: those
-    /// whose dependencies have all finished. One waiting for a dependency runs
-    /// when the dependency ends (on a queue the clock watches); one in a
-    /// dependency cycle never runs, and must not keep the story from moving on.
-    /// (`isReady` is not asked: it can read false for a moment while an
-    /// operation is being enqueued.)
-    static var mainQueueOperationsToRun: Int {
-        guard OperationQueue.main.operationCount > 0 else { return 0 }
-        return OperationQueue.main.operations.filter { operation in
-            operation.dependencies.allSatisfy(\.isFinished)
-        }.count
-    }
+    var hasWork: Bool { !clock.callersNow.isEmpty || clock.tasksInFlight > 0 }
 
-    /// Nothing is going on and nothing can start by itself: no request, no
-    /// running operation, none that could start, nothing for the main queue.
-    /// (A suspended queue's operations wait for the app, which is idle.)
-    var hasStopped: Bool {
-        guard clock.callersNow.isEmpty, clock.tasksNow.isEmpty, clock.deliveriesPending == 0,
-            clock.deliveriesRunning == 0, Self.mainQueueOperationsToRun == 0, SwiftTaskActivity.jobsWaiting == 0
-        else { return false }
-        return clock.watcher.queues.allSatisfy { queue in
-            queue.operations.allSatisfy { $0.isFinished || (queue.isSuspended && !$0.isExecuting) }
-        }
-    }
-
-    /// Everything still busy, for the hang guard's message.
-    var whatIsBusy: String {
-        var lines: [String] = []
-        for queue in clock.watcher.queues {
-            let operations = queue.operations
-            let limit = queue.maxConcurrentOperationCount
-            lines.append(
-                "\(Self.name(of: queue)) (limit \(limit < 0 ? "none" : String(limit))"
-                    + (queue.isSuspended ? ", suspended" : "") + "): "
-                    + "\(operations.filter(\.isExecuting).count) operations running, "
-                    + "\(operations.filter { !$0.isExecuting && !$0.isFinished && $0.isReady }.count) ready, "
-                    + "\(operations.filter { !$0.isReady }.count) waiting for dependencies")
-        }
-        for caller in clock.callersNow.sorted(by: { $0.url < $1.url }) {
+    var summary: String {
+        let lines = clock.callersNow.sorted { $0.url < $1.url }.map { caller in
             let state =
                 switch caller.state {
                 case .waitingForSlot: "waiting for a worker slot"
@@ -136,15 +100,89 @@ struct AppActivity {
                 case .sleeping(let due): "in flight until \(Int(due.milliseconds)) ms"
                 case .released: "ending"
                 }
-            lines.append("request for \(caller.url) \(caller.isOnMainQueue ? "on the main queue " : ""): \(state)")
+            return "request for \(caller.url)\(caller.isOnMainQueue ? " on the main queue" : ""): \(state)"
         }
-        lines.append("the main queue: \(Self.mainQueueOperationsToRun) operations to run")
-        lines.append("Swift tasks: \(SwiftTaskActivity.jobsWaiting) jobs to run")
-        return lines.joined(separator: "\n  ")
+        return (lines + ["fetches that block no thread: \(clock.tasksInFlight)"]).joined(separator: "\n  ")
+    }
+}
+
+/// The worker slots of queues with no limit (`StoryClock.grantFreeSlots`):
+/// a request that may have a free slot and has not been given it is busy.
+struct WorkerSlotActivity: ActivitySource {
+    let clock: StoryClock
+
+    func busy(_ moment: ActivityMoment) -> String? {
+        let toGive = clock.slotsToGive
+        return toGive > 0 ? "\(toGive) requests to let into free worker slots" : nil
     }
 
-    private static func name(of queue: OperationQueue) -> String {
-        let name = queue.name ?? ""
-        return name.hasPrefix("NSOperationQueue") || name.isEmpty ? "an operation queue" : "queue '\(name)'"
+    var hasWork: Bool { false }
+
+    var summary: String { "worker slots to give: \(clock.slotsToGive)" }
+}
+
+/// The main queue: blocks the app handed to it (`DispatchQueue.main.async`,
+/// `OperationQueue.main`) that have not run yet, and the app's threads
+/// waiting for it (`DispatchQueue.main.sync`).
+struct MainQueueActivity: ActivitySource {
+    func busy(_ moment: ActivityMoment) -> String? {
+        let counts = seam_count()
+        if counts.waiting_for_main_queue > 0 { return "\(counts.waiting_for_main_queue) threads wait for the main queue" }
+        let toRun = counts.main_queue - counts.main_queue_parked
+        return toRun > 0 && !moment.mainThreadWaits ? "the main queue: \(toRun) blocks to run" : nil
     }
+
+    var hasWork: Bool { seam_count().main_queue > 0 }
+
+    var summary: String { "the main queue: \(seam_count().main_queue) blocks to run" }
+}
+
+/// Work handed to Dispatch off the main queue: every operation queue's
+/// (corelibs runs each operation as a Dispatch block, submitted only once
+/// the queue may start it) and the app's own GCD blocks. Busy while any is
+/// queued or running and not waiting in the story (in the network, or on a
+/// semaphore: `AppActivity.releaseHeldWork`).
+struct DispatchWorkActivity: ActivitySource {
+    func busy(_ moment: ActivityMoment) -> String? {
+        let counts = seam_count()
+        // What a queue with no free worker slot holds back waits in the story.
+        let excused = moment.fullSlotQueues.reduce(0) { $0 + seam_not_started_on($1) }
+        let active = counts.elsewhere - counts.elsewhere_parked - excused
+        return active > 0 ? "\(active) blocks or operations queued or running, not yet in the network" : nil
+    }
+
+    var hasWork: Bool { seam_count().elsewhere > 0 }
+
+    var summary: String {
+        let counts = seam_count()
+        return "Dispatch work off the main queue: \(counts.elsewhere), \(counts.elsewhere_parked) of it waiting "
+            + "in the story (\(seam_semaphore_waiters()) on a semaphore)"
+    }
+}
+
+/// Work the story clock will hand to a queue at a story time (a fetch's
+/// chunks): it waits in the story until then, and is Dispatch work once handed over.
+struct StoryTimerActivity: ActivitySource {
+    let clock: StoryClock
+
+    func busy(_ moment: ActivityMoment) -> String? { nil }
+
+    var hasWork: Bool { clock.deliveriesPending > 0 }
+
+    var summary: String { "deliveries due later: \(clock.deliveriesPending)" }
+}
+
+/// Swift tasks and actor jobs (step 11): the jobs the runtime's enqueue hook
+/// handed to the story and that have not finished running (`SwiftTaskActivity`).
+/// They run on the main queue, so while the main thread waits in the network
+/// they wait with it.
+struct SwiftTaskJobsActivity: ActivitySource {
+    func busy(_ moment: ActivityMoment) -> String? {
+        let jobs = SwiftTaskActivity.jobsWaiting
+        return jobs > 0 && !moment.mainThreadWaits ? "Swift tasks: \(jobs) jobs to run" : nil
+    }
+
+    var hasWork: Bool { SwiftTaskActivity.jobsWaiting > 0 }
+
+    var summary: String { "Swift tasks: \(SwiftTaskActivity.jobsWaiting) jobs to run" }
 }

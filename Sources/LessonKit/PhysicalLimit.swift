@@ -20,14 +20,4 @@ public enum PhysicalLimit {
         }
         return ends.max() ?? 0
     }
-
-    /// The most operations the controller's download queue may run at once:
-    /// its first `OperationQueue` stored property (a `lazy var` included),
-    /// read by reflection so the number is the one the step's code really set.
-    /// Nil when there is no queue or its limit is the default (no limit).
-    public static func queueLimit(of controller: AnyObject) -> Int? {
-        guard let queue = QueueWatcher.operationQueues(in: controller).first else { return nil }
-        let limit = queue.maxConcurrentOperationCount
-        return limit == OperationQueue.defaultMaxConcurrentOperationCount || limit < 1 ? nil : limit
-    }
 }

@@ -1,3 +1,4 @@
+import DispatchSeam
 import Foundation
 import LessonSupport
 import SlowNetwork
@@ -94,14 +95,14 @@ public enum ScenarioRunner {
 /// moment it hands its result back.
 ///
 /// Each turn of the main queue it asks whether the app is idle (`AppActivity`);
-/// once it is, and a second turn confirms it, it moves the story clock to the
-/// next thing due: a request's answer, or the next frame, which plays the
-/// script and records what the screen shows.
+/// once it is, it moves the story clock to the next thing due: a request's
+/// answer, or the next frame, which plays the script and records what the
+/// screen shows. Its turns count as the app's for the Dispatch seam (what the
+/// app submits from them is the run's work); its own next turn does not.
 private final class ActiveRun: @unchecked Sendable {
     private let setup: ScenarioSetup
     private let done: (ScenarioResult) -> Void
-    private let watcher = QueueWatcher()
-    private let clock: StoryClock
+    private let clock = StoryClock()
     private let activity: AppActivity
     private let network: SlowNetwork
     private let instruments = Instruments()
@@ -123,10 +124,8 @@ private final class ActiveRun: @unchecked Sendable {
     private var frameIndex = 0
     private var hasCommitted = false
     private var frameWork = FrameWork()
-    /// The icon URLs of the rows on the first screen, and the first
-    /// controller's download queue limit, for the physical limit.
+    /// The icon URLs of the rows on the first screen, for the physical limit.
     private var firstScreenIcons: [String] = []
-    private var firstQueueLimit: Int?
     private var events: [Timeline.Event] = []
     private var memoryWarnings = 0
     private var liveImageBytesAfterWarning: Int?
@@ -136,28 +135,16 @@ private final class ActiveRun: @unchecked Sendable {
     /// From the moment the finger touched down until the table came to rest.
     private var scrollStart: StoryTime?
     private var scrolls: [(startMs: Double, endMs: Double)] = []
-    /// After each cell the app provides, the queue watcher looks for the work it started.
-    private lazy var tableWatcher: TableWatcher = {
-        let catalog = catalog
-        return TableWatcher(
-            icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds },
-            cellProvided: { [watcher, unowned self] row in
-                if let controller { watcher.watchQueues(of: controller) }
-                let icon = catalog.entries.indices.contains(row) ? catalog.entries[row].icon : nil
-                watcher.tagNewOperations(fetching: icon.map(SlowNetwork.resourceName))
-            })
-    }()
+    private lazy var tableWatcher = TableWatcher(
+        icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds })
     private var cellRequestsOfRetired = 0
     /// What an earlier run left in the caches folder: a warm start.
     private let diskCacheFilesAtStart: Int
     /// The app's reads from its caches folder, watched from the launch on.
     private var diskReads: DiskReadWatch?
 
-    /// The idle look and main-queue state to confirm on the next turn.
-    private var confirming: (uiTouches: Int, changes: Int)?
     /// Since when the app has been busy without the clock moving, and why.
     private var busy: (since: ContinuousClock.Instant, reason: String)?
-    private var backOff = Duration.microseconds(20)
     private var stuck: String?
     private var isFinished = false
     private let wallStart = ContinuousClock.now
@@ -174,7 +161,6 @@ private final class ActiveRun: @unchecked Sendable {
         conditions.offline = setup.options.offline || setup.scenario.startsOffline
         conditions.jitter = setup.scenario.jitter
         conditions.rules = setup.scenario.rules(for: catalog)
-        clock = StoryClock(watcher: watcher)
         activity = AppActivity(clock: clock)
         network = SlowNetwork(conditions: conditions, clock: clock, isMainQueue: { [clock] in clock.isOnMainQueueThread })
         environment = LessonEnvironment(
@@ -184,19 +170,42 @@ private final class ActiveRun: @unchecked Sendable {
     }
 
     func start() {
-        clock.noteMainQueueThread()
-        Instruments.current = instruments
-        clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
-        stuck = SwiftTaskActivity.startWatching()
-        event("launch")
-        launchController()
-        // After the launch: an app may make its caches folder as it starts.
-        diskReads = DiskReadWatch(folder: setup.cachesDirectory)
-        firstScreenIcons = tableSnapshot().rows.compactMap {
-            catalog.entries.indices.contains($0.row) ? catalog.entries[$0.row].icon : nil
+        // Without the seam the clock would take the app's work for idle and
+        // move on without it: say so rather than report figures that are not the app's.
+        if seam_is_installed() == 0 {
+            stuck = "the Dispatch seam is not in place: this program's dispatch_async is not the seam's, so the "
+                + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
         }
-        firstQueueLimit = controller.flatMap { PhysicalLimit.queueLimit(of: $0) }
-        turn()
+        seam_begin_run()
+        asTheApp {
+            clock.noteMainQueueThread()
+            Instruments.current = instruments
+            clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
+            if stuck == nil { stuck = SwiftTaskActivity.startWatching() }
+            event("launch")
+            launchController()
+            // After the launch: an app may make its caches folder as it starts.
+            diskReads = DiskReadWatch(folder: setup.cachesDirectory)
+            firstScreenIcons = tableSnapshot().rows.compactMap {
+                catalog.entries.indices.contains($0.row) ? catalog.entries[$0.row].icon : nil
+            }
+            turn()
+        }
+    }
+
+    /// Runs `body` as the app's work: what it submits to Dispatch is counted.
+    private func asTheApp(_ body: () -> Void) {
+        let saved = seam_enter_run()
+        body()
+        seam_restore(saved)
+    }
+
+    /// Schedules the run's next turn on the main queue, as the harness's own
+    /// work: after whatever the app has queued there, and not counted with it.
+    private func nextTurn() {
+        let saved = seam_leave_run()
+        DispatchQueue.main.async { self.asTheApp { self.turn() } }
+        seam_restore(saved)
     }
 
     private func launchController() {
@@ -204,7 +213,6 @@ private final class ActiveRun: @unchecked Sendable {
         self.controller = controller
         controller.tableView.observer = tableWatcher
         controller.viewDidLoad()
-        watcher.watchQueues(of: controller)
         controller.tableView.reloadData()
     }
 
@@ -214,33 +222,28 @@ private final class ActiveRun: @unchecked Sendable {
 
     // MARK: moving the story on
 
-    /// One turn of the main queue: look, confirm, move on.
+    /// One turn of the main queue: look, and move on once the app is idle.
     private func turn() {
         guard !isFinished else { return }
         clock.noteMainQueueThread()
         if stuck != nil { return finish() }
-        if let controller { watcher.watchQueues(of: controller) }
-        watcher.tagNewOperations(fetching: nil)
+        let changes = seam_generation()
+        clock.grantFreeSlots()
         switch activity.look(mainThreadWaits: false) {
         case .busy(let reason):
             noteBusy(reason)
-            if OperationQueue.main.operationCount == 0 && SwiftTaskActivity.jobsWaiting == 0 {
-                // Workers are at it: wait for one of them to reach the network (or
-                // a short while, for work that shows only in the queues), then look again.
-                clock.waitForChange(since: clock.changes, timeout: backOff)
-                backOff = min(backOff * 2, .milliseconds(1))
+            // Work for the main queue runs before the next turn; work elsewhere
+            // signals when it finishes or reaches the network. (The wait is cut
+            // short now and then for the hang guard, and for work the seam
+            // cannot see that needs the main queue.)
+            let counts = seam_count()
+            if counts.main_queue == 0 && counts.waiting_for_main_queue == 0 && SwiftTaskActivity.jobsWaiting == 0 {
+                seam_wait_for_change(changes, Self.waitSliceNs)
             }
-            DispatchQueue.main.async { self.turn() }
+            nextTurn()
         case .idle:
-            let now = (uiTouches: instruments.uiTouches, changes: clock.changes)
-            if confirming.map({ $0 != now }) ?? true {
-                confirming = now
-                DispatchQueue.main.async { self.turn() }
-                return
-            }
-            confirming = nil
             busy = nil
-            backOff = .microseconds(20)
+            if activity.releaseHeldWork() { return nextTurn() }
             if measuresMemoryOnceIdle { measureMemoryAfterWarning() }
             moveOn()
         }
@@ -256,6 +259,9 @@ private final class ActiveRun: @unchecked Sendable {
         liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
     }
 
+    /// The longest the main queue waits for a change before it takes a turn anyway.
+    private static let waitSliceNs: Int64 = 50_000_000
+
     /// The app is idle: play the next thing due, an answer or a frame, whichever comes first.
     private func moveOn() {
         while true {
@@ -265,23 +271,19 @@ private final class ActiveRun: @unchecked Sendable {
             // Answers due at a frame's instant are played before it (their code
             // runs and the app is idle again) and the frame on a later turn.
             guard clock.advance(to: due) == 0 && due == frameTime else { break }
-            let before = (queues: watcher.state, changes: clock.changes, cells: cellsProvided)
+            let cellsBefore = cellsProvided
             frame()
             // A frame that started no work (a pause, a settle that waits, a drag
-            // over rows whose icons are there) left the app as idle as it found
-            // it: the next one can follow at once. Equal counts are not enough
-            // on their own: a frame can end one operation and start another
-            // (a reused cell cancels a download, the next row reads the disk).
-            // A frame that asked the app for a cell takes a turn of the main
-            // queue too: the cell may have handed work to the main actor
-            // (`Task { @MainActor in … }`), which no hook sees.
-            let after = (queues: watcher.state, changes: clock.changes, cells: cellsProvided)
-            guard !isFinished, !setup.paced, !measuresMemoryOnceIdle, after == before,
-                OperationQueue.main.operationCount == 0,
-                activity.look(mainThreadWaits: false) == .idle
+            // over rows whose icons are there) left the app idle: the next one
+            // can follow at once. A frame that asked the app for a cell takes a
+            // turn of the main queue: the cell may have handed work to the main
+            // actor (`Task { @MainActor in … }`), which no hook sees.
+            clock.grantFreeSlots()
+            guard !isFinished, !setup.paced, !measuresMemoryOnceIdle, cellsProvided == cellsBefore,
+                activity.look(mainThreadWaits: false) == .idle, !activity.releaseHeldWork()
             else { break }
         }
-        if !isFinished { DispatchQueue.main.async { self.turn() } }
+        if !isFinished { nextTurn() }
     }
 
     /// Cells the app has been asked for, by every controller of the run.
@@ -298,13 +300,15 @@ private final class ActiveRun: @unchecked Sendable {
                 clock.shutDown()
                 return
             }
-            let changes = clock.changes
+            let changes = seam_generation()
+            clock.grantFreeSlots()
             switch activity.look(mainThreadWaits: true) {
             case .busy(let reason):
                 noteBusy(reason)
-                clock.waitForChange(since: changes, timeout: .milliseconds(1))
+                seam_wait_for_change(changes, Self.waitSliceNs)
             case .idle:
                 busy = nil
+                if activity.releaseHeldWork() { continue }
                 guard let due = clock.nextDue else { return }
                 if setup.paced, let wait = paceWait(until: due) { Thread.sleep(forTimeInterval: wait.seconds) }
                 clock.advance(to: due)
@@ -326,7 +330,11 @@ private final class ActiveRun: @unchecked Sendable {
     /// with `instant` and returns true; false when it is time already.
     private func waitsToPace(until instant: StoryTime) -> Bool {
         guard setup.paced, let wait = paceWait(until: instant) else { return false }
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(wait.nanoseconds))) { self.turn() }
+        let saved = seam_leave_run()
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(wait.nanoseconds))) {
+            self.asTheApp { self.turn() }
+        }
+        seam_restore(saved)
         return true
     }
 
@@ -477,25 +485,10 @@ private final class ActiveRun: @unchecked Sendable {
         case .settle(let timeout):
             // Every visible row shows its own icon, the time is up, or the app
             // has stopped: nothing loading, nothing that could start by itself.
-            return recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout || appHasStopped()
+            return recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout || activity.hasStopped
         case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder:
             return true
         }
-    }
-
-    /// Whether the app has stopped (`AppActivity.hasStopped`). Work handed to
-    /// a global dispatch queue shows nowhere until it asks the network: when
-    /// the app has no operation queue, or has asked from such work before,
-    /// the global queues are given the chance to start what they hold first.
-    private func appHasStopped() -> Bool {
-        guard activity.hasStopped else { return false }
-        guard watcher.queues.isEmpty || watcher.unseen.requestsFromUnwatchedWork > 0 else { return true }
-        let group = DispatchGroup()
-        for qos in [DispatchQoS.QoSClass.userInitiated, .default, .utility, .background] {
-            DispatchQueue.global(qos: qos).async(group: group) {}
-        }
-        group.wait()
-        return activity.hasStopped
     }
 
     /// Stamped before the delegate hears of it (step 7 resumes its queue
@@ -534,7 +527,9 @@ private final class ActiveRun: @unchecked Sendable {
         retireController()
         // One more turn of the main queue, so work already queued there can
         // drop its references, then ask whether the last controller is gone.
+        let saved = seam_leave_run()
         DispatchQueue.main.async { [self] in
+            seam_end_run()
             report.controllerFreed = retiredControllers.last?() ?? false
             SwiftTaskActivity.stopWatching()
             network.shutdown()
@@ -552,13 +547,14 @@ private final class ActiveRun: @unchecked Sendable {
             timeline.requests = network.log.inStoryOrder
             done(ScenarioResult(report: report, timeline: timeline))
         }
+        seam_restore(saved)
     }
 
     /// Fetches still in flight at the end with nothing of theirs due: no
     /// answer will ever end them, and the clock would keep them for good.
     private func fetchesKeptForEver() -> String? {
-        let fetches = clock.tasksNow.count
-        guard fetches > 0, clock.deliveriesPending == 0, clock.deliveriesRunning == 0 else { return nil }
+        let fetches = clock.tasksInFlight
+        guard fetches > 0, clock.deliveriesPending == 0 else { return nil }
         let waiting = network.log.requests.filter { $0.endMs == nil && $0.thread == Request.noThread }
         let named = waiting.prefix(3).map { request in
             let url = TerminalText.fitted(request.url, to: 60, padded: false)
@@ -614,13 +610,13 @@ private final class ActiveRun: @unchecked Sendable {
         report.placeholderFrames = recorder.placeholderFrames
         report.wrongImageFrames = recorder.wrongImageFrames
         report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
-        report.downloadQueueLimit = firstQueueLimit
+        report.downloadQueueLimit = clock.firstQueueLimit
         if !firstScreenIcons.isEmpty {
             // Rows that share an icon share its download. An app whose
             // downloads hold no thread and run on no operation queue (step
             // 11's tasks) is held to as many lanes as it ever used at once.
             let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
-            let usesNoThreads = watcher.queues.isEmpty && report.peakBlockedThreads == 0
+            let usesNoThreads = report.downloadQueueLimit == nil && report.peakBlockedThreads == 0
             let lanes = usesNoThreads ? max(1, report.maxInFlight) : StoryClock.unlimitedQueueWorkers
             report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(durations, lanes: report.downloadQueueLimit ?? lanes)
         }
@@ -649,30 +645,19 @@ private final class ActiveRun: @unchecked Sendable {
         report.progressEndedShort = tableWatcher.progressEndedShort
         report.durationMs = clock.now.milliseconds
         report.runWallMs = (ContinuousClock.now - wallStart).milliseconds
-        report.clockNotes = Self.clockNotes(watcher.unseen)
+        report.clockNotes = Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork)
         report.stuck = stuck
         return report
     }
 
     /// What the clock could not see in time, in words (empty: the run is exact).
-    private static func clockNotes(_ unseen: QueueWatcher.Unseen) -> [String] {
-        var notes: [String] = []
-        if unseen.requestsFromUnwatchedWork > 0 {
-            notes.append(
-                "\(counted(unseen.requestsFromUnwatchedWork, "request")) came from work outside any OperationQueue "
-                    + "(a GCD block or a thread), which the clock cannot see until it asks the network")
-        }
-        if unseen.queuesFoundLate > 0 {
-            notes.append(
-                "\(counted(unseen.queuesFoundLate, "operation queue")) found only when its operations asked the network "
-                    + "(not a stored property of the controller)")
-        }
-        if unseen.guessedOrders > 0 {
-            notes.append(
-                "\(counted(unseen.guessedOrders, "request")) of a queue with no limit could not be matched to the row "
-                    + "that started it")
-        }
-        return notes
+    private static func clockNotes(requestsFromUnseenWork: Int) -> [String] {
+        guard requestsFromUnseenWork > 0 else { return [] }
+        return [
+            "\(counted(requestsFromUnseenWork, "request")) came from work the harness does not see (a Thread of "
+                + "the app's own, not Dispatch or an OperationQueue), which the clock cannot wait for until it "
+                + "asks the network"
+        ]
     }
 
     private func event(_ label: String) {

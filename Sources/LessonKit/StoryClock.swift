@@ -1,3 +1,4 @@
+import DispatchSeam
 import Foundation
 import SlowNetwork
 import TableKit
@@ -16,10 +17,10 @@ import TableKit
 /// once as libdispatch has threads for it: on Linux one per core at first,
 /// one more each second while they block; on iOS up to 64. That count is
 /// machine timing, so the story fixes it at `unlimitedQueueWorkers`: a request
-/// from such a queue waits for one of its worker slots, and `AppActivity` lets
-/// the waiting ones in in the order the queue started their operations. A
-/// queue with a limit gets every thread its limit allows, and the clock waits
-/// for the real ones.
+/// from such a queue waits for one of its worker slots, and a free slot goes
+/// to the queue's earliest submitted work (`grantFreeSlots`), in the order the
+/// Dispatch seam saw it handed over. A queue with a limit gets every thread
+/// its limit allows, and the clock waits for the real ones.
 final class StoryClock: NetworkClock, @unchecked Sendable {
     /// Worker threads the story gives a queue that sets no limit: the two of a
     /// two-core machine's pool before it grows.
@@ -38,17 +39,17 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
 
         let thread: UInt
-        /// The operation queue it works for (nil: the main queue, or work the
-        /// harness cannot see, such as a GCD block).
-        let queue: ObjectIdentifier?
+        /// The Dispatch work it runs, as the seam numbered it (0: none it
+        /// counts, such as the main queue's own turn), and that work's queue.
+        let work: UInt64
+        let dispatchQueue: UnsafeRawPointer?
+        /// It works for an operation queue with no limit: it needs a worker slot.
+        let needsSlot: Bool
         let isOnMainQueue: Bool
         let url: String
-        /// When it came, among all callers.
-        let arrival: Int
         var state: State
     }
 
-    let watcher: QueueWatcher
     /// Moves the story on while the main thread itself waits in the network
     /// (step 1): nothing else could. Set by the run; called on the main thread.
     var whileMainThreadWaits: (() -> Void)?
@@ -63,23 +64,20 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// clock's lock on their way out (Thread Sanitizer would take that for an
     /// order between what they do next, and miss a race between them).
     private var wakes: [UInt: DispatchSemaphore] = [:]
-    private var arrivals = 0
-    /// Fetches that block no thread, in flight, by token: the operation queue
-    /// each works for (nil: the main queue, or work the harness cannot see).
-    private var tasks: [Int: ObjectIdentifier?] = [:]
+    /// Fetches that block no thread, in flight, by token.
+    private var tasks: Set<Int> = []
     private var lastToken = 0
-    /// Work due at a story time (`run(at:on:)`): a fetch's chunks.
+    /// Work due at a story time (`run(at:on:)`): a fetch's chunks. Once due it
+    /// is handed to its queue, where the Dispatch seam counts it.
     private var timers: [Timer] = []
     private var timersAsked = 0
-    /// Timer work handed to its queue that has not returned yet.
-    private var timersRunning = 0
-    private var changeCount = 0
     /// The thread that runs the main queue's work now (`noteMainQueueThread`).
     private var mainQueueThread: UInt?
-
-    init(watcher: QueueWatcher) {
-        self.watcher = watcher
-    }
+    /// The queues with no limit that have asked for a worker slot, and the
+    /// limit of the first operation queue a request came from.
+    private var slotQueues: Set<UnsafeRawPointer> = []
+    private var firstLimit: Int??
+    private var unseenRequests = 0
 
     var now: StoryTime { condition.withLock { time } }
 
@@ -106,37 +104,51 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
 
     // MARK: the network's side, on the requesting thread
 
-    /// The operation queue the calling code runs in (nil: the main queue's
-    /// thread, or work in no queue, which is noted as such).
-    private func queueOfCaller() -> (queue: OperationQueue?, isOnMainQueue: Bool) {
-        let isOnMainQueue = isOnMainQueueThread
-        let queue = isOnMainQueue ? nil : OperationQueue.current.flatMap { $0 === OperationQueue.main ? nil : $0 }
-        if let queue {
-            watcher.learn(queue)
-        } else if !isOnMainQueue {
-            watcher.noteRequestFromUnwatchedWork()
-        }
-        return (queue, isOnMainQueue)
-    }
-
     func admit(_ url: String) -> StoryTime? {
         let thread = Self.currentThread
-        let (queue, isOnMainQueue) = queueOfCaller()
-        let waitsForSlot = queue?.maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
+        let isOnMainQueue = isOnMainQueueThread
+        let limit = isOnMainQueue ? nil : Self.limitOfCurrentQueue
+        let work = seam_current_serial()
+        let dispatchQueue = seam_current_queue()
+        let needsSlot = limit == OperationQueue.defaultMaxConcurrentOperationCount && dispatchQueue != nil
         let wake = DispatchSemaphore(value: 0)
         let admitted = condition.withLock { () -> Bool? in
             guard !isShutDown else { return nil }
-            arrivals += 1
+            noteQueueLimit(limit)
+            if work == 0 && !isOnMainQueue { unseenRequests += 1 }
+            if needsSlot, let dispatchQueue { slotQueues.insert(dispatchQueue) }
             callers[thread] = Caller(
-                thread: thread, queue: queue.map(ObjectIdentifier.init), isOnMainQueue: isOnMainQueue, url: url,
-                arrival: arrivals, state: waitsForSlot ? .waitingForSlot : .admitted)
+                thread: thread, work: work, dispatchQueue: dispatchQueue, needsSlot: needsSlot,
+                isOnMainQueue: isOnMainQueue, url: url,
+                state: needsSlot ? .waitingForSlot : .admitted)
             wakes[thread] = wake
             changed()
-            return !waitsForSlot
+            return !needsSlot
         }
         guard let admitted else { return nil }
-        if !admitted { wake.wait() }
+        if !admitted { parked { wake.wait() } }
         return condition.withLock { isShutDown ? nil : time }
+    }
+
+    /// The limit of the operation queue the calling code runs in (inside an
+    /// operation, `OperationQueue.current` is its queue), nil outside one.
+    private static var limitOfCurrentQueue: Int? {
+        OperationQueue.current.flatMap { $0 === OperationQueue.main ? nil : $0.maxConcurrentOperationCount }
+    }
+
+    /// Keeps the first operation queue's limit. Under `condition`.
+    private func noteQueueLimit(_ limit: Int?) {
+        if let limit, firstLimit == nil { firstLimit = .some(limit) }
+    }
+
+    /// Waits with the calling thread's Dispatch work counted as waiting in
+    /// the story. The wait itself is the harness's: the seam leaves it alone.
+    private func parked(_ wait: () -> Void) {
+        seam_park(1)
+        let saved = seam_leave_run()
+        wait()
+        seam_restore(saved)
+        seam_park(0)
     }
 
     func sleep(until due: StoryTime) -> Bool {
@@ -149,7 +161,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
         guard let wake else { return false }
         if isOnMainQueueThread { whileMainThreadWaits?() }
-        wake.wait()
+        parked { wake.wait() }
         return condition.withLock { callers[thread]?.state == .released }
     }
 
@@ -171,10 +183,11 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     }
 
     func startTask() -> Int {
-        let queue = queueOfCaller().queue.map(ObjectIdentifier.init)
+        let limit = isOnMainQueueThread ? nil : Self.limitOfCurrentQueue
         return condition.withLock {
+            noteQueueLimit(limit)
             lastToken += 1
-            tasks[lastToken] = queue
+            tasks.insert(lastToken)
             changed()
             return lastToken
         }
@@ -182,7 +195,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
 
     func finishTask(_ token: Int) {
         condition.withLock {
-            tasks[token] = nil
+            tasks.remove(token)
             changed()
         }
     }
@@ -201,16 +214,28 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// Everyone in the network now.
     var callersNow: [Caller] { condition.withLock { Array(callers.values) } }
 
-    /// The queues of the fetches in flight that block no thread, one entry each.
-    var tasksNow: [ObjectIdentifier?] { condition.withLock { Array(tasks.values) } }
+    /// Fetches in flight that block no thread.
+    var tasksInFlight: Int { condition.withLock { tasks.count } }
 
-    /// Whether work the network delivers (a fetch's chunk) is running, or
-    /// due later: nothing of the network's is left when neither.
-    var deliveriesRunning: Int { condition.withLock { timersRunning } }
+    /// Work the network will deliver later (a fetch's chunks).
     var deliveriesPending: Int { condition.withLock { timers.count } }
 
-    /// Changes whenever a caller arrives, is let in, sleeps, wakes or leaves.
-    var changes: Int { condition.withLock { changeCount } }
+    /// The queues with no limit whose requests wait for worker slots.
+    var queuesWithSlots: Set<UnsafeRawPointer> { condition.withLock { slotQueues } }
+
+    /// The limit of the first operation queue a request came from (nil: no
+    /// request came from one, or it has no limit).
+    var firstQueueLimit: Int? {
+        condition.withLock {
+            guard let limit = firstLimit ?? nil, limit != OperationQueue.defaultMaxConcurrentOperationCount, limit > 0
+            else { return nil }
+            return limit
+        }
+    }
+
+    /// Requests from work the harness does not see: not the main queue, and
+    /// no Dispatch work it counts (a `Thread` of the app's own).
+    var requestsFromUnseenWork: Int { condition.withLock { unseenRequests } }
 
     /// The earliest time a sleeping caller's answer, or a delivery, is due.
     var nextDue: StoryTime? {
@@ -224,16 +249,64 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         condition.withLock { callers.values.contains { $0.isOnMainQueue && $0.state == .released } }
     }
 
-    /// Lets these callers, waiting for a worker slot, in.
-    func admit(threads: [UInt]) {
+    /// Gives each free worker slot of a queue with no limit to the queue's
+    /// earliest submitted work that holds none, once that work has reached
+    /// the network (it is not given past work still on its way).
+    func grantFreeSlots() {
         condition.withLock {
-            for thread in threads where callers[thread]?.state == .waitingForSlot {
+            let threads = slotPlan().grants
+            for thread in threads {
                 callers[thread]?.state = .admitted
                 wakes[thread]?.signal()
             }
-            changed()
+            if !threads.isEmpty { changed() }
         }
     }
+
+    /// The queues with no limit whose worker slots are all taken (slots to
+    /// give count as free): their other work waits in the story, whatever
+    /// their real threads do.
+    var fullSlotQueues: Set<UnsafeRawPointer> { condition.withLock { slotPlan().full } }
+
+    /// Requests that may have a free worker slot and have not been given it yet.
+    var slotsToGive: Int { condition.withLock { slotPlan().grants.count } }
+
+    /// Who gets a free slot now, and which queues have none left. Under `condition`.
+    private func slotPlan() -> (grants: [UInt], full: Set<UnsafeRawPointer>) {
+        var grants: [UInt] = []
+        var full: Set<UnsafeRawPointer> = []
+        for queue in slotQueues {
+            let mine = callers.values.filter { $0.dispatchQueue == queue }
+            let holders = Set(mine.filter { $0.state != .waitingForSlot }.map(\.work))
+            if holders.count >= Self.unlimitedQueueWorkers {
+                full.insert(queue)
+                continue
+            }
+            let waiting = Dictionary(
+                mine.filter { $0.state == .waitingForSlot }.map { ($0.work, $0.thread) }, uniquingKeysWith: min)
+            var free = Self.unlimitedQueueWorkers - holders.count
+            for work in Self.workSubmitted(to: queue) where free > 0 && !holders.contains(work) {
+                // The next in line has not reached the network yet: it is waited for.
+                guard let thread = waiting[work] else { break }
+                grants.append(thread)
+                free -= 1
+            }
+        }
+        return (grants, full)
+    }
+
+    /// The serial numbers of the work queued or running on `queue`, in the
+    /// order it was submitted.
+    private static func workSubmitted(to queue: UnsafeRawPointer) -> [UInt64] {
+        var serials = [UInt64](repeating: 0, count: 64)
+        let total = seam_serials_on(queue, &serials, serials.count)
+        if total > serials.count {
+            serials = [UInt64](repeating: 0, count: total)
+            _ = seam_serials_on(queue, &serials, serials.count)
+        }
+        return Array(serials.prefix(total))
+    }
+
 
     /// Moves the time to `instant`, wakes every caller whose answer is due by
     /// then, all at once (requests that end together run their code together,
@@ -253,34 +326,16 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
             }
             let due = timers.filter { $0.due <= time }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
             timers.removeAll { $0.due <= time }
-            for timer in due {
-                timersRunning += 1
-                timer.queue.async { [self] in
-                    timer.work()
-                    condition.withLock {
-                        timersRunning -= 1
-                        changed()
-                    }
-                }
-            }
+            for timer in due { timer.queue.async(execute: timer.work) }
             changed()
             return woken + due.count
         }
     }
 
-    /// Waits on the calling thread until a caller comes, goes or changes, or
-    /// `timeout` passes.
-    func waitForChange(since count: Int, timeout: Duration) {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while changeCount == count, !isShutDown, condition.wait(until: deadline) {}
-    }
-
+    /// A caller came, went or changed: the run's waits hear of it through
+    /// the seam, with every change of the app's Dispatch work.
     private func changed() {
-        changeCount += 1
-        condition.broadcast()
+        seam_note_change()
     }
 
     private static var currentThread: UInt { UInt(pthread_self()) }

@@ -14,8 +14,6 @@ import TableKit
 final class TableWatcher: TableViewObserver {
     /// Each row's icon URL, from the catalog the run plays.
     private let icons: [String]
-    /// Called after each cell the data source returned (the queue watcher tags its work).
-    private let cellProvided: (Int) -> Void
     /// Each icon's URL by the fingerprint of its art, made the first time an
     /// image set on a cell has to be told apart.
     private lazy var iconOfFingerprint: [Int: String] = {
@@ -41,10 +39,9 @@ final class TableWatcher: TableViewObserver {
     private(set) var progressOutOfOrder = 0
     private(set) var progressEndedShort = 0
 
-    init(icons: [String], now: @escaping () -> Double, cellProvided: @escaping (Int) -> Void) {
+    init(icons: [String], now: @escaping () -> Double) {
         self.icons = icons
         self.now = now
-        self.cellProvided = cellProvided
     }
 
     func memoryWarningDelivered() {
@@ -58,7 +55,6 @@ final class TableWatcher: TableViewObserver {
     func tableView(_ tableView: TableView, didProvideCellAt row: Int) {
         if let since = providingSince { cellForRowAtWall += ContinuousClock.now - since }
         providingSince = nil
-        cellProvided(row)
     }
 
     func tableView(_ tableView: TableView, willReloadRows rows: [Int]) {

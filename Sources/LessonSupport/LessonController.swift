@@ -28,16 +28,10 @@ public protocol LessonController: TableViewController {
     /// Controllers the step's executable plays instead of this one when asked
     /// (`--naive-pool`): the step's bug kept on purpose, to compare against.
     static var variants: [LessonVariant] { get }
-
-    /// Operation queues the controller's work runs on that are not its own
-    /// stored properties: a library's (step 10's image loader). The harness
-    /// watches them as it watches the queues it finds among the properties.
-    var operationQueues: [OperationQueue] { get }
 }
 
 extension LessonController {
     public static var variants: [LessonVariant] { [] }
-    public var operationQueues: [OperationQueue] { [] }
 }
 
 /// Another controller a step can play, chosen by a flag of its own.

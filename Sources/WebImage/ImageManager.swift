@@ -42,10 +42,6 @@ public final class ImageManager: @unchecked Sendable {
             imageDownloader: ImageDownloader(network: network))
     }
 
-    /// The queues the manager's work runs on: downloads, then disk. For
-    /// instruments that watch an app's queues (the lessons' story clock).
-    public var operationQueues: [OperationQueue] { [imageDownloader.queue, imageCache.ioQueue] }
-
     /// Loads `url`: from memory, else from disk, else from the network
     /// (kept in both caches then). `progress` runs on a background queue
     /// while it downloads; `completed` on the main queue, once (twice with

@@ -88,23 +88,4 @@ import Testing
         #expect(PhysicalLimit.makespan([5000, 500, 500, 500], lanes: 2) == 5000)
         #expect(PhysicalLimit.makespan([], lanes: 3) == 0)
     }
-
-    /// The limit is read from the step's own queue, a `lazy var` included.
-    @Test func queueLimitIsReadFromTheController() {
-        final class Limited {
-            lazy var queue: OperationQueue = {
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 3
-                return queue
-            }()
-        }
-        final class Unlimited {
-            let queue = OperationQueue()
-        }
-        let limited = Limited()
-        #expect(PhysicalLimit.queueLimit(of: limited) == nil, "a lazy queue not made yet has no limit to read")
-        _ = limited.queue
-        #expect(PhysicalLimit.queueLimit(of: limited) == 3)
-        #expect(PhysicalLimit.queueLimit(of: Unlimited()) == nil)
-    }
 }

@@ -1,0 +1,551 @@
+// The Dispatch seam (include/DispatchSeam.h). This program defines
+// dispatch_async and its relatives itself: the dynamic linker binds every
+// call to them, Foundation's OperationQueue included, to these, which count
+// the run's work and forward it to libdispatch's own (or, under Thread
+// Sanitizer, to its interceptor, so it still sees the hand-over).
+#define _GNU_SOURCE
+#include "DispatchSeam.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct dispatch_queue_s *dispatch_queue_t;
+typedef struct dispatch_group_s *dispatch_group_t;
+typedef struct dispatch_semaphore_s *dispatch_semaphore_t;
+typedef uint64_t dispatch_time_t;
+#define DISPATCH_TIME_NOW (0ull)
+#define DISPATCH_TIME_FOREVER (~0ull)
+typedef void (*dispatch_function_t)(void *);
+typedef void *dispatch_block_t;
+extern struct dispatch_queue_s _dispatch_main_q;
+
+// The block ABI: a block is called through its `invoke`.
+struct block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(void *);
+};
+extern void *_Block_copy(const void *);
+extern void _Block_release(const void *);
+
+/// One counted submission, from the moment it is handed to Dispatch until it returns.
+typedef struct work {
+    struct work *previous, *next;  // on its queue's list, in submission order
+    struct queue_entry *entry;
+    uint64_t run, serial;
+    int on_main_queue, parked;
+    _Atomic int started;
+    dispatch_block_t block;  // or:
+    dispatch_function_t function;
+    void *context;
+} work;
+
+/// A queue that counted work was submitted to, with that work in order.
+typedef struct queue_entry {
+    const void *queue;
+    work *first, *last;
+} queue_entry;
+
+enum { queue_capacity = 1024 };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+// Thread Sanitizer's annotations, present when the program is built with it.
+// The seam's lock is taken by every counted block; seen by TSan, it would
+// order the app's threads and hide their races. So TSan ignores the seam's
+// synchronisation and its own bookkeeping, and a semaphore the harness
+// hands out is acquired by the thread it is handed to.
+extern void AnnotateIgnoreSyncBegin(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreSyncEnd(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreReadsBegin(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreReadsEnd(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreWritesBegin(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreWritesEnd(const char *file, int line) __attribute__((weak));
+extern void __tsan_acquire(void *address) __attribute__((weak));
+
+static void lock_seam(void) {
+    if (AnnotateIgnoreSyncBegin) {
+        AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+        AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+        AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+    }
+    pthread_mutex_lock(&lock);
+}
+
+static void unlock_seam(void) {
+    pthread_mutex_unlock(&lock);
+    if (AnnotateIgnoreSyncEnd) {
+        AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+        AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+        AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+    }
+}
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static _Atomic uint64_t current_run;
+static uint64_t runs, serials, generation;
+static seam_counts counts;
+static queue_entry queues[queue_capacity];
+static size_t queues_used;
+
+/// Counted work waiting on a semaphore, in the order the work was submitted.
+/// The harness hands out what the semaphores hold at idle moments
+/// (`seam_grant_semaphores`), so which waiter goes first is the story's
+/// choice, not the scheduler's.
+typedef struct semaphore_waiter {
+    struct semaphore_waiter *next;
+    dispatch_semaphore_t semaphore;
+    work *item;
+    uint64_t serial;
+    int granted, abandoned;
+    pthread_cond_t wake;
+} semaphore_waiter;
+static semaphore_waiter *semaphore_waiters;
+
+/// What the calling thread runs: a counted block, the run's own turn
+/// (`run_marker`), the harness's own work (`harness_marker`), or nothing
+/// the seam counts (NULL).
+static _Thread_local const work *current;
+static _Thread_local work run_marker;
+static const work harness_marker;
+
+// MARK: libdispatch's own functions
+
+typedef void (*async_f_t)(dispatch_queue_t, void *, dispatch_function_t);
+typedef void (*async_t)(dispatch_queue_t, dispatch_block_t);
+typedef void (*group_async_f_t)(dispatch_group_t, dispatch_queue_t, void *, dispatch_function_t);
+typedef void (*group_async_t)(dispatch_group_t, dispatch_queue_t, dispatch_block_t);
+
+static void *next_symbol(const char *name, const char *interceptor) {
+    void *found = dlsym(RTLD_DEFAULT, interceptor);
+    return found ? found : dlsym(RTLD_NEXT, name);
+}
+
+#define REAL(type, name) \
+    static type real_##name(void) { \
+        static _Atomic(type) cached; \
+        type found = atomic_load(&cached); \
+        if (!found) { \
+            found = (type)next_symbol(#name, "__interceptor_" #name); \
+            atomic_store(&cached, found); \
+        } \
+        return found; \
+    }
+REAL(async_f_t, dispatch_async_f)
+REAL(async_t, dispatch_async)
+REAL(async_f_t, dispatch_barrier_async_f)
+REAL(async_t, dispatch_barrier_async)
+REAL(group_async_f_t, dispatch_group_async_f)
+REAL(group_async_t, dispatch_group_async)
+REAL(async_f_t, dispatch_sync_f)
+REAL(async_t, dispatch_sync)
+typedef long (*semaphore_wait_t)(dispatch_semaphore_t, dispatch_time_t);
+REAL(semaphore_wait_t, dispatch_semaphore_wait)
+typedef dispatch_queue_t (*queue_create_t)(const char *, const void *, dispatch_queue_t);
+REAL(queue_create_t, dispatch_queue_create_with_target)
+extern dispatch_queue_t dispatch_get_global_queue(long qos_class, unsigned long flags);
+
+// MARK: threads for the run's work
+
+/// libdispatch on Linux gives a global queue that does not overcommit about
+/// one more thread a second once its threads block; an overcommitting one
+/// starts a thread for each block that finds none idle, as a phone's pool of
+/// 64 does for blocking work. The run's own queues and blocks get the
+/// overcommitting pool, so no run waits seconds for threads (and the story,
+/// which waits for the app's work to reach the network, does not depend on
+/// how fast the pool grows).
+static dispatch_queue_t overcommitting(dispatch_queue_t queue) {
+    static const long qos_classes[] = {0x21, 0x19, 0x15, 0x11, 0x09};
+    for (size_t index = 0; index < sizeof qos_classes / sizeof qos_classes[0]; index++) {
+        if (queue == dispatch_get_global_queue(qos_classes[index], 0)) {
+            return dispatch_get_global_queue(qos_classes[index], 2);  // DISPATCH_QUEUE_OVERCOMMIT
+        }
+    }
+    return queue;
+}
+
+static int submitter_counts(void);
+
+dispatch_queue_t dispatch_queue_create_with_target(const char *label, const void *attributes, dispatch_queue_t target) {
+    if (submitter_counts()) {
+        // A queue of the run's: its blocks run on the overcommitting pool.
+        target = target ? overcommitting(target) : dispatch_get_global_queue(0x15, 2);
+    }
+    return real_dispatch_queue_create_with_target()(label, attributes, target);
+}
+
+dispatch_queue_t dispatch_queue_create(const char *label, const void *attributes) {
+    return dispatch_queue_create_with_target(label, attributes, NULL);
+}
+
+// MARK: counting (under `lock`)
+
+static void note_change_locked(void) {
+    generation += 1;
+    pthread_cond_broadcast(&changed);
+}
+
+static queue_entry *entry_for_locked(const void *queue) {
+    for (size_t index = 0; index < queues_used; index++) {
+        if (queues[index].queue == queue) return &queues[index];
+    }
+    if (queues_used == queue_capacity) return NULL;
+    queue_entry *entry = &queues[queues_used++];
+    *entry = (queue_entry){.queue = queue};
+    return entry;
+}
+
+static int submitter_counts(void) {
+    uint64_t run = atomic_load_explicit(&current_run, memory_order_relaxed);
+    return run != 0 && current != NULL && current->run == run;
+}
+
+/// Whether work submitted to `queue` now is the run's: what the run's work
+/// submits, and, while a run is on, anything for the main queue but the
+/// harness's own. (The main queue is one for the whole process: a serial
+/// `OperationQueue.main` hands the run's next operation to Dispatch from
+/// whatever operation ran before it, the run's or not.)
+static int submission_counts(dispatch_queue_t queue) {
+    if (submitter_counts()) return 1;
+    return queue == &_dispatch_main_q && current != &harness_marker && atomic_load_explicit(&current_run, memory_order_relaxed) != 0;
+}
+
+/// A record of counted work for `queue`, or NULL when the caller's work is
+/// not counted. (Counted work for a global queue goes to its overcommitting twin.)
+static work *counted_work(dispatch_queue_t *target) {
+    if (!submission_counts(*target)) return NULL;
+    dispatch_queue_t queue = *target = overcommitting(*target);
+    work *item = calloc(1, sizeof(work));
+    if (!item) return NULL;
+    item->on_main_queue = queue == &_dispatch_main_q;
+    lock_seam();
+    item->run = atomic_load_explicit(&current_run, memory_order_relaxed);
+    item->serial = ++serials;
+    item->entry = entry_for_locked(queue);
+    if (item->entry) {
+        item->previous = item->entry->last;
+        if (item->entry->last) item->entry->last->next = item; else item->entry->first = item;
+        item->entry->last = item;
+    }
+    if (item->on_main_queue) counts.main_queue += 1; else counts.elsewhere += 1;
+    note_change_locked();
+    unlock_seam();
+    return item;
+}
+
+static void park_locked(work *item, int parked) {
+    if (item->parked == parked) return;
+    item->parked = parked;
+    size_t *count = item->on_main_queue ? &counts.main_queue_parked : &counts.elsewhere_parked;
+    *count = parked ? *count + 1 : *count - 1;
+    note_change_locked();
+}
+
+static void finished(work *item) {
+    lock_seam();
+    if (item->run == atomic_load_explicit(&current_run, memory_order_relaxed)) {
+        park_locked(item, 0);
+        if (item->entry) {
+            if (item->previous) item->previous->next = item->next; else item->entry->first = item->next;
+            if (item->next) item->next->previous = item->previous; else item->entry->last = item->previous;
+        }
+        if (item->on_main_queue) counts.main_queue -= 1; else counts.elsewhere -= 1;
+        note_change_locked();
+    }
+    unlock_seam();
+    free(item);
+}
+
+/// Runs counted work on the thread Dispatch gave it.
+static void run_work(void *context) {
+    work *item = context;
+    const work *saved = current;
+    current = item;
+    atomic_store_explicit(&item->started, 1, memory_order_relaxed);
+    if (item->block) {
+        ((struct block_layout *)item->block)->invoke(item->block);
+        _Block_release(item->block);
+    } else {
+        item->function(item->context);
+    }
+    current = saved;
+    finished(item);
+}
+
+static work *counted_block(dispatch_queue_t *queue, dispatch_block_t block) {
+    work *item = counted_work(queue);
+    if (item) item->block = _Block_copy(block);
+    return item;
+}
+
+static work *counted_function(dispatch_queue_t *queue, void *context, dispatch_function_t function) {
+    work *item = counted_work(queue);
+    if (item) {
+        item->function = function;
+        item->context = context;
+    }
+    return item;
+}
+
+// MARK: the seam: Dispatch's entry points
+
+void dispatch_async(dispatch_queue_t queue, dispatch_block_t block) {
+    work *item = counted_block(&queue, block);
+    if (item) real_dispatch_async_f()(queue, item, run_work); else real_dispatch_async()(queue, block);
+}
+
+void dispatch_async_f(dispatch_queue_t queue, void *context, dispatch_function_t function) {
+    work *item = counted_function(&queue, context, function);
+    if (item) real_dispatch_async_f()(queue, item, run_work); else real_dispatch_async_f()(queue, context, function);
+}
+
+void dispatch_barrier_async(dispatch_queue_t queue, dispatch_block_t block) {
+    work *item = counted_block(&queue, block);
+    if (item) real_dispatch_barrier_async_f()(queue, item, run_work); else real_dispatch_barrier_async()(queue, block);
+}
+
+void dispatch_barrier_async_f(dispatch_queue_t queue, void *context, dispatch_function_t function) {
+    work *item = counted_function(&queue, context, function);
+    if (item) real_dispatch_barrier_async_f()(queue, item, run_work);
+    else real_dispatch_barrier_async_f()(queue, context, function);
+}
+
+void dispatch_group_async(dispatch_group_t group, dispatch_queue_t queue, dispatch_block_t block) {
+    work *item = counted_block(&queue, block);
+    if (item) real_dispatch_group_async_f()(group, queue, item, run_work);
+    else real_dispatch_group_async()(group, queue, block);
+}
+
+void dispatch_group_async_f(dispatch_group_t group, dispatch_queue_t queue, void *context, dispatch_function_t function) {
+    work *item = counted_function(&queue, context, function);
+    if (item) real_dispatch_group_async_f()(group, queue, item, run_work);
+    else real_dispatch_group_async_f()(group, queue, context, function);
+}
+
+/// Counted work that waits for the main queue keeps the harness from waiting
+/// on it: the harness gives the main queue a turn instead.
+static int waits_for_main_queue(dispatch_queue_t queue, int waiting) {
+    if (queue != &_dispatch_main_q || !submitter_counts() || current == &run_marker) return 0;
+    lock_seam();
+    if (waiting) counts.waiting_for_main_queue += 1; else counts.waiting_for_main_queue -= 1;
+    note_change_locked();
+    unlock_seam();
+    return 1;
+}
+
+void dispatch_sync(dispatch_queue_t queue, dispatch_block_t block) {
+    int waiting = waits_for_main_queue(queue, 1);
+    real_dispatch_sync()(queue, block);
+    if (waiting) waits_for_main_queue(queue, 0);
+}
+
+void dispatch_sync_f(dispatch_queue_t queue, void *context, dispatch_function_t function) {
+    int waiting = waits_for_main_queue(queue, 1);
+    real_dispatch_sync_f()(queue, context, function);
+    if (waiting) waits_for_main_queue(queue, 0);
+}
+
+/// Counted work off the main queue that waits for good parks until the
+/// harness grants it the semaphore; any other wait is libdispatch's own.
+long dispatch_semaphore_wait(dispatch_semaphore_t semaphore, dispatch_time_t timeout) {
+    work *item = (work *)(submitter_counts() && current != &run_marker ? current : NULL);
+    if (!item || item->on_main_queue || timeout != DISPATCH_TIME_FOREVER) {
+        return real_dispatch_semaphore_wait()(semaphore, timeout);
+    }
+    semaphore_waiter waiter = {.semaphore = semaphore, .item = item, .serial = item->serial};
+    lock_seam();
+    if (item->run != atomic_load_explicit(&current_run, memory_order_relaxed)) {
+        // The run ended meanwhile: no one would hand this semaphore out.
+        unlock_seam();
+        return real_dispatch_semaphore_wait()(semaphore, timeout);
+    }
+    pthread_cond_init(&waiter.wake, NULL);
+    semaphore_waiter **link = &semaphore_waiters;
+    while (*link && (*link)->serial <= waiter.serial) link = &(*link)->next;
+    waiter.next = *link;
+    *link = &waiter;
+    park_locked(item, 1);
+    while (!waiter.granted && !waiter.abandoned) pthread_cond_wait(&waiter.wake, &lock);
+    unlock_seam();
+    pthread_cond_destroy(&waiter.wake);
+    if (waiter.granted && __tsan_acquire) __tsan_acquire(semaphore);
+    return waiter.granted ? 0 : real_dispatch_semaphore_wait()(semaphore, timeout);
+}
+
+static void remove_waiter_locked(semaphore_waiter *waiter) {
+    for (semaphore_waiter **link = &semaphore_waiters; *link; link = &(*link)->next) {
+        if (*link == waiter) {
+            *link = waiter->next;
+            return;
+        }
+    }
+}
+
+/// Lets every waiter whose semaphore can be taken now take it, earliest work first.
+static size_t grant_semaphores_locked(int abandon) {
+    size_t granted = 0;
+    semaphore_waiter *waiter = semaphore_waiters;
+    while (waiter) {
+        semaphore_waiter *next = waiter->next;
+        if (abandon) {
+            waiter->abandoned = 1;
+        } else if (real_dispatch_semaphore_wait()(waiter->semaphore, DISPATCH_TIME_NOW) == 0) {
+            waiter->granted = 1;
+            granted += 1;
+        }
+        // Busy again from this moment, not from when its thread wakes.
+        if ((waiter->granted || waiter->abandoned) && waiter->item->run == atomic_load_explicit(&current_run, memory_order_relaxed)) {
+            park_locked(waiter->item, 0);
+        }
+        if (waiter->granted || waiter->abandoned) {
+            remove_waiter_locked(waiter);
+            pthread_cond_signal(&waiter->wake);
+        }
+        waiter = next;
+    }
+    if (granted || abandon) note_change_locked();
+    return granted;
+}
+
+// MARK: the harness's side
+
+size_t seam_grant_semaphores(void) {
+    lock_seam();
+    size_t granted = grant_semaphores_locked(0);
+    unlock_seam();
+    return granted;
+}
+
+size_t seam_semaphore_waiters(void) {
+    size_t total = 0;
+    lock_seam();
+    for (semaphore_waiter *waiter = semaphore_waiters; waiter; waiter = waiter->next) total += 1;
+    unlock_seam();
+    return total;
+}
+
+int seam_is_installed(void) {
+    return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
+}
+
+void seam_begin_run(void) {
+    lock_seam();
+    grant_semaphores_locked(1);
+    runs += 1;
+    atomic_store(&current_run, runs);
+    counts = (seam_counts){0};
+    queues_used = 0;
+    serials = 0;
+    note_change_locked();
+    unlock_seam();
+}
+
+void seam_end_run(void) {
+    lock_seam();
+    // Waiters left when the run ends wait as they would without the seam.
+    grant_semaphores_locked(1);
+    atomic_store(&current_run, 0);
+    note_change_locked();
+    unlock_seam();
+}
+
+const void *seam_enter_run(void) {
+    const work *saved = current;
+    run_marker.run = atomic_load_explicit(&current_run, memory_order_relaxed);
+    current = &run_marker;
+    return saved;
+}
+
+const void *seam_leave_run(void) {
+    const work *saved = current;
+    current = &harness_marker;
+    return saved;
+}
+
+void seam_restore(const void *saved) { current = saved; }
+
+seam_counts seam_count(void) {
+    lock_seam();
+    seam_counts now = counts;
+    unlock_seam();
+    return now;
+}
+
+size_t seam_serials_on(const void *queue, uint64_t *serials_out, size_t capacity) {
+    size_t total = 0;
+    lock_seam();
+    for (size_t index = 0; index < queues_used; index++) {
+        if (queues[index].queue != queue) continue;
+        for (work *item = queues[index].first; item; item = item->next) {
+            if (total < capacity) serials_out[total] = item->serial;
+            total += 1;
+        }
+    }
+    unlock_seam();
+    return total;
+}
+
+size_t seam_not_started_on(const void *queue) {
+    size_t total = 0;
+    lock_seam();
+    for (size_t index = 0; index < queues_used; index++) {
+        if (queues[index].queue != queue) continue;
+        for (work *item = queues[index].first; item; item = item->next) total += !atomic_load_explicit(&item->started, memory_order_relaxed);
+    }
+    unlock_seam();
+    return total;
+}
+
+static const work *current_counted(void) {
+    return submitter_counts() && current != &run_marker ? current : NULL;
+}
+
+uint64_t seam_current_serial(void) {
+    const work *item = current_counted();
+    return item ? item->serial : 0;
+}
+
+const void *seam_current_queue(void) {
+    const work *item = current_counted();
+    return item && item->entry ? item->entry->queue : NULL;
+}
+
+int seam_park(int parked) {
+    work *item = (work *)current_counted();
+    if (!item) return 0;
+    lock_seam();
+    if (item->run == atomic_load_explicit(&current_run, memory_order_relaxed)) park_locked(item, parked);
+    unlock_seam();
+    return 1;
+}
+
+uint64_t seam_generation(void) {
+    lock_seam();
+    uint64_t now = generation;
+    unlock_seam();
+    return now;
+}
+
+void seam_note_change(void) {
+    lock_seam();
+    note_change_locked();
+    unlock_seam();
+}
+
+void seam_wait_for_change(uint64_t since, int64_t timeout_ns) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += timeout_ns / 1000000000;
+    deadline.tv_nsec += timeout_ns % 1000000000;
+    if (deadline.tv_nsec >= 1000000000) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000;
+    }
+    lock_seam();
+    while (generation == since && pthread_cond_timedwait(&changed, &lock, &deadline) != ETIMEDOUT) {}
+    unlock_seam();
+}

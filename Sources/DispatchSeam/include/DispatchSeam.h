@@ -1,0 +1,76 @@
+#ifndef DISPATCH_SEAM_H
+#define DISPATCH_SEAM_H
+
+// The harness's seam into Dispatch: every block an app hands to Dispatch goes
+// through here, so the story clock can tell how much of the app's work is
+// still to run without knowing where the app keeps its queues
+// (docs/architecture.md, "The story clock").
+//
+// Only the work of the run in progress is counted: what the run's own turns
+// submit (`seam_enter_run`), what counted work submits in turn, and what
+// anyone but the harness hands the main queue meanwhile. Queues, blocks and
+// threads of anything else in the process pass through untouched.
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Starts counting a new run: counts start from zero, and work of earlier runs
+/// that is still queued or running no longer counts.
+void seam_begin_run(void);
+/// Stops counting.
+void seam_end_run(void);
+/// Whether the seam is in place (this program's own `dispatch_async` is the seam's).
+int seam_is_installed(void);
+
+/// The calling thread now works for the run (the harness's turn on the main
+/// queue): what it submits is counted. Returns what to hand `seam_restore`.
+const void *seam_enter_run(void);
+/// The calling thread works for the harness: what it submits is not counted
+/// (its own next turn), and its semaphore waits are its own.
+const void *seam_leave_run(void);
+void seam_restore(const void *saved);
+
+/// The counted work now: queued or running, and of it, waiting in the story
+/// (parked). On the main queue and elsewhere.
+typedef struct {
+    size_t main_queue;
+    size_t main_queue_parked;
+    size_t elsewhere;
+    size_t elsewhere_parked;
+    /// Threads of counted work waiting for the main queue (`dispatch_sync` to it).
+    size_t waiting_for_main_queue;
+} seam_counts;
+seam_counts seam_count(void);
+
+/// The counted work queued or running on `queue`, in the order it was
+/// submitted: up to `capacity` serial numbers (1, 2, … in the run), and how
+/// many there are in all.
+size_t seam_serials_on(const void *queue, uint64_t *serials, size_t capacity);
+/// How many of them Dispatch has not started yet.
+size_t seam_not_started_on(const void *queue);
+
+/// What the calling thread runs: the serial number of its counted block (0:
+/// none) and the queue it was submitted to.
+uint64_t seam_current_serial(void);
+const void *seam_current_queue(void);
+
+/// The calling thread's counted block waits in the story (the network) until
+/// `seam_park(0)`. Returns whether the thread runs counted work.
+int seam_park(int parked);
+
+/// Counted work off the main queue that waits on a semaphore for good waits
+/// in the story until the harness, at an idle moment, lets each waiter whose
+/// semaphore can be taken take it, in the order the work was submitted.
+/// Returns how many it let go.
+size_t seam_grant_semaphores(void);
+/// How many counted work items wait on a semaphore now.
+size_t seam_semaphore_waiters(void);
+
+/// A number that changes whenever counted work is submitted, finishes, parks
+/// or unparks, or `seam_note_change` is called.
+uint64_t seam_generation(void);
+void seam_note_change(void);
+/// Waits until the generation is no longer `since`, or `timeout_ns` pass.
+void seam_wait_for_change(uint64_t since, int64_t timeout_ns);
+
+#endif

@@ -1,0 +1,206 @@
+import Foundation
+import LessonKit
+import LessonSupport
+import SlowNetwork
+import TableKit
+import Testing
+
+// Controllers that keep their work where the harness has no way to look:
+// the story clock must see it through the seams it owns (the network, the
+// main queue, the Dispatch seam), with no declaration from the app.
+
+/// A table of the catalog's rows, one icon each: what the controllers below
+/// share.
+class IconListController: TableViewController, LessonController, @unchecked Sendable {
+    let network: SlowNetwork
+    let icons: [String]
+
+    required init(environment: LessonEnvironment) {
+        network = environment.network
+        icons = (try? AppCatalog.load(from: environment.catalogURL).entries.map(\.icon)) ?? []
+        super.init()
+    }
+
+    override func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { icons.count }
+}
+
+/// A published tutorial's layout: the controller keeps both of its queues,
+/// and the operations in progress, in a helper object. Downloads run three
+/// at a time; each downloaded icon is decoded by an operation of a second
+/// queue; the image and the reload are done on the main queue.
+final class PendingOperationsController: IconListController, @unchecked Sendable {
+    final class PendingOperations {
+        var downloadsInProgress: [IndexPath: Operation] = [:]
+        let downloadQueue: OperationQueue = {
+            let queue = OperationQueue()
+            queue.name = "Download queue"
+            queue.maxConcurrentOperationCount = 3
+            return queue
+        }()
+        let decodeQueue: OperationQueue = {
+            let queue = OperationQueue()
+            queue.name = "Decode queue"
+            return queue
+        }()
+    }
+
+    final class Download: Operation, @unchecked Sendable {
+        let url: String
+        let network: SlowNetwork
+        var data: Data?
+
+        init(url: String, network: SlowNetwork) {
+            self.url = url
+            self.network = network
+        }
+
+        override func main() {
+            guard !isCancelled else { return }
+            data = try? network.data(contentsOf: URL(string: url)!)
+        }
+    }
+
+    let pendingOperations = PendingOperations()
+    /// Touched on the main queue only.
+    private var images: [Int: Image] = [:]
+
+
+    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
+        cell.textLabel.text = "row \(indexPath.row)"
+        cell.imageView.image = images[indexPath.row] ?? Image.placeholder
+        if images[indexPath.row] == nil { startDownload(for: indexPath) }
+        return cell
+    }
+
+    private func startDownload(for indexPath: IndexPath) {
+        guard pendingOperations.downloadsInProgress[indexPath] == nil else { return }
+        let download = Download(url: icons[indexPath.row], network: network)
+        download.completionBlock = { [weak self, weak download] in
+            let data = download?.data
+            OperationQueue.main.addOperation { [weak self] in self?.decode(data, for: indexPath) }
+        }
+        pendingOperations.downloadsInProgress[indexPath] = download
+        pendingOperations.downloadQueue.addOperation(download)
+    }
+
+    private func decode(_ data: Data?, for indexPath: IndexPath) {
+        pendingOperations.decodeQueue.addOperation { [weak self] in
+            let image = data.flatMap { Image(data: $0) }
+            OperationQueue.main.addOperation { [weak self] in
+                guard let self else { return }
+                self.pendingOperations.downloadsInProgress[indexPath] = nil
+                guard let image else { return }
+                self.images[indexPath.row] = image
+                self.tableView.reloadRows(at: [indexPath])
+            }
+        }
+    }
+}
+
+/// Exercise 5 solved with GCD instead of an OperationQueue: downloads on a
+/// concurrent queue of its own, three at a time by a semaphore, the pool of
+/// rows in progress and the cache on the main queue.
+final class SemaphoreGCDController: IconListController, @unchecked Sendable {
+    let downloads = DispatchQueue(label: "downloads", attributes: .concurrent)
+    let slots = DispatchSemaphore(value: 3)
+    /// Touched on the main queue only.
+    private var images: [Int: Image] = [:]
+    private var loading: Set<Int> = []
+
+
+    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
+        let row = indexPath.row
+        cell.textLabel.text = "row \(row)"
+        cell.imageView.image = images[row] ?? Image.placeholder
+        guard images[row] == nil, !loading.contains(row) else { return cell }
+        loading.insert(row)
+        let (network, slots, url) = (network, slots, icons[row])
+        downloads.async {
+            slots.wait()
+            let image = (try? network.data(contentsOf: URL(string: url)!)).flatMap { Image(data: $0) }
+            slots.signal()
+            DispatchQueue.main.async { [weak self] in
+                guard let self else { return }
+                self.loading.remove(row)
+                guard let image else { return }
+                self.images[row] = image
+                self.tableView.reloadRows(at: [indexPath])
+            }
+        }
+        return cell
+    }
+}
+
+/// A flag raised once, read from any thread.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    init() {}
+    var isRaised: Bool { lock.withLock { raised } }
+    func raise() { lock.withLock { raised = true } }
+}
+
+/// Both cores kept busy by threads of their own while `body` runs: the
+/// machine under load, as on a CI runner beside other work.
+func withBusyCores<T>(_ body: () async -> T) async -> T {
+    let stop = StopFlag()
+    let spinners = (0..<2).map { _ in
+        let thread = Thread {
+            var counter = 0
+            while !stop.isRaised { counter &+= 1 }
+        }
+        thread.start()
+        return thread
+    }
+    let result = await body()
+    stop.raise()
+    _ = spinners
+    return result
+}
+
+@Suite struct SeamTests {
+    /// Plays `controller` twice idle and once with both cores busy; the three
+    /// reports must be the same to the figure.
+    static func exactRuns(_ controller: any LessonController.Type, _ scenario: Scenario) async -> [Report] {
+        var reports: [Report] = []
+        for _ in 0..<2 { reports.append(await HarnessTests.run(controller, scenario).report) }
+        reports.append(await withBusyCores { await HarnessTests.run(controller, scenario).report })
+        return reports
+    }
+
+    @Test func aControllerThatKeepsItsQueuesInAHelperObjectPlaysExact() async {
+        let reports = await Self.exactRuns(PendingOperationsController.self, .fastScrollSlowRows)
+        let first = reports[0]
+        #expect(reports.allSatisfy { $0.withoutWallTime == first.withoutWallTime })
+        #expect(first.clockNotes.isEmpty && first.stuck == nil)
+        #expect(first.maxInFlight == 3, "the download queue's limit")
+        #expect(first.downloadQueueLimit == 3)
+        #expect(first.wrongImageFrames == 0 && first.duplicateRequests == 0)
+    }
+
+    @Test func aControllerThatUsesGCDAndASemaphorePlaysExact() async {
+        let reports = await Self.exactRuns(SemaphoreGCDController.self, .fastScrollSlowRows)
+        let first = reports[0]
+        #expect(reports.allSatisfy { $0.withoutWallTime == first.withoutWallTime })
+        #expect(first.clockNotes.isEmpty && first.stuck == nil)
+        #expect(first.maxInFlight == 3, "the semaphore's count, not the threads the pool had")
+        #expect(first.wrongImageFrames == 0 && first.duplicateRequests == 0)
+    }
+
+    /// The first screen of eight icons, three at a time in row order (the
+    /// semaphore goes to the earliest submitted work): rows 0–2 at 0 ms, 3–5
+    /// at 500 ms, 6 and 7 at 1000 ms. (Threads let go together reach the
+    /// network in any order within their instant.)
+    @Test func aSemaphoreOfThreeLetsThreeDownloadsGoAtOnceInRowOrder() async {
+        let result = await HarnessTests.run(SemaphoreGCDController.self, HarnessTests.firstScreen)
+        #expect(result.report.timeToAllVisibleMs == 1500)
+        let icons = AppCatalog.bundled().entries.map { SlowNetwork.resourceName($0.icon) }
+        let rowsByStart = Dictionary(grouping: result.timeline.requests, by: \.startMs).mapValues { requests in
+            requests.map { icons.firstIndex(of: $0.url) ?? -1 }.sorted()
+        }
+        #expect(rowsByStart == [0: [0, 1, 2], 500: [3, 4, 5], 1000: [6, 7]])
+    }
+}
+
