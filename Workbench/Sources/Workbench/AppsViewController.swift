@@ -40,4 +40,3 @@ class AppsViewController: TableViewController, LessonController {
         return cell
     }
 }
-// touched
