@@ -104,4 +104,53 @@ import Testing
                 .up, .down, .pageUp, .pageDown, .memoryWarning, .quit, .keys, .quit,
             ])
     }
+
+    // MARK: on a terminal
+
+    /// The lines of what a terminal was sent, its escape sequences taken out.
+    static func screenLines(_ output: String) -> [String] {
+        let text = output.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "\n", options: .regularExpression)
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map(String.init)
+    }
+
+    static func scratchCaches() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("play-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func aScriptReplaysOnAnEightyColumnTerminal() async throws {
+        let folder = try Self.scratchCaches()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("session.keys")
+        try Self.session.write(to: script, atomically: true, encoding: .utf8)
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["play", "5", "--script", script.path, "--no-pace"],
+            environment: ["XDG_CACHE_HOME": folder.path], size: (24, 80))
+        #expect(run.status == 0, "\(run.output.suffix(800))")
+        #expect(run.output.contains("scenario play: the keys of /"))
+        #expect(run.output.contains("Network: 32 requests for 23 icons, 8 failed"))
+        #expect(run.output.contains("After the relaunch: 8 requests."))
+        let wide = Self.screenLines(run.output).filter { TerminalText.width(of: $0) > 80 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
+
+    /// Live: the keys line under the table, ↓ and m typed, ? for the keys, q for the report.
+    @Test func theKeysPlayTheTableLive() async throws {
+        let folder = try Self.scratchCaches()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["play", "5", "--speed", "4"],
+            keys: [
+                .type("\u{1B}[Bm?", after: "keys: ↑↓ PgUp PgDn scroll"),
+                .type("q", after: "m memory warning · o offline/online"),
+            ],
+            environment: ["XDG_CACHE_HOME": folder.path], size: (24, 80))
+        #expect(run.status == 0, "\(run.output.suffix(800))")
+        #expect(run.restored)
+        #expect(run.output.contains("scenario play · seed 1"))
+        #expect(run.output.contains("After the memory warning the app kept"))
+        let wide = Self.screenLines(run.output).filter { TerminalText.width(of: $0) > 80 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
 }
