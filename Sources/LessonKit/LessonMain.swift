@@ -42,7 +42,9 @@ public enum LessonMain {
         _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant], arguments: [String]
     ) async -> Int32 {
         let program = entry.target
-        let flags = variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
+        let flags =
+            variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
+            + PlaySession.flags
         let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: flags)
         let options: LessonOptions
         do {
@@ -62,8 +64,18 @@ public enum LessonMain {
             StandardStream.output.line(wrapping: help(entry, usage: usage))
             return 0
         }
+        let session: PlaySession?
+        do {
+            session = try PlaySession.from(options, liveScreen: Screen.isLive(options))
+        } catch let error as UsageError {
+            printError("\(program): \(error.suggesting(from: usage))\n\(usage)")
+            return 2
+        } catch {
+            printError("\(program): \(error)")
+            return 1
+        }
         let scenarioName = options.scenario ?? entry.defaultScenario
-        guard let scenario = Scenario.named(scenarioName) else {
+        guard let scenario = session?.scenario ?? Scenario.named(scenarioName) else {
             printError("\(program): \(UsageError.unknownScenario(scenarioName))\n\(usage)")
             return 2
         }
@@ -88,14 +100,16 @@ public enum LessonMain {
         CacheFolder.removeAbandonedWrites(in: cachesDirectory)
 
         let stream = options.frames ? FrameStream.Writer { StandardStream.output.write($0) } : nil
-        let screen = Screen(options: options, entry: entry, scenario: scenario, stream: stream)
+        let screen = Screen(options: options, entry: entry, scenario: scenario, stream: stream, session: session)
         screen.begin()
+        let keyboard = session?.listen()
         let result = await ScenarioRunner.run(
             ScenarioSetup(
                 lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag))" } ?? ""),
                 controller: variant?.controller ?? controller, scenario: scenario, options: options,
                 catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
                 paced: options.pace ?? screen.live))
+        keyboard?.restore()
         screen.end()
 
         if let stream {
@@ -111,6 +125,10 @@ public enum LessonMain {
             }
             StandardStream.output.line(wrapping: TerminalText.printableLines(summary.joined(separator: "\n")))
             StandardStream.output.line(wrapping: ending(entry))
+        }
+        if let problem = session?.record() {
+            printError("\(program): \(problem)")
+            return 1
         }
         if let stuck = result.report.stuck {
             printError("\(program): the run was stopped: \(stuck)")
@@ -174,10 +192,19 @@ private struct Screen: Sendable {
     let live: Bool
     private let header: String
 
-    init(options: LessonOptions, entry: LessonEntry, scenario: Scenario, stream: FrameStream.Writer?) {
+    /// Whether the options and standard output make a live screen.
+    static func isLive(_ options: LessonOptions) -> Bool {
+        !options.frames && !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
+    }
+
+    /// `session`: a step played by hand, whose keys are listed under the table.
+    init(
+        options: LessonOptions, entry: LessonEntry, scenario: Scenario, stream: FrameStream.Writer?,
+        session: PlaySession?
+    ) {
         let header = "Lesson \(entry.id) · \(entry.title) · scenario \(scenario.name): \(scenario.summary)"
         self.header = header
-        live = stream == nil && !options.json && !options.plain && TerminalScreen.standardOutputIsTerminal
+        live = Self.isLive(options)
         if let stream {
             display = { stream.frame($0) }
         } else if options.json {
@@ -185,7 +212,8 @@ private struct Screen: Sendable {
         } else if live {
             let terminal = TerminalScreen(style: .colour)
             display = { frame in
-                write(terminal.render(header: header, snapshot: frame.snapshot, marks: frame.marks, status: [frame.status]))
+                let status = [frame.status] + (session?.keyLines ?? [])
+                write(terminal.render(header: header, snapshot: frame.snapshot, marks: frame.marks, status: status))
             }
         } else {
             let terminal = TerminalScreen(style: .plain)
@@ -211,7 +239,9 @@ private struct Screen: Sendable {
         ExitCleanup.restoreScreen(with: Self.reset + "\n")
         // The header goes up at once: a step that blocks the main queue at
         // launch (step 1) draws no frame for seconds, and an empty terminal looks hung.
-        write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + TerminalText.printable(header) + "\n")
+        // Cut to the terminal's width, as every frame's header is: a wrapped one would push the table down.
+        let columns = TerminalScreen.terminalSize().columns
+        write("\u{1B}[2J\u{1B}[?25l\u{1B}[H" + TerminalText.fitted(header, to: columns, padded: false) + "\n")
     }
 
     func end() {

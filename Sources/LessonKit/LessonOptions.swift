@@ -33,11 +33,14 @@ public struct LessonOptions: Equatable, Sendable {
         public let name: String
         public let takesValue: Bool
         public let help: String
+        /// What the usage calls the value (`--script FILE`).
+        public let valueName: String
 
-        public init(name: String, takesValue: Bool, help: String) {
+        public init(name: String, takesValue: Bool, help: String, valueName: String = "VALUE") {
             self.name = name
             self.takesValue = takesValue
             self.help = help
+            self.valueName = valueName
         }
     }
 
@@ -114,7 +117,7 @@ public struct LessonOptions: Equatable, Sendable {
             "  --clear-cache        empty this step's disk cache first",
         ]
         for flag in extraFlags {
-            let left = "--\(flag.name)" + (flag.takesValue ? " VALUE" : "")
+            let left = "--\(flag.name)" + (flag.takesValue ? " " + flag.valueName : "")
             // A name that would leave less than two spaces before the help (the
             // gap the wrapper takes for the column) gets its help on the next line.
             let column = String(repeating: " ", count: 23)

@@ -24,6 +24,8 @@ public struct Scenario: Sendable {
         /// The app's Caches folder is deleted while it runs (a user clearing
         /// space, a cleaner app): the next icon written must make it again.
         case deleteCachesFolder
+        /// From now on these rows' icons take `slowSeconds` (`lessons play`'s `s`).
+        case slowDown(rows: [Int])
     }
 
     public let name: String
@@ -44,6 +46,9 @@ public struct Scenario: Sendable {
     /// it uses (two apps with one picture, as a CDN serves the same avatar to
     /// every post of one user). Empty: every row has its own icon.
     public var sharedIcons: [Int: Int] = [:]
+    /// Where steps come from once `steps` are played: the learner's keys
+    /// (`lessons play`). Nil: the run ends with the last step.
+    public var keys: PlayKeys?
 
     public init(name: String, summary: String, steps: [Step]) {
         self.name = name

@@ -8,7 +8,7 @@ extension Scenario {
             switch step {
             case .drag(_, let seconds), .fling(_, let seconds), .pause(let seconds): total + seconds
             case .settle(let timeout): total + timeout
-            case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder: total
+            case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder, .slowDown: total
             }
         }
         return .milliseconds(Int((seconds * 1000).rounded(.up)))

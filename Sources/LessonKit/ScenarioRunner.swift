@@ -100,7 +100,8 @@ public enum ScenarioRunner {
 /// screen shows. Its turns count as the app's for the Dispatch seam (what the
 /// app submits from them is the run's work); its own next turn does not.
 private final class ActiveRun: @unchecked Sendable {
-    private let setup: ScenarioSetup
+    /// Its scenario's steps grow as its keys, if it has any, are pressed.
+    private var setup: ScenarioSetup
     private let done: (ScenarioResult) -> Void
     private let clock = StoryClock()
     private let activity: AppActivity
@@ -388,7 +389,7 @@ private final class ActiveRun: @unchecked Sendable {
             display(screenFrame(snapshot, finishedStep: finished))
         }
         frameWork.add(total: ContinuousClock.now - started, recording: ContinuousClock.now - scripted)
-        if stepIndex == setup.scenario.steps.count { finish() }
+        if stepIndex == setup.scenario.steps.count && setup.scenario.keys?.hasQuit != false { finish() }
     }
 
     /// Plays the script up to now; returns the step that finished, if one did.
@@ -398,6 +399,13 @@ private final class ActiveRun: @unchecked Sendable {
     /// committed, and counted by `timeToAllVisibleMs`, before the next drag
     /// moves it), as a user who waits for the screen sees it before scrolling.
     private func advanceScript() -> String? {
+        if stepIndex == setup.scenario.steps.count, let keys = setup.scenario.keys,
+            let step = keys.next(
+                atSeconds: clock.now.seconds, topRow: controller?.tableView.contentOffset ?? 0,
+                visibleRows: Array(controller?.tableView.visibleRows ?? 0..<0))
+        {
+            setup.scenario.steps.append(step)
+        }
         guard stepIndex < setup.scenario.steps.count else { return nil }
         let step = setup.scenario.steps[stepIndex]
         if stepStart == nil {
@@ -446,6 +454,10 @@ private final class ActiveRun: @unchecked Sendable {
         case .deleteCachesFolder:
             event("caches folder deleted")
             try? FileManager.default.removeItem(at: setup.cachesDirectory)
+        case .slowDown(let rows):
+            event("rows \(rows.first ?? 0)–\(rows.last ?? 0) slowed")
+            let icons = rows.filter(catalog.entries.indices.contains).map { catalog.entries[$0].icon }
+            network.addRule(URLRule(urls: Set(icons), behavior: .slow(setup.scenario.slowSeconds)))
         case .pause, .settle:
             break
         }
@@ -486,7 +498,7 @@ private final class ActiveRun: @unchecked Sendable {
             // Every visible row shows its own icon, the time is up, or the app
             // has stopped: nothing loading, nothing that could start by itself.
             return recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout || activity.hasStopped
-        case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder:
+        case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder, .slowDown:
             return true
         }
     }

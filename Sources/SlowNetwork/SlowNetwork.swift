@@ -20,6 +20,10 @@ public final class SlowNetwork: @unchecked Sendable {
     private let isMainQueue: @Sendable () -> Bool
     private let lock = NSLock()
     private var state: State
+    /// Rules added while the scenario plays (`addRule`), before the conditions' own.
+    /// A lock of their own: they are read under `lock` too.
+    private let addedRulesLock = NSLock()
+    private var addedRules: [URLRule] = []
 
     private struct State {
         var offline: Bool
@@ -56,6 +60,15 @@ public final class SlowNetwork: @unchecked Sendable {
     /// pulled fail when they would have finished.
     public func setOffline(_ offline: Bool) {
         lock.withLock { state.offline = offline }
+    }
+
+    /// From now on, requests for the rule's URLs behave as it says.
+    public func addRule(_ rule: URLRule) {
+        addedRulesLock.withLock { addedRules.insert(rule, at: 0) }
+    }
+
+    private func behavior(for key: String) -> URLRule.Behavior? {
+        (addedRulesLock.withLock { addedRules } + conditions.rules).first { $0.matches(key) }?.behavior
     }
 
     /// A copy of the request log as it is now.
@@ -116,7 +129,7 @@ public final class SlowNetwork: @unchecked Sendable {
 
     /// Logs a request starting at `start` and plans it.
     func begin(_ key: String, at start: StoryTime, thread: String) -> Begun {
-        let behavior = conditions.rules.first { $0.matches(key) }?.behavior
+        let behavior = self.behavior(for: key)
         let (id, plan) = lock.withLock { () -> (Int, Plan) in
             let attempt = self.attempt(of: key, at: start)
             var plan = self.plan(for: key, attempt: attempt, behavior: behavior, offline: state.offline)
@@ -189,7 +202,7 @@ public final class SlowNetwork: @unchecked Sendable {
     private func draws(for key: String, attempt: Int) -> (storySeconds: Double, failsByChance: Bool) {
         var random = SeededGenerator(
             seed: conditions.seed ^ StableHash.fnv1a(key) ^ (UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15))
-        let behavior = conditions.rules.first { $0.matches(key) }?.behavior
+        let behavior = self.behavior(for: key)
         let jitter = conditions.jitter * (2 * random.nextUnit() - 1)
         var storySeconds = conditions.latency * (1 + jitter)
         if case .slow(let range) = behavior {

@@ -21,7 +21,8 @@ protocol LessonsCommand {
 enum Lessons {
     static var commands: [any LessonsCommand.Type] {
         [
-            ListCommand.self, RunCommand.self, NextCommand.self, CompareCommand.self, ScoreboardCommand.self,
+            ListCommand.self, RunCommand.self, NextCommand.self, CompareCommand.self, PlayCommand.self,
+            ScoreboardCommand.self,
             TimelinesCommand.self, FrameCostCommand.self, BenchCommand.self, DocsCommand.self, ExerciseCommand.self,
             CheckCommand.self, WatchCommand.self, HintCommand.self, ResetCommand.self, SolutionCommand.self,
             TaskCommand.self,

@@ -193,8 +193,8 @@ import Testing
             .map { String($0.split(separator: " ")[0]) }
         #expect(
             commands == [
-                "list", "run", "next", "compare", "scoreboard", "timelines", "framecost", "bench", "docs", "exercise",
-                "check", "watch",
+                "list", "run", "next", "compare", "play", "scoreboard", "timelines", "framecost", "bench", "docs",
+                "exercise", "check", "watch",
                 "hint", "reset", "solution", "task",
             ])
         for command in commands {
