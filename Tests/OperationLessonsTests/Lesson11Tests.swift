@@ -80,7 +80,7 @@ import WebImage
     /// threads interleave. What a Thread Sanitizer build checks of step 11.
     @Test(.timeLimit(.minutes(1)), arguments: [false, true])
     func manyCallersOnRealThreadsShareOneDownloadPerURL(halfCancel: Bool) async throws {
-        try await ExclusiveRun.run { _ in
+        await ExclusiveRun.run { _ in
             let network = WebRig.network(latency: 0.05)
             let folder = WebRig.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
