@@ -133,16 +133,20 @@ public enum FigureList {
         }
     }
 
+    /// How many distinct runs `check` plays at once. On the story clock a run's figures do not depend on what
+    /// runs beside it: runs in child processes overlap one another, and the ones played in this process wait
+    /// their turn (one scenario at a time) while the children play.
+    public static let runsAtOnce = 4
+
     /// Every figure whose text does not say what its run measured. `report`
-    /// plays a run (once per distinct run) and returns its JSON report.
+    /// plays a run (once per distinct run, `runsAtOnce` at a time) and returns its JSON report.
     public static func check(
-        _ figures: [Figure], root: URL, report: (FigureRun) async throws -> [String: Any]
+        _ figures: [Figure], root: URL, report: @escaping @Sendable (FigureRun) async throws -> [String: Any]
     ) async throws -> [Mismatch] {
-        var reports: [FigureRun: [String: Any]] = [:]
+        let reports = try await played(figures.map(\.run), report)
         var texts: [String: String] = [:]
         var mismatches: [Mismatch] = []
         for figure in figures {
-            if reports[figure.run] == nil { reports[figure.run] = try await report(figure.run) }
             if texts[figure.file] == nil {
                 texts[figure.file] = try String(contentsOf: root.appendingPathComponent(figure.file), encoding: .utf8)
             }
@@ -154,6 +158,33 @@ public enum FigureList {
             mismatches.append(Mismatch(figure: figure, found: found, measured: measured))
         }
         return mismatches
+    }
+
+    /// A run's JSON report handed from the task that played it: JSONSerialization's values are never mutated.
+    private struct PlayedReport: @unchecked Sendable {
+        let run: FigureRun
+        let values: [String: Any]
+    }
+
+    /// Each distinct run of `runs` played once, at most `runsAtOnce` at a time.
+    private static func played(
+        _ runs: [FigureRun], _ report: @escaping @Sendable (FigureRun) async throws -> [String: Any]
+    ) async throws -> [FigureRun: [String: Any]] {
+        var seen: Set<FigureRun> = []
+        var waiting = runs.filter { seen.insert($0).inserted }.makeIterator()
+        return try await withThrowingTaskGroup(of: PlayedReport.self) { group in
+            func playNext() {
+                guard let run = waiting.next() else { return }
+                group.addTask { PlayedReport(run: run, values: try await report(run)) }
+            }
+            for _ in 0..<runsAtOnce { playNext() }
+            var reports: [FigureRun: [String: Any]] = [:]
+            while let played = try await group.next() {
+                reports[played.run] = played.values
+                playNext()
+            }
+            return reports
+        }
     }
 
     /// Rewrites each mismatched figure's first occurrence with what was measured.

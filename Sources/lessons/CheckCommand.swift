@@ -168,11 +168,16 @@ enum CheckCommand: LessonsCommand {
             say(WorkbenchDiagnostics.compilerErrors(built.output, root: workspace.root))
             return nil
         }
-        var binPath = ChildProcess(command: ["swift", "build", "--show-bin-path"] + package + flags)
-        binPath.directory = workspace.root
-        let folder = try binPath.run(watchdog: Watchdog(limit: buildLimit)).output.trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        return URL(fileURLWithPath: folder).appendingPathComponent("Workbench")
+        return products(workspace, flags: flags).appendingPathComponent("Workbench")
+    }
+
+    /// Where a build with `flags` put the workbench: after every build SwiftPM links `debug` in its scratch
+    /// folder to the debug products of this machine's triple. Asking `swift build --show-bin-path` instead
+    /// loads both manifests again, a second or more on every check.
+    static func products(_ workspace: Workspace, flags: [String]) -> URL {
+        let scratch =
+            zip(flags, flags.dropFirst()).first { $0.0 == "--scratch-path" }?.1 ?? WorkbenchLayout.package + "/.build"
+        return workspace.root.appendingPathComponent(scratch).appendingPathComponent("debug")
     }
 
     /// Where the workbench's Thread Sanitizer build goes: beside its own debug build.
