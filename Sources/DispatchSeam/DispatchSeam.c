@@ -39,6 +39,7 @@ typedef struct work {
     struct queue_entry *entry;
     uint64_t run, serial;
     int on_main_queue, parked;
+    int from_turns;  // submitted by the run's turns, or by work that was
     _Atomic int started;
     dispatch_block_t block;  // or:
     dispatch_function_t function;
@@ -222,6 +223,7 @@ static work *counted_work(dispatch_queue_t *target) {
     work *item = calloc(1, sizeof(work));
     if (!item) return NULL;
     item->on_main_queue = queue == &_dispatch_main_q;
+    item->from_turns = current == &run_marker || (current && current != &harness_marker && current->from_turns);
     lock_seam();
     item->run = atomic_load_explicit(&current_run, memory_order_relaxed);
     item->serial = ++serials;
@@ -232,6 +234,7 @@ static work *counted_work(dispatch_queue_t *target) {
         item->entry->last = item;
     }
     if (item->on_main_queue) counts.main_queue += 1; else counts.elsewhere += 1;
+    if (item->from_turns && !item->on_main_queue) counts.turns_elsewhere += 1;
     note_change_locked();
     unlock_seam();
     return item;
@@ -242,6 +245,9 @@ static void park_locked(work *item, int parked) {
     item->parked = parked;
     size_t *count = item->on_main_queue ? &counts.main_queue_parked : &counts.elsewhere_parked;
     *count = parked ? *count + 1 : *count - 1;
+    if (item->from_turns && !item->on_main_queue) {
+        counts.turns_elsewhere_parked = parked ? counts.turns_elsewhere_parked + 1 : counts.turns_elsewhere_parked - 1;
+    }
     note_change_locked();
 }
 
@@ -254,6 +260,7 @@ static void finished(work *item) {
             if (item->next) item->next->previous = item->previous; else item->entry->last = item->previous;
         }
         if (item->on_main_queue) counts.main_queue -= 1; else counts.elsewhere -= 1;
+        if (item->from_turns && !item->on_main_queue) counts.turns_elsewhere -= 1;
         note_change_locked();
     }
     unlock_seam();

@@ -136,10 +136,10 @@ public enum LotteryChecks {
         session.rolled = machine.rolls.count >= 5
         if session.rolled {
             let pausedAt = await press()
-            await clock.waitUntilEmpty(machine.queue, atMost: pauseWatch)
+            await machine.waitUntilEmpty(atMost: pauseWatch)
             await mainQueueCaughtUp()
             session.rollsAfterPause = rolls(after: pausedAt)
-            session.operationsAfterPause = machine.queue.operationCount
+            session.operationsAfterPause = machine.operationCount
             let resumedAt = await press()
             await clock.wait(seconds: rollingWatch)
             session.rolledAgain = rolls(after: resumedAt) >= 3

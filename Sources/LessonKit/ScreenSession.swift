@@ -4,9 +4,10 @@ import TableKit
 
 /// A screen controller (step 9's lottery machine) as the harness plays it:
 /// made on the main queue with the trace's story clock and seeded random
-/// numbers whose draws are noted, its labels, button and queue found as
-/// outlets (the queue and the main queue watched by the clock), its button
+/// numbers whose draws are noted, its labels and button those it made as it
+/// was made, its queue the one whose operation sleeps on the clock, its button
 /// tapped as a user taps it, and its queue emptied when the session ends.
+/// Nothing is read from inside the controller, and it declares nothing.
 ///
 /// `@unchecked Sendable`: the controller and its views are touched on the main
 /// queue only; the queue and the recorder are thread-safe.
@@ -17,7 +18,7 @@ public final class ScreenSession: @unchecked Sendable {
     public let draws: CallRecorder<Void>
     public let trace: OperationTrace
 
-    /// What a screen needs for a session: one button to press and one queue to watch.
+    /// What a screen needs for a session: one button to press.
     public struct MissingOutlet: Error, CustomStringConvertible {
         public let description: String
     }
@@ -25,18 +26,17 @@ public final class ScreenSession: @unchecked Sendable {
     @MainActor
     public init(_ type: any ScreenController.Type, seed: UInt64, trace: OperationTrace) throws(MissingOutlet) {
         let draws = CallRecorder<Void>(trace: trace)
-        let controller = type.init(
-            environment: ScreenEnvironment(clock: trace.clock.appClock, random: draws.random(seed: seed)))
-        let outlets = Outlets(of: controller)
+        let environment = ScreenEnvironment(clock: trace.clock.appClock, random: draws.random(seed: seed))
+        let (controller, views) = ViewsMade.collect { type.init(environment: environment) }
+        let outlets = Outlets(views)
         let name = String(describing: type)
         guard outlets.buttons.count == 1 else {
             throw MissingOutlet(description: "\(name) has \(outlets.buttons.count) buttons; the harness presses one")
         }
-        guard outlets.queues.count == 1 else {
-            throw MissingOutlet(
-                description: "\(name) has \(outlets.queues.count) operation queues; the harness watches one")
-        }
-        trace.clock.watch(outlets.queues[0], OperationQueue.main)
+        // The main queue is watched by name; the screen's own queue is learnt
+        // from the operation a tap hands to Dispatch, once it sleeps (`press`).
+        trace.clock.watch(OperationQueue.main)
+        trace.clock.watchDispatchWork()
         self.controller = controller
         self.outlets = outlets
         self.draws = draws
@@ -52,7 +52,19 @@ public final class ScreenSession: @unchecked Sendable {
     }
 
     public var button: Button { outlets.buttons[0] }
-    public var queue: OperationQueue { outlets.queues[0] }
+    /// The queue the screen rolls on: the first whose operation slept on the
+    /// clock (its `OperationQueue.current`); nil until one has.
+    public var queue: OperationQueue? { trace.clock.queuesSleptIn.first { $0 !== OperationQueue.main } }
+    /// Operations in `queue` (0 before it is known).
+    public var operationCount: Int { queue?.operationCount ?? 0 }
+
+    /// True once the screen's queue holds no operation (or it has none);
+    /// false if `seconds` of story time pass first.
+    @discardableResult
+    public func waitUntilEmpty(atMost seconds: Double) async -> Bool {
+        guard let queue else { return true }
+        return await trace.clock.waitUntilEmpty(queue, atMost: seconds)
+    }
 
     /// Taps the button; returns when, on the trace.
     @MainActor
@@ -60,7 +72,7 @@ public final class ScreenSession: @unchecked Sendable {
     public func press() -> Double {
         let ms = trace.now()
         trace.event(button.title)
-        button.sendActions()
+        trace.clock.storyTurn { button.sendActions() }
         return ms
     }
 
@@ -68,6 +80,7 @@ public final class ScreenSession: @unchecked Sendable {
     /// it is empty: cancels everything, then resumes the queue, because a
     /// suspended queue finishes nothing, not even a cancelled operation.
     public func end() async {
+        guard let queue else { return }
         queue.cancelAllOperations()
         queue.isSuspended = false
         _ = await trace.clock.waitUntilFinished(queue.operations)

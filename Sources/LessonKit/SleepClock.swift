@@ -1,3 +1,4 @@
+import DispatchSeam
 import Foundation
 import LessonSupport
 import SlowNetwork
@@ -51,6 +52,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var deliveries: [Int: Delivery] = [:]
         var deliveriesRunning = 0
         var queues: [OperationQueue] = []
+        /// The queues whose operations have slept on the clock, in the order they first did.
+        var sleptIn: [OperationQueue] = []
         /// Operations a story waits for (`waitUntilFinished`), by wait.
         var waitedFor: [Int: [Operation]] = [:]
         /// What each wait for a condition waits for: once it holds, the
@@ -65,6 +68,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         /// The story's own hold: the time stands still while the story does
         /// something other than wait on the clock (`hold`, `wait`).
         var holds = 1
+        /// Whether the app's Dispatch work is counted (`watchDispatchWork`).
+        var watchesDispatchWork = false
     }
 
     private struct Sleeper {
@@ -107,6 +112,42 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
 
     /// What kept the clock still when it gave up; nil while it runs.
     public var stuck: String? { condition.withLock { state.stuck } }
+
+    /// Counts, through the Dispatch seam, the work the story's turns start
+    /// (`storyTurn`) from now on: a block they hand to Dispatch (an operation
+    /// of any queue, watched or not), and what it hands on, keeps the time
+    /// still until it returns or sleeps on the clock. So a tap that starts an
+    /// operation on a queue nobody named holds the time until that operation
+    /// sleeps, and the clock learns its queue. Heard through the seam's
+    /// signal, never by looking again; ended by `shutDown`. One clock in the
+    /// process at a time (the seam counts one run).
+    public func watchDispatchWork() {
+        seam_begin_run()
+        condition.withLock {
+            state.watchesDispatchWork = true
+            changed()
+        }
+        Thread.detachNewThread { [self] in
+            var generation = seam_generation()
+            while !condition.withLock({ state.isShutDown }) {
+                seam_wait_for_change(generation, 60_000_000_000)
+                generation = seam_generation()
+                poke()
+            }
+        }
+    }
+
+    /// Runs `body` (a tap) as the story's turn: what it hands to Dispatch is
+    /// counted (`watchDispatchWork`).
+    public func storyTurn<Result>(_ body: () -> Result) -> Result {
+        let saved = seam_enter_run()
+        defer { seam_restore(saved) }
+        return body()
+    }
+
+    /// The operation queues whose operations have slept on the clock, in the
+    /// order they first did (the main queue among them if its work slept).
+    public var queuesSleptIn: [OperationQueue] { condition.withLock { state.sleptIn } }
 
     /// Watches a queue's operations: the time waits for them.
     public func watch(_ queues: OperationQueue...) {
@@ -255,13 +296,19 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             guard !state.isShutDown else { return false }
             // The app's queues are learnt from what sleeps: none need be declared.
             if let current, !state.queues.contains(where: { $0 === current }) { state.queues.append(current) }
+            if let current, !state.sleptIn.contains(where: { $0 === current }) { state.sleptIn.append(current) }
             state.lastID += 1
             state.sleepers[state.lastID] = Sleeper(due: due, queue: queue, wake: wake)
             changed()
             return true
         }
         guard asleep else { return false }
+        // Counted Dispatch work waits in the story meanwhile; the wait itself is the clock's, not the app's.
+        if seam_park(1) != 0 { poke() }
+        let saved = seam_leave_run()
         wake.wait()
+        seam_restore(saved)
+        seam_park(0)
         return condition.withLock { !state.isShutDown }
     }
 
@@ -271,6 +318,10 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// ones return at once.
     public func shutDown() {
         let timers = condition.withLock { () -> [Timer] in
+            if state.watchesDispatchWork && !state.isShutDown {
+                seam_end_run()
+                seam_note_change()
+            }
             state.isShutDown = true
             for sleeper in state.sleepers.values { sleeper.wake.signal() }
             state.sleepers = [:]
@@ -337,6 +388,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 continue
             }
             busySince = nil
+            // Idle: app work waiting on a semaphore that can be taken takes it, earliest handed over first.
+            if condition.withLock({ state.watchesDispatchWork }) && seam_grant_semaphores() > 0 { continue }
             guard let next = nextDue(ifUnchangedSince: count) else {
                 if condition.withLock({ state.changeCount == count && state.sleepers.isEmpty }) {
                     // Waited on with nothing running and nothing due: only the hang guard ends that.
@@ -410,10 +463,10 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// What keeps the time still now, said for a person; nil when nothing
     /// does. Arranges to hear when each busy operation finishes.
     private func busyWork() -> String? {
-        let (queues, sleepers, deliveries, waitedFor, conditions) = condition.withLock {
+        let (queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
             (
                 state.queues, Array(state.sleepers.values), state.deliveriesRunning, state.waitedFor.values.joined(),
-                Array(state.awaitedConditions.values)
+                Array(state.awaitedConditions.values), state.watchesDispatchWork
             )
         }
         /// Work of `queue` (nil: of no queue) asleep on the clock.
@@ -423,6 +476,11 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         if conditions.contains(where: { $0() }) { return "a wait whose condition holds, about to end" }
         var inWatchedQueues = Set<ObjectIdentifier>()
         var busy: [String] = deliveries > 0 ? ["the network: \(deliveries) deliveries running"] : []
+        if watchesDispatchWork {
+            let counts = seam_count()
+            let awake = counts.turns_elsewhere - counts.turns_elsewhere_parked
+            if awake > 0 { busy.append("Dispatch: \(counted(awake, "block")) the story's turns started, running or queued, not asleep") }
+        }
         var toAwait: [Operation] = []
         var mainQueueBusy = false
         var letting: [OperationQueue] = []

@@ -13,9 +13,10 @@ public struct ScreenEnvironment: Sendable {
 
 /// A step's view controller that shows a screen of its own instead of a table
 /// (step 9's lottery machine). The harness makes it from its type, as UIKit
-/// makes a view controller from a storyboard, and finds its labels, button and
-/// queue among its stored properties, as Interface Builder connects outlets; it
-/// taps the button as a user would.
+/// makes a view controller from a storyboard, and finds the labels and button
+/// it makes as it is made, and the queue whose operation sleeps on the story
+/// clock, wherever it keeps them (nothing to declare); it taps the button as a
+/// user would.
 public protocol ScreenController: AnyObject, SendableMetatype {
     init(environment: ScreenEnvironment)
 

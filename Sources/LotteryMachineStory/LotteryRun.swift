@@ -110,7 +110,7 @@ final class LotteryRun: Sendable {
         var presses: [Press] = []
         func press() async {
             let press = await MainActor.run { () -> Press in
-                let (title, operationCount) = (session.button.title, session.queue.operationCount)
+                let (title, operationCount) = (session.button.title, session.operationCount)
                 let ms = session.press()
                 screen.pressed()
                 return Press(title: title, operationCountBefore: operationCount, ms: ms)
@@ -151,7 +151,7 @@ final class LotteryRun: Sendable {
         }
 
         // What a press would have found now: was the queue empty at the end of the last pause?
-        presses.append(Press(title: "quit", operationCountBefore: session.queue.operationCount, ms: run.trace.now()))
+        presses.append(Press(title: "quit", operationCountBefore: session.operationCount, ms: run.trace.now()))
         await session.end()
         await MainActor.run { screen.stop() }
         terminal?.restore()

@@ -55,10 +55,10 @@ final class LotteryScreen {
     }
 
     private func queueStatus() -> String {
-        let queue = session.queue
         let rolls = session.rolls.count
         return
-            "operationCount \(queue.operationCount) · isSuspended \(queue.isSuspended) · rolls \(rolls)"
+            "operationCount \(session.operationCount) · isSuspended \(session.queue?.isSuspended == true)"
+            + " · rolls \(rolls)"
             + " (\(rolls - rollsAtLastPress) since the last press)"
             + " · main-queue violations \(Instruments.current?.mainQueueViolations.count ?? 0)"
     }

@@ -11,6 +11,7 @@ public final class Button {
 
     public init(title: String) {
         self.title = title
+        ViewsMade.note(self)
     }
 
     /// What a tap does: `addTarget(_:action:for: .touchUpInside)`.

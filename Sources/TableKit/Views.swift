@@ -53,5 +53,7 @@ public final class Label {
     /// The scenario's, when it was made (see `MainQueue.check`).
     private let instruments = Instruments.current
 
-    public init() {}
+    public init() {
+        ViewsMade.note(self)
+    }
 }

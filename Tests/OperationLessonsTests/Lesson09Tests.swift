@@ -67,19 +67,26 @@ import Testing
         #expect(variants[1].controller is OffMainLotteryViewController.Type)
     }
 
-    @Test func afterPauseTheDigitsStopWithinOneTickAndTheQueueEmpties() async {
-        let played = await Self.withMachine(LotteryViewController.self) { session, instruments in
+    /// Step 9's machine, and one that keeps its labels, button and queue one
+    /// level down in a helper object and declares nothing: the same, exact.
+    @Test(arguments: [LotteryViewController.self, HelperObjectMachine.self] as [any ScreenController.Type])
+    func afterPauseTheDigitsStopWithinOneTickAndTheQueueEmpties(_ machine: any ScreenController.Type) async {
+        let played = await Self.withMachine(machine) { session, instruments in
             await Self.press(session, instruments)
             await session.trace.clock.wait(seconds: 0.25)
             let rolled = session.rolls.count
             let pausedAt = await Self.press(session, instruments).ms
-            let emptied = await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
+            let emptied = await session.waitUntilEmpty(atMost: 1)
             await Self.mainQueueCaughtUp()
             let shownAtRest = instruments.uiTouches
             await Self.mainQueueCaughtUp()
-            return (rolled, emptied, Self.rolls(session, after: pausedAt), shownAtRest, instruments.uiTouches)
+            return (
+                session.outlets.labels.count, rolled, emptied, Self.rolls(session, after: pausedAt), shownAtRest,
+                instruments.uiTouches
+            )
         }
-        guard let (rolled, emptied, rollsAfterPause, shownAtRest, shownLater) = played?.result else { return }
+        guard let (labels, rolled, emptied, rollsAfterPause, shownAtRest, shownLater) = played?.result else { return }
+        #expect(labels == 3)
         #expect(rolled == 5)
         #expect(emptied, "the rolling operation ended by itself")
         #expect(rollsAfterPause == 1, "the roll that was already sleeping when the button was pressed")
@@ -91,7 +98,7 @@ import Testing
             await Self.press(session, instruments)
             await session.trace.clock.wait(seconds: 0.15)
             await Self.press(session, instruments)
-            await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
+            await session.waitUntilEmpty(atMost: 1)
             let resumedAt = await Self.press(session, instruments).ms
             let title = await MainActor.run { session.button.title }
             await session.trace.clock.wait(seconds: 0.15)
@@ -107,7 +114,7 @@ import Testing
             await session.trace.clock.wait(seconds: 0.15)
             let pausedAt = await Self.press(session, instruments).ms
             await session.trace.clock.wait(seconds: 0.25)
-            return (Self.rolls(session, after: pausedAt), session.queue.isSuspended, session.queue.operationCount)
+            return (Self.rolls(session, after: pausedAt), session.queue?.isSuspended == true, session.operationCount)
         }
         guard let (keptRolling, suspended, operationCount) = played?.result else { return }
         #expect(keptRolling == 5, "suspending the queue did not stop the running operation")
@@ -125,7 +132,7 @@ import Testing
             let started = await Self.press(session, instruments).touches
             await session.trace.clock.wait(seconds: 0.5)
             await Self.press(session, instruments)
-            await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
+            await session.waitUntilEmpty(atMost: 1)
             await Self.mainQueueCaughtUp()
             return (session.rolls.count, instruments.uiTouches - started - 2)
         }
@@ -140,7 +147,7 @@ import Testing
             await Self.press(session, instruments)
             await session.trace.clock.wait(seconds: 0.25)
             await Self.press(session, instruments)
-            await session.trace.clock.waitUntilEmpty(session.queue, atMost: 1)
+            await session.waitUntilEmpty(atMost: 1)
             return session.rolls.count
         }
         guard let (rolls, violations) = played else { return }
@@ -206,5 +213,45 @@ import Testing
             keys: keys.map { key in
                 key.send.map { .type($0, after: key.after) } ?? .signal(SIGTERM, after: key.after)
             })
+    }
+}
+
+/// Step 9's machine with its parts in a helper object, as a published
+/// tutorial keeps its queues in a `PendingOperations` object. (Its labels are
+/// written on the main queue only.)
+final class HelperObjectMachine: ScreenController, @unchecked Sendable {
+    final class Parts: @unchecked Sendable {
+        let digits = [Label(), Label(), Label()]
+        let button = Button(title: "start")
+        let queue = OperationQueue()
+    }
+
+    let parts = Parts()
+    let clock: AppClock
+    let random: RandomSource
+
+    init(environment: ScreenEnvironment) {
+        clock = environment.clock
+        random = environment.random
+        parts.button.addAction { [unowned self] in tapped() }
+    }
+
+    func tapped() {
+        let queue = parts.queue
+        if queue.operationCount > 0 && !queue.isSuspended {
+            queue.isSuspended = true
+            return
+        }
+        queue.isSuspended = false
+        queue.addOperation { [unowned self] in
+            while !queue.isSuspended {
+                clock.sleep(forTimeInterval: 0.05)
+                var random = self.random
+                let digits = parts.digits.map { _ in Int.random(in: 0..<10, using: &random) }
+                OperationQueue.main.addOperation {
+                    for (label, digit) in zip(self.parts.digits, digits) { label.text = String(digit) }
+                }
+            }
+        }
     }
 }

@@ -39,6 +39,11 @@ typedef struct {
     size_t elsewhere_parked;
     /// Threads of counted work waiting for the main queue (`dispatch_sync` to it).
     size_t waiting_for_main_queue;
+    /// Of the work elsewhere, what the run's own turns submitted, directly or
+    /// through work they submitted (not what anyone handed the main queue),
+    /// and of that, what waits in the story.
+    size_t turns_elsewhere;
+    size_t turns_elsewhere_parked;
 } seam_counts;
 seam_counts seam_count(void);
 
