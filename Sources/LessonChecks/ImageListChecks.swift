@@ -160,7 +160,14 @@ public enum ImageListChecks {
         guard let report = reports[bug.scenario.name] else {
             return result(false, "the \(bug.scenario.name) run was not played")
         }
+        if let situation = bug.situation, let seen = reports[situation.scenario.name], !situation.holds(seen) {
+            return unmeasured(bug, "not measured: " + situation.says(seen), on: situation.scenario, isSafeguard)
+        }
         let verdict = bug.verdict(report)
+        if verdict == .notMeasured {
+            let why = "not measured: the \(bug.scenario.name) run gave no \(bug.measure.name)"
+            return unmeasured(bug, why, on: bug.scenario, isSafeguard)
+        }
         var measured = [bug.measure.says(report)]
         var held = true
         for condition in bug.conditions {
@@ -177,6 +184,15 @@ public enum ImageListChecks {
                     bug: bug.name, passed: false, measured: measured.joined(separator: " · "),
                     expected: bug.text.expected, hint: hint, isSafeguard: isSafeguard, diagnosis: diagnosis)
             } ?? result(false, measured.joined(separator: " · "))
+    }
+
+    /// A bug whose run gave nothing to judge: neither fixed nor broken, with why, and how to see the run.
+    static func unmeasured(_ bug: KnownBug, _ why: String, on scenario: Scenario, _ isSafeguard: Bool) -> CheckResult {
+        CheckResult(
+            bug: bug.name, passed: false, measured: why, expected: bug.text.expected,
+            hint: "Nothing to judge yet: it is measured once your code gets that far. See what it does there: "
+                + "\(WorkbenchLayout.run) --scenario \(scenario.name)",
+            isSafeguard: isSafeguard, notMeasured: true)
     }
 
     /// What a failed check's evidence points at, and the hint that follows,

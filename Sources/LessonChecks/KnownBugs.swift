@@ -269,7 +269,10 @@ extension KnownBug {
                 name: "controllerFreed", unit: "", format: { $0 == 1 ? "controller freed" : "controller kept" },
                 short: { $0 == 1 ? "freed" : "kept" }
             ) { $0.controllerFreed ? 1 : 0 },
-            presence: .below(1)),
+            presence: .below(1),
+            situation: Condition(on: .leaveWhileLoading, { $0.requests > 0 }) { _ in
+                "no download was started before the user left, so none could keep the controller"
+            }),
         KnownBug(
             BugText(
                 name: "a failed icon is never tried again",
@@ -299,11 +302,11 @@ extension KnownBug {
                 units: "rows without their icon at the end") {
                 Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
             },
-            conditions: [
-                Condition(on: .failOnce, { $0.failedRequests > 0 }) { counted($0.failedRequests, "failed request") }
-            ],
             shape: Shape({ $0.failedRequests > 0 && $0.ownIconsAtEnd < $0.visibleRowsAtEnd && $0.wrongImageFrames == 0 }) {
                 "a row still shows its placeholder at the end, after \(counted($0.failedRequests, "failed request"))"
+            },
+            situation: Condition(on: .failOnce, { $0.failedRequests > 0 }) { _ in
+                "no download failed (row 2's fails the first time it is asked for), so none had to be tried again"
             }),
         KnownBug(
             BugText(
@@ -382,13 +385,17 @@ extension KnownBug {
                 Double($0.wrongImageFrames)
             },
             conditions: [
-                Condition(on: .relaunch, { $0.diskCacheFiles == 0 || $0.diskCacheFiles == $0.uniqueURLs }) {
+                Condition(on: .relaunch, { $0.diskCacheFiles == $0.uniqueURLs }) {
                     "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
                 }
             ],
             shape: Shape({ $0.wrongImageFrames > 0 && $0.iconsShareFiles }) {
                 "\(counted($0.wrongImageFrames, "frame")) with another row's icon, and "
                     + "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
+            },
+            situation: Condition(on: .relaunch, { $0.diskCacheFiles > 0 }) {
+                "no file was written to the Caches folder (0 files on disk for \(counted($0.uniqueURLs, "icon"))), "
+                    + "so no two icons could share one"
             }),
         KnownBug(
             BugText(
@@ -556,6 +563,9 @@ extension KnownBug {
             fixedIn: 7, origin: .variant(flag: "resume-on-drag-end"), scenario: .fastScrollSlowRows,
             measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
                 Double($0.requestsStartedWhileScrolling)
+            },
+            situation: Condition(on: .fastScrollSlowRows, { $0.requests > 0 }) { _ in
+                "no download was started on the fast scroll, so none could start while the table glides"
             }),
         KnownBug(
             BugText(
