@@ -244,10 +244,13 @@ extension KnownBug {
                 expected: "the controller freed when the user leaves, slow downloads still out",
                 why:
                     "The queue holds the operation, the operation holds its block, and the block holds `self`: the "
-                    + "controller lives until the last slow download ends, long after the user has left.",
+                    + "controller lives until the last slow download ends, long after the user has left. On Linux a "
+                    + "`completionBlock` that holds it keeps it for good: corelibs never clears that block once it "
+                    + "has run, where iOS lets it go when the operation finishes.",
                 hints: Hints(
                     question:
-                        "The queue holds the operation, and the operation holds its block. What does the block hold?",
+                        "The queue holds the operation, and the operation holds its block (on Linux its "
+                        + "`completionBlock` too, for good: it is never cleared). What does the block hold?",
                     place: CodePlace("queue.addOperation", in: "AppsViewController.swift"),
                     api:
                         "A capture list: `[weak self]` in the operation's block and in the block it hands to the main "
