@@ -134,9 +134,12 @@ public struct BugText: Sendable {
     /// What a failed check says to try: the first hint, a question and where to look.
     public var hint: String { hints.nudge }
 
-    public func result(passed: Bool, measured: String, isSafeguard: Bool? = nil) -> CheckResult {
+    /// The verdict, its hint said of `code` (the learner's files) when given.
+    public func result(
+        passed: Bool, measured: String, isSafeguard: Bool? = nil, code: LearnerCode? = nil
+    ) -> CheckResult {
         CheckResult(
-            bug: name, passed: passed, measured: measured, expected: expected, hint: hint,
+            bug: name, passed: passed, measured: measured, expected: expected, hint: hints.nudge(in: code),
             isSafeguard: isSafeguard ?? self.isSafeguard)
     }
 

@@ -106,7 +106,7 @@ public enum ImageListChecks {
     /// every bug on the reports. A run that fails (a crash) fails the bugs that
     /// read it, and says why; the other scenarios are still played.
     public static func check(
-        exercise: Int, narrate: (@Sendable (String) -> Void)? = nil, run: RunSource
+        exercise: Int, narrate: (@Sendable (String) -> Void)? = nil, code: LearnerCode? = nil, run: RunSource
     ) async -> [CheckResult] {
         var reports: [String: Report] = [:]
         var failures: [String: String] = [:]
@@ -119,7 +119,8 @@ public enum ImageListChecks {
             }
         }
         return bugs(exercise: exercise).map { bug in
-            judge(bug, reports: reports, failures: failures, isSafeguard: isSafeguard(bug, exercise: exercise))
+            judge(
+                bug, reports: reports, failures: failures, isSafeguard: isSafeguard(bug, exercise: exercise), code: code)
         }
     }
 
@@ -128,12 +129,14 @@ public enum ImageListChecks {
         judge(bug, reports: reports, failures: [:], isSafeguard: isSafeguard(bug, exercise: exercise))
     }
 
-    /// One bug's verdict: its number gone and every condition of a fix held.
+    /// One bug's verdict: its number gone and every condition of a fix held;
+    /// its hint said of `code`, the learner's files, when given.
     static func judge(
-        _ bug: KnownBug, reports: [String: Report], failures: [String: String], isSafeguard: Bool
+        _ bug: KnownBug, reports: [String: Report], failures: [String: String], isSafeguard: Bool,
+        code: LearnerCode? = nil
     ) -> CheckResult {
         func result(_ passed: Bool, _ measured: String) -> CheckResult {
-            bug.text.result(passed: passed, measured: measured, isSafeguard: isSafeguard)
+            bug.text.result(passed: passed, measured: measured, isSafeguard: isSafeguard, code: code)
         }
         if bug.origin == .hastyFix {
             // Checked on every run played: a touch off the main queue anywhere counts.
@@ -178,7 +181,7 @@ public enum ImageListChecks {
         let gone = if case .gone = verdict { true } else { false }
         let passed = gone && held
         guard !passed else { return result(true, measured.joined(separator: " · ")) }
-        return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict)
+        return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict, code: code)
             .map { diagnosis, hint in
                 CheckResult(
                     bug: bug.name, passed: false, measured: measured.joined(separator: " · "),
@@ -199,14 +202,16 @@ public enum ImageListChecks {
     /// when that is not simply this bug: another bug whose shape the runs
     /// have and this one's they do not, or no known shape at all. Nil: the
     /// evidence is this bug's own.
-    static func diagnosed(_ bug: KnownBug, evidence: [Report], verdict: Verdict) -> (String, String)? {
+    static func diagnosed(
+        _ bug: KnownBug, evidence: [Report], verdict: Verdict, code: LearnerCode?
+    ) -> (String, String)? {
         let ownShape = bug.shape.map { shape in evidence.contains(where: shape.fits) } ?? verdict.isPresent
         if ownShape { return nil }
         for other in KnownBug.all where other.name != bug.name {
             guard let shape = other.shape, let report = evidence.first(where: shape.fits) else { continue }
             return (
                 "another bug's shape: \(shape.says(report)), as when \(other.name) (step \(other.fixedIn))",
-                other.text.hint
+                other.text.hints.nudge(in: code)
             )
         }
         return (

@@ -45,7 +45,8 @@ public enum RaceCheck {
             question:
                 "On which thread does your code write the image cache (and the pool)? On which does "
                 + "`cellForRowAt` read them?",
-            place: CodePlace("self.imageCache[app.icon]", in: "AppsViewController.swift"),
+            place: CodePlace(
+                "self.imageCache[app.icon]", in: "AppsViewController.swift", role: "where your download's icon is kept"),
             api:
                 "Decode on the download thread, then hand the image to the main queue "
                 + "(`OperationQueue.main.addOperation { … }`) and write the dictionaries there, where they are "
@@ -74,7 +75,10 @@ public enum RaceCheck {
     /// The verdict on one TSan-built run: its standard error, whether a signal
     /// ended it, and whether it played its scenario to the report. A run that
     /// ended early without a race played too little to be clean: not measured.
-    public static func judge(errors: String, crashed: Bool, reported: Bool = true) -> CheckResult {
+    /// Its hint is said of `code`, the learner's files, when given.
+    public static func judge(
+        errors: String, crashed: Bool, reported: Bool = true, code: LearnerCode? = nil
+    ) -> CheckResult {
         let reports = raceReports(in: errors)
         let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
         // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
@@ -95,6 +99,6 @@ public enum RaceCheck {
                     + "\(WorkbenchLayout.run) " + arguments.joined(separator: " "),
                 isSafeguard: bug.isSafeguard, notMeasured: true)
         }
-        return bug.result(passed: reports.isEmpty && !crashed, measured: measured)
+        return bug.result(passed: reports.isEmpty && !crashed, measured: measured, code: code)
     }
 }

@@ -196,7 +196,9 @@ enum CheckCommand: LessonsCommand {
                 return RaceCheck.bug.result(
                     passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
             }
-            verdict = RaceCheck.judge(errors: run.errors, crashed: run.signal != nil, reported: run.report != nil)
+            verdict = RaceCheck.judge(
+                errors: run.errors, crashed: run.signal != nil, reported: run.report != nil,
+                code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
             if !verdict.passed { return verdict }
         }
         let (busy, load) = RaceCheck.machineWasBusy()
