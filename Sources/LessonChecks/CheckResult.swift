@@ -153,8 +153,11 @@ public struct BugText: Sendable {
 /// dictionary can), or the run could not be made.
 public struct RunFailure: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// For a crash: what its backtrace said, for the verdicts it leaves unmeasured.
+    public let crash: CrashDiagnosis?
 
-    public init(_ description: String) {
+    public init(_ description: String, crash: CrashDiagnosis? = nil) {
         self.description = description
+        self.crash = crash
     }
 }
