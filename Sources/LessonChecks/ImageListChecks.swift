@@ -238,6 +238,15 @@ public enum ImageListChecks {
                 other.text.hints.nudge(in: code)
             )
         }
+        if let report = evidence.first(where: { $0.requests > $0.uniqueURLs && $0.duplicateRequests == 0 }) {
+            // No known bug downloads an icon again after its first download ended: said as measured.
+            return (
+                "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon")), never two of one "
+                    + "icon at once: an icon was downloaded again after its first download had ended",
+                "An icon was asked for again once its first download was over (done, failed or cancelled). When its "
+                    + "row came back, what did that download leave where your code looks before it downloads?"
+            )
+        }
         return (
             "none of the course's bugs has this shape: the numbers above are what was measured",
             "Compare what your code does on this scenario with the step's own: `\(WorkbenchLayout.run) --scenario "
