@@ -300,12 +300,15 @@ public enum AsyncOperationChecks {
             measured +=
                 ", isExecuting during \(byHand.executingWhileDownloading) of \(byHand.progressReports) progress reports"
         }
-        if queued.finished < queued.operations {
-            measured +=
-                " · on a queue of \(atOnce) at once: \(queued.requests) started, "
-                + (queued.requests < queued.operations ? "never the rest: stalled" : "\(queued.finished) finished")
-        }
+        // Said finished by hand, a queue that stalls stalls on the announcement, that check's business.
+        if !passed, queued.finished < queued.operations { measured += " · on a queue: " + queueSaw(queued) }
         return finishes.result(passed: passed, measured: measured)
+    }
+
+    /// What a queue of `atOnce` did with its operations: "2 started, never the rest: stalled".
+    static func queueSaw(_ queued: Play) -> String {
+        "\(queued.requests) of \(queued.operations) started, \(atOnce) at once, "
+            + (queued.requests < queued.operations ? "never the rest: stalled" : "\(queued.finished) finished")
     }
 
     static func judgeAnnouncing(_ byHand: Play, _ queued: Play) -> CheckResult {
@@ -315,10 +318,11 @@ public enum AsyncOperationChecks {
         let passed =
             byHand.finished == byHand.operations && byHand.announced == byHand.finished
             && queued.finished == queued.operations && queued.announced == queued.finished && queued.heldByQueue == 0
-        let measured =
+        var measured =
             "started by hand: \(byHand.finished) said finished, \(byHand.announced) heard (completion blocks run) · "
             + "on a queue: \(queued.finished) of \(queued.operations) said finished, \(queued.announced) heard, "
             + "the queue still holds \(queued.heldByQueue ?? 0)"
+        if queued.requests < queued.operations { measured += " (\(queueSaw(queued)))" }
         return announces.result(passed: passed, measured: measured)
     }
 
@@ -328,8 +332,18 @@ public enum AsyncOperationChecks {
                 play.finished == 1 ? (play.announced == 1 ? "finished" : "finished unheard") : "never finished"
             return finished + (play.requests > 0 ? ", after asking the network (\(play.requests) request)" : "")
         }
-        let passed = [byHand, inQueue].allSatisfy { $0.finished == 1 && $0.announced == 1 && $0.requests == 0 }
-        return cancelledBeforeStart.result(
-            passed: passed, measured: "started by hand: \(said(byHand)) · in a queue: \(said(inQueue))")
+        let plays = [byHand, inQueue]
+        let passed = plays.allSatisfy { $0.finished == 1 && $0.announced == 1 && $0.requests == 0 }
+        let measured = "started by hand: \(said(byHand)) · in a queue: \(said(inQueue))"
+        // Finished at once and asking nothing, only unheard: `start()` is right, the announcement is not.
+        guard !passed, plays.allSatisfy({ $0.finished == 1 && $0.requests == 0 }) else {
+            return cancelledBeforeStart.result(passed: passed, measured: measured)
+        }
+        return CheckResult(
+            bug: cancelledBeforeStart.name, passed: false, measured: measured, expected: cancelledBeforeStart.expected,
+            hint: announces.hint, isSafeguard: false,
+            diagnosis:
+                "your start() finished it at once and asked the network nothing, but its completion block never ran: "
+                + "nobody heard it finish, as when \(announces.name)")
     }
 }

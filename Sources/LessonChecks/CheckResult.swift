@@ -40,6 +40,13 @@ public struct CheckResult: Sendable, Equatable, Codable {
 
     /// Judged on evidence (see `notMeasured`).
     public var wasMeasured: Bool { notMeasured != true }
+
+    /// The same verdict on a bug an earlier step fixed: one to keep fixed.
+    public var asSafeguard: CheckResult {
+        CheckResult(
+            bug: bug, passed: passed, measured: measured, expected: expected, hint: hint, isSafeguard: true,
+            diagnosis: diagnosis, notMeasured: !wasMeasured)
+    }
 }
 
 extension [CheckResult] {
@@ -49,23 +56,33 @@ extension [CheckResult] {
     /// The verdict a learner reads: one block per bug, ✓ or ✗, measured vs
     /// expected, and the hint where it failed; then the summary.
     public func rendered(exercise: Int, stillToCheck: String? = nil) -> String {
-        var lines = [renderedBugs, ""]
-        let bugs = filter { !$0.isSafeguard }
-        let fixed = "\(bugs.filter(\.passed).count) of \(bugs.count) bugs fixed"
+        [renderedBugs, "", summary(exercise: exercise, stillToCheck: stillToCheck)].joined(separator: "\n")
+    }
+
+    /// The verdict's last line: solved or not, how many bugs are fixed, and
+    /// what broke on the way or could not be measured.
+    public func summary(exercise: Int, stillToCheck: String? = nil) -> String {
+        let fixed = fixedCount(of: ExerciseCatalog.exercise(exercise)?.bugs)
         let broken = filter { $0.isSafeguard && !$0.passed && $0.wasMeasured }.map(\.bug)
         let unmeasured = filter { !$0.wasMeasured }.map(\.bug)
         if allPassed, let stillToCheck {
-            lines.append("Exercise \(exercise): \(fixed), nothing broken on the way; still to check: \(stillToCheck).")
-        } else if allPassed {
-            lines.append("Exercise \(exercise) solved: \(fixed), nothing broken on the way.")
-        } else {
-            lines.append(
-                "Exercise \(exercise) not solved yet: \(fixed)"
-                    + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
-                    + (unmeasured.isEmpty ? "" : "; not measured: \(unmeasured.joined(separator: ", "))")
-                    + ".\nMore help: swift run lessons hint \(exercise)")
+            return "Exercise \(exercise): \(fixed), nothing broken on the way; still to check: \(stillToCheck)."
         }
-        return lines.joined(separator: "\n")
+        if allPassed { return "Exercise \(exercise) solved: \(fixed), nothing broken on the way." }
+        return "Exercise \(exercise) not solved yet: \(fixed)"
+            + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
+            + (unmeasured.isEmpty ? "" : "; not measured: \(unmeasured.joined(separator: ", "))")
+            + ".\nMore help: swift run lessons hint \(exercise)"
+    }
+
+    /// "2 of 4 bugs fixed", counted on `table` (the exercise's bugs, as its
+    /// task lists them) so that the task, the check, the watch and the
+    /// exercise list agree: a bug of it with no result yet (the data race,
+    /// before its Thread Sanitizer run) is not fixed. Nil: these results' own bugs.
+    public func fixedCount(of table: [BugText]? = nil) -> String {
+        let bugs = table.map { $0.filter { !$0.isSafeguard }.map(\.name) } ?? filter { !$0.isSafeguard }.map(\.bug)
+        let fixed = bugs.filter { name in contains { $0.bug == name && $0.passed } }.count
+        return "\(fixed) of \(bugs.count) \(bugs.count == 1 ? "bug" : "bugs") fixed"
     }
 
     /// One block per bug: ✓ or ✗ and its name, measured, expected, and the hint when it failed.
@@ -117,9 +134,12 @@ public struct BugText: Sendable {
     /// What a failed check says to try: the first hint, a question and where to look.
     public var hint: String { hints.nudge }
 
-    public func result(passed: Bool, measured: String, isSafeguard: Bool? = nil) -> CheckResult {
+    /// The verdict, its hint said of `code` (the learner's files) when given.
+    public func result(
+        passed: Bool, measured: String, isSafeguard: Bool? = nil, code: LearnerCode? = nil
+    ) -> CheckResult {
         CheckResult(
-            bug: name, passed: passed, measured: measured, expected: expected, hint: hint,
+            bug: name, passed: passed, measured: measured, expected: expected, hint: hints.nudge(in: code),
             isSafeguard: isSafeguard ?? self.isSafeguard)
     }
 
@@ -133,8 +153,11 @@ public struct BugText: Sendable {
 /// dictionary can), or the run could not be made.
 public struct RunFailure: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// For a crash: what its backtrace said, for the verdicts it leaves unmeasured.
+    public let crash: CrashDiagnosis?
 
-    public init(_ description: String) {
+    public init(_ description: String, crash: CrashDiagnosis? = nil) {
         self.description = description
+        self.crash = crash
     }
 }

@@ -11,6 +11,9 @@ public struct CrashDiagnosis: Sendable, Equatable {
     /// "Workbench/Sources/Workbench/AppsViewController.swift:42:95 (function)", when the
     /// crashed thread's frames reach the sources: the learner's code first.
     public let place: String?
+    /// Where the crashed thread was in the suite's own code, when it never
+    /// reached the learner's: said as the suite's, never as theirs.
+    public let harnessPlace: String?
     /// What the crash is, in a sentence.
     public let reading: String
     /// What to do about it; nil when the crash is not one the course knows.
@@ -24,8 +27,25 @@ public struct CrashDiagnosis: Sendable, Equatable {
             String(line[line.range(of: "Fatal error:")!.lowerBound...])
         }
         place = WorkbenchDiagnostics.crashPlace(lines)
+        harnessPlace = place == nil ? WorkbenchDiagnostics.harnessPlace(lines) : nil
         let code = place.flatMap { Self.line(at: $0, root: root) } ?? ""
-        (reading, hint) = Self.read(message: message ?? "", code: code, signal: signal)
+        if let harnessPlace, message == nil {
+            reading =
+                "the crashed thread never reached your code: it was in the suite's \(harnessPlace). A data race in "
+                + "your code can corrupt what the suite reads there; if your code shares nothing between threads, "
+                + "it is the suite's bug: please report it"
+            hint = nil
+        } else {
+            (reading, hint) = Self.read(message: message ?? "", code: code, signal: signal)
+        }
+    }
+
+    /// Where it crashed, in a phrase for a verdict: the learner's line, or
+    /// the suite's said as the suite's, or that the backtrace does not say.
+    public var crashedAt: String {
+        if let place { return "your program crashed at \(place)" }
+        if let harnessPlace { return "your program crashed in the suite's code (\(harnessPlace)), not in yours" }
+        return "your program crashed (its backtrace does not reach your code)"
     }
 
     /// The whole diagnosis in one line, for a check's verdict.
@@ -38,7 +58,11 @@ public struct CrashDiagnosis: Sendable, Equatable {
     public var summary: String {
         var lines: [String] = []
         if let message { lines.append(message) }
-        lines.append("where: " + (place ?? "not in the backtrace (the crashed thread's frames stop in the runtime)"))
+        lines.append(
+            "where: "
+                + (place ?? (harnessPlace != nil
+                    ? "not in your code"
+                    : "not in the backtrace (the crashed thread's frames stop in the runtime)")))
         lines.append("what:  " + reading)
         if let hint { lines.append("try:   " + hint) }
         return lines.joined(separator: "\n")

@@ -26,6 +26,48 @@ public struct Hints: Sendable {
 
     /// Level 1 in a line: the question, and where to look.
     public var nudge: String { "\(question) Look at \(place)." }
+
+    /// Level 1 for the learner's own code: the place by its name where that
+    /// code has it, by its role where it does not (a controller whose
+    /// download ends in `iconArrived` has no `downloadFinished` to look at).
+    public func nudge(in code: LearnerCode?) -> String {
+        guard let code else { return nudge }
+        guard let look = place.said(in: code) else { return question }
+        return "\(question) Look at \(look)."
+    }
+}
+
+/// The learner's files, read so that a hint names only what is in them.
+public struct LearnerCode: Sendable {
+    /// Each file's text, by file name.
+    let files: [String: String]
+
+    public init(files: [String: String]) {
+        self.files = files
+    }
+
+    /// The Swift files under `folder`; none when it cannot be read.
+    public static func read(_ folder: URL) -> LearnerCode {
+        let found = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        var files: [String: String] = [:]
+        while let url = found?.nextObject() as? URL {
+            guard url.pathExtension == "swift", let text = try? String(contentsOf: url, encoding: .utf8) else {
+                continue
+            }
+            files[url.lastPathComponent] = text
+        }
+        return LearnerCode(files: files)
+    }
+
+    /// The file that has `name`, spacing aside: `file` first, where the step has it.
+    func file(containing name: String, preferring file: String) -> String? {
+        let wanted = Self.unspaced(name)
+        return ([file] + files.keys.sorted()).first { files[$0].map { Self.unspaced($0).contains(wanted) } ?? false }
+    }
+
+    private static func unspaced(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
+    }
 }
 
 /// Where to look: a name (a function, a property, a line's start) in a file
@@ -35,13 +77,22 @@ public struct CodePlace: Sendable, CustomStringConvertible {
     public let file: String
     /// As the code writes it: `cellForRowAt`, `func roll(`.
     public let name: String
+    /// What the place does, for code that names it otherwise or lacks it:
+    /// "where your download ends", "the type that holds the image".
+    public let role: String?
 
-    public init(_ name: String, in file: String) {
+    public init(_ name: String, in file: String, role: String? = nil) {
         self.name = name
         self.file = file
+        self.role = role
     }
 
     public var description: String { "`\(name)` in \(file)" }
+
+    /// Where to look in `code`: the name and the file that has it, else the role.
+    func said(in code: LearnerCode) -> String? {
+        code.file(containing: name, preferring: file).map { "`\(name)` in \($0)" } ?? role
+    }
 }
 
 /// A bug's hints as `lessons hint` prints them, up to a level, with what the

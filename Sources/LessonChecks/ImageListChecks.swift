@@ -28,24 +28,35 @@ public enum ImageListChecks {
 
     /// Each scenario played by `executable` (the workbench, as a learner runs
     /// it: `--scenario NAME --json`, after `arguments`) in a process of its own, with a Caches
-    /// folder of its own: a crash costs that scenario's verdicts, and is
-    /// explained from its backtrace; the other scenarios are still played.
+    /// folder of its own: a crashed scenario is played again, and crashing
+    /// again costs its own verdicts only (not measured, explained from its
+    /// backtrace); the other scenarios are still played.
     /// The report comes on its own channel; what the program printed is
     /// `narrate`d under the scenario, a few lines of it.
     public static func inChildProcesses(
         _ executable: URL, arguments: [String] = [], root: URL, narrate: (@Sendable (String) -> Void)? = nil
     ) -> RunSource {
         { scenario in
-            let caches = try ScratchFolder.make("check-caches")
-            defer { ScratchFolder.remove(caches) }
-            var child = ChildProcess.scenario(executable, arguments + ["--scenario", scenario.name, "--json"])
-            child.directory = root
-            child.environment["XDG_CACHE_HOME"] = caches.path
-            let run = try await child.finished()
-            if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
+            var run: ChildProcess.Finished
+            var attempt = 1
+            repeat {
+                let caches = try ScratchFolder.make("check-caches")
+                defer { ScratchFolder.remove(caches) }
+                var child = ChildProcess.scenario(executable, arguments + ["--scenario", scenario.name, "--json"])
+                child.directory = root
+                child.environment["XDG_CACHE_HOME"] = caches.path
+                run = try await child.finished()
+                if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
+                // A race crashes some runs, not all: a crashed scenario is played again before its bugs are given up.
+                guard run.signal != nil, attempt < crashAttempts else { break }
+                narrate?(
+                    "it crashed (signal \(run.signal ?? 0)): playing it again (\(attempt + 1) of \(crashAttempts))")
+                attempt += 1
+            } while true
             if let signal = run.signal {
                 let diagnosis = CrashDiagnosis(errors: run.errors, signal: signal, root: root)
-                throw RunFailure("crashed (signal \(signal)): " + diagnosis.line)
+                let times = attempt == 1 ? "" : ", each of \(attempt) times"
+                throw RunFailure("crashed (signal \(signal)\(times)): " + diagnosis.line, crash: diagnosis)
             }
             guard run.exited, run.status == 0, let data = run.report,
                 let report = try? JSONDecoder().decode(Report.self, from: data)
@@ -56,6 +67,9 @@ public enum ImageListChecks {
             return report
         }
     }
+
+    /// How many times a scenario whose run crashed is played before its bugs are not measured.
+    static let crashAttempts = 2
 
     /// The most lines of a program's own output shown under its scenario.
     static let printedLines = 4
@@ -106,20 +120,21 @@ public enum ImageListChecks {
     /// every bug on the reports. A run that fails (a crash) fails the bugs that
     /// read it, and says why; the other scenarios are still played.
     public static func check(
-        exercise: Int, narrate: (@Sendable (String) -> Void)? = nil, run: RunSource
+        exercise: Int, narrate: (@Sendable (String) -> Void)? = nil, code: LearnerCode? = nil, run: RunSource
     ) async -> [CheckResult] {
         var reports: [String: Report] = [:]
-        var failures: [String: String] = [:]
+        var failures: [String: RunFailure] = [:]
         for scenario in scenarios(exercise: exercise) {
             narrate?("playing \(scenario.name): \(scenario.summary)")
             do {
                 reports[scenario.name] = try await run(scenario)
             } catch {
-                failures[scenario.name] = "\(error)"
+                failures[scenario.name] = error as? RunFailure ?? RunFailure("\(error)")
             }
         }
         return bugs(exercise: exercise).map { bug in
-            judge(bug, reports: reports, failures: failures, isSafeguard: isSafeguard(bug, exercise: exercise))
+            judge(
+                bug, reports: reports, failures: failures, isSafeguard: isSafeguard(bug, exercise: exercise), code: code)
         }
     }
 
@@ -128,12 +143,14 @@ public enum ImageListChecks {
         judge(bug, reports: reports, failures: [:], isSafeguard: isSafeguard(bug, exercise: exercise))
     }
 
-    /// One bug's verdict: its number gone and every condition of a fix held.
+    /// One bug's verdict: its number gone and every condition of a fix held;
+    /// its hint said of `code`, the learner's files, when given.
     static func judge(
-        _ bug: KnownBug, reports: [String: Report], failures: [String: String], isSafeguard: Bool
+        _ bug: KnownBug, reports: [String: Report], failures: [String: RunFailure], isSafeguard: Bool,
+        code: LearnerCode? = nil
     ) -> CheckResult {
         func result(_ passed: Bool, _ measured: String) -> CheckResult {
-            bug.text.result(passed: passed, measured: measured, isSafeguard: isSafeguard)
+            bug.text.result(passed: passed, measured: measured, isSafeguard: isSafeguard, code: code)
         }
         if bug.origin == .hastyFix {
             // Checked on every run played: a touch off the main queue anywhere counts.
@@ -153,14 +170,26 @@ public enum ImageListChecks {
             return result(!bug.presence.isPresent(total), bug.measure.text(total) + unreported)
         }
         if let failed = bug.scenarios.lazy.compactMap({ scenario in
-            failures[scenario.name].map { "the \(scenario.name) run \($0)" }
+            failures[scenario.name].map { (scenario, $0) }
         }).first {
-            return result(false, failed)
+            // A crash leaves nothing to judge: the bug is not measured, and the verdict says where it crashed.
+            let (scenario, failure) = failed
+            guard let crash = failure.crash else { return result(false, "the \(scenario.name) run \(failure)") }
+            return unmeasured(
+                bug, "not measured: \(crash.crashedAt) (the \(scenario.name) run)", on: scenario, isSafeguard,
+                diagnosis: [crash.message, crash.reading].compactMap { $0 }.joined(separator: " · "), hint: crash.hint)
         }
         guard let report = reports[bug.scenario.name] else {
             return result(false, "the \(bug.scenario.name) run was not played")
         }
+        if let situation = bug.situation, let seen = reports[situation.scenario.name], !situation.holds(seen) {
+            return unmeasured(bug, "not measured: " + situation.says(seen), on: situation.scenario, isSafeguard)
+        }
         let verdict = bug.verdict(report)
+        if verdict == .notMeasured {
+            let why = "not measured: the \(bug.scenario.name) run gave no \(bug.measure.name)"
+            return unmeasured(bug, why, on: bug.scenario, isSafeguard)
+        }
         var measured = [bug.measure.says(report)]
         var held = true
         for condition in bug.conditions {
@@ -171,7 +200,7 @@ public enum ImageListChecks {
         let gone = if case .gone = verdict { true } else { false }
         let passed = gone && held
         guard !passed else { return result(true, measured.joined(separator: " · ")) }
-        return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict)
+        return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict, code: code)
             .map { diagnosis, hint in
                 CheckResult(
                     bug: bug.name, passed: false, measured: measured.joined(separator: " · "),
@@ -179,18 +208,43 @@ public enum ImageListChecks {
             } ?? result(false, measured.joined(separator: " · "))
     }
 
+    /// A bug whose run gave nothing to judge: neither fixed nor broken, with why, and how to see the run.
+    /// A crash's verdict says what the crash was (`diagnosis`) and, when the course knows it, what to do (`hint`).
+    static func unmeasured(
+        _ bug: KnownBug, _ why: String, on scenario: Scenario, _ isSafeguard: Bool, diagnosis: String? = nil,
+        hint: String? = nil
+    ) -> CheckResult {
+        CheckResult(
+            bug: bug.name, passed: false, measured: why, expected: bug.text.expected,
+            hint: hint
+                ?? "Nothing to judge yet: it is measured once your code gets that far. See what it does there: "
+                + "\(WorkbenchLayout.run) --scenario \(scenario.name)",
+            isSafeguard: isSafeguard, diagnosis: diagnosis, notMeasured: true)
+    }
+
     /// What a failed check's evidence points at, and the hint that follows,
     /// when that is not simply this bug: another bug whose shape the runs
     /// have and this one's they do not, or no known shape at all. Nil: the
     /// evidence is this bug's own.
-    static func diagnosed(_ bug: KnownBug, evidence: [Report], verdict: Verdict) -> (String, String)? {
+    static func diagnosed(
+        _ bug: KnownBug, evidence: [Report], verdict: Verdict, code: LearnerCode?
+    ) -> (String, String)? {
         let ownShape = bug.shape.map { shape in evidence.contains(where: shape.fits) } ?? verdict.isPresent
         if ownShape { return nil }
         for other in KnownBug.all where other.name != bug.name {
             guard let shape = other.shape, let report = evidence.first(where: shape.fits) else { continue }
             return (
                 "another bug's shape: \(shape.says(report)), as when \(other.name) (step \(other.fixedIn))",
-                other.text.hint
+                other.text.hints.nudge(in: code)
+            )
+        }
+        if let report = evidence.first(where: { $0.requests > $0.uniqueURLs && $0.duplicateRequests == 0 }) {
+            // No known bug downloads an icon again after its first download ended: said as measured.
+            return (
+                "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon")), never two of one "
+                    + "icon at once: an icon was downloaded again after its first download had ended",
+                "An icon was asked for again once its first download was over (done, failed or cancelled). When its "
+                    + "row came back, what did that download leave where your code looks before it downloads?"
             )
         }
         return (

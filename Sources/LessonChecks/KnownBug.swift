@@ -33,10 +33,15 @@ public struct KnownBug: Sendable {
     /// What this bug's evidence looks like in any run, when that tells it
     /// apart from the others: how the checker says which bug a failure shows.
     public let shape: Shape?
+    /// What must happen in a run for the number to mean anything (a file
+    /// written, a download failed): where it did not, the bug is not measured,
+    /// and its `says` tells why. A ✓ with nothing behind it would be a lie.
+    public let situation: Condition?
 
     init(
         _ text: BugText, fixedIn: Int, origin: Origin = .stepBefore, scenario: Scenario, measure: Measure,
-        presence: Presence = .above(0), conditions: [Condition] = [], shape: Shape? = nil
+        presence: Presence = .above(0), conditions: [Condition] = [], shape: Shape? = nil,
+        situation: Condition? = nil
     ) {
         self.text = text
         self.fixedIn = fixedIn
@@ -46,6 +51,7 @@ public struct KnownBug: Sendable {
         self.presence = presence
         self.conditions = conditions
         self.shape = shape
+        self.situation = situation
     }
 
     public var name: String { text.name }
@@ -65,7 +71,8 @@ public struct KnownBug: Sendable {
     /// Every scenario a check of this bug plays.
     public var scenarios: [Scenario] {
         var seen: Set<String> = []
-        return ([scenario] + conditions.map(\.scenario)).filter { seen.insert($0.name).inserted }
+        let all = [scenario] + conditions.map(\.scenario) + (situation.map { [$0.scenario] } ?? [])
+        return all.filter { seen.insert($0.name).inserted }
     }
 }
 

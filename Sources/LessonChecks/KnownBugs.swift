@@ -16,7 +16,8 @@ extension KnownBug {
                     question:
                         "Which queue runs `cellForRowAt`, and what does it wait for before it can return? (A fetch "
                         + "moved with `DispatchQueue.global().sync` is still waited for there.)",
-                    place: CodePlace("cellForRowAt", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "cellForRowAt", in: "AppsViewController.swift", role: "the method that makes each row's cell"),
                     api:
                         "An `OperationQueue` of your own runs blocks on its worker threads: `queue.addOperation { … }` "
                         + "returns at once. The image comes back to the main queue in `OperationQueue.main.addOperation { "
@@ -57,7 +58,9 @@ extension KnownBug {
                 hints: Hints(
                     question:
                         "What does a row show between the moment it appears and the moment its icon arrives?",
-                    place: CodePlace("cell.imageView.image", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "cell.imageView.image", in: "AppsViewController.swift",
+                        role: "where a row's cell gets its image"),
                     api:
                         "`Image.placeholder` is a grey tile made for this: give it to `cell.imageView.image` before the "
                         + "download starts.",
@@ -84,7 +87,8 @@ extension KnownBug {
                     question:
                         "When a row scrolls back into view, where does `cellForRowAt` look for the icon it downloaded a "
                         + "moment ago?",
-                    place: CodePlace("struct AppInfo", in: "AppInfo.swift"),
+                    place: CodePlace(
+                        "struct AppInfo", in: "AppInfo.swift", role: "the type that holds an app's record"),
                     api:
                         "Keep the image on the model: `AppInfo` becomes a `final class` (a struct is copied into the "
                         + "block, and the copy would keep it) with `var image: Image?`, set when the download ends; "
@@ -120,7 +124,9 @@ extension KnownBug {
                     question:
                         "The download's block captured `cell`. When the icon arrives seconds later, which row does that "
                         + "cell show?",
-                    place: CodePlace("OperationQueue.main.addOperation", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "OperationQueue.main.addOperation", in: "AppsViewController.swift",
+                        role: "where the downloaded icon is handed to the main queue"),
                     api:
                         "`tableView.reloadRows(at: [indexPath])` asks `cellForRowAt` again for that row, whatever cell "
                         + "shows it now (or none, if it has scrolled away); with the icon kept on the model, "
@@ -148,7 +154,8 @@ extension KnownBug {
                     question:
                         "When the system asks for memory back, which object could let go of every icon at once, and "
                         + "where does it hear the request?",
-                    place: CodePlace("var image: Image?", in: "AppInfo.swift"),
+                    place: CodePlace(
+                        "var image: Image?", in: "AppInfo.swift", role: "the type that holds the image"),
                     api:
                         "One dictionary the controller owns, `[String: Image]` keyed by icon URL, instead of a property "
                         + "on each model object; `override func didReceiveMemoryWarning()` empties it with `removeAll()`.",
@@ -179,7 +186,8 @@ extension KnownBug {
                     question:
                         "Row 8 comes back while its icon is still downloading. How could `cellForRowAt` know a download "
                         + "of that URL is already under way?",
-                    place: CodePlace("queue.addOperation", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
                         "An operation pool: `var operations: [String: Operation]`, the download under way for each icon "
                         + "URL. Make the download a `BlockOperation`, put it in the pool before `queue.addOperation(_:)`, "
@@ -219,7 +227,8 @@ extension KnownBug {
                     question:
                         "Offline, the download ends with no image, and the row is reloaded anyway. What does the reload "
                         + "ask `cellForRowAt` to do next?",
-                    place: CodePlace("reloadRows", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "reloadRows", in: "AppsViewController.swift", role: "where your download ends"),
                     api:
                         "Reload the row only when the download brought an image: `guard let image else { return }` "
                         + "before `reloadRows(at:)`.",
@@ -244,11 +253,15 @@ extension KnownBug {
                 expected: "the controller freed when the user leaves, slow downloads still out",
                 why:
                     "The queue holds the operation, the operation holds its block, and the block holds `self`: the "
-                    + "controller lives until the last slow download ends, long after the user has left.",
+                    + "controller lives until the last slow download ends, long after the user has left. On Linux a "
+                    + "`completionBlock` that holds it keeps it for good: corelibs never clears that block once it "
+                    + "has run, where iOS lets it go when the operation finishes.",
                 hints: Hints(
                     question:
-                        "The queue holds the operation, and the operation holds its block. What does the block hold?",
-                    place: CodePlace("queue.addOperation", in: "AppsViewController.swift"),
+                        "The queue holds the operation, and the operation holds its block (on Linux its "
+                        + "`completionBlock` too, for good: it is never cleared). What does the block hold?",
+                    place: CodePlace(
+                        "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
                         "A capture list: `[weak self]` in the operation's block and in the block it hands to the main "
                         + "queue. Copy what the download needs into a local constant first (`let network = self.network`), "
@@ -269,7 +282,10 @@ extension KnownBug {
                 name: "controllerFreed", unit: "", format: { $0 == 1 ? "controller freed" : "controller kept" },
                 short: { $0 == 1 ? "freed" : "kept" }
             ) { $0.controllerFreed ? 1 : 0 },
-            presence: .below(1)),
+            presence: .below(1),
+            situation: Condition(on: .leaveWhileLoading, { $0.requests > 0 }) { _ in
+                "no download was started before the user left, so none could keep the controller"
+            }),
         KnownBug(
             BugText(
                 name: "a failed icon is never tried again",
@@ -282,7 +298,8 @@ extension KnownBug {
                     question:
                         "When a download fails, is its operation taken out of the pool? What does the next visit to the "
                         + "row find there?",
-                    place: CodePlace("downloadFinished", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "downloadFinished", in: "AppsViewController.swift", role: "where your download ends"),
                     api:
                         "Take the entry out of the pool (`operations[icon] = nil`) however the download ended, before "
                         + "looking at the image: \"if there is an if, there must be an else\".",
@@ -299,11 +316,11 @@ extension KnownBug {
                 units: "rows without their icon at the end") {
                 Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
             },
-            conditions: [
-                Condition(on: .failOnce, { $0.failedRequests > 0 }) { counted($0.failedRequests, "failed request") }
-            ],
             shape: Shape({ $0.failedRequests > 0 && $0.ownIconsAtEnd < $0.visibleRowsAtEnd && $0.wrongImageFrames == 0 }) {
                 "a row still shows its placeholder at the end, after \(counted($0.failedRequests, "failed request"))"
+            },
+            situation: Condition(on: .failOnce, { $0.failedRequests > 0 }) { _ in
+                "no download failed (row 2's fails the first time it is asked for), so none had to be tried again"
             }),
         KnownBug(
             BugText(
@@ -316,7 +333,9 @@ extension KnownBug {
                     question:
                         "What is left of the icons when the app is relaunched? Where could they be kept that memory is "
                         + "not?",
-                    place: CodePlace("if let image = imageCache[app.icon]", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "if let image = imageCache[app.icon]", in: "AppsViewController.swift",
+                        role: "where a row looks for an icon it kept"),
                     api:
                         "The app's Caches folder (`environment.cachesDirectory`): write each downloaded icon's bytes "
                         + "there with `data.write(to: file, options: .atomic)`, and in `cellForRowAt` read them with "
@@ -359,7 +378,9 @@ extension KnownBug {
                     question:
                         "`…/qq/icon.png` and `…/wechat/icon.png`: which file name does your code give each? Which part "
                         + "of the URL does the name come from?",
-                    place: CodePlace("func cacheFileName(for icon: String)", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "func cacheFileName(for icon: String)", in: "AppsViewController.swift",
+                        role: "where your code names an icon's file"),
                     api:
                         "Name the file from the whole URL: a hash of it that is the same in every run (Swift's "
                         + "`hashValue` is seeded per process; FNV-1a is a few lines), written in hex, which cannot hold "
@@ -382,13 +403,17 @@ extension KnownBug {
                 Double($0.wrongImageFrames)
             },
             conditions: [
-                Condition(on: .relaunch, { $0.diskCacheFiles == 0 || $0.diskCacheFiles == $0.uniqueURLs }) {
+                Condition(on: .relaunch, { $0.diskCacheFiles == $0.uniqueURLs }) {
                     "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
                 }
             ],
             shape: Shape({ $0.wrongImageFrames > 0 && $0.iconsShareFiles }) {
                 "\(counted($0.wrongImageFrames, "frame")) with another row's icon, and "
                     + "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
+            },
+            situation: Condition(on: .relaunch, { $0.diskCacheFiles > 0 }) {
+                "no file was written to the Caches folder (0 files on disk for \(counted($0.uniqueURLs, "icon"))), "
+                    + "so no two icons could share one"
             }),
         KnownBug(
             BugText(
@@ -401,7 +426,9 @@ extension KnownBug {
                     question:
                         "Offline, after a relaunch, memory is empty and every download fails. What is left that could "
                         + "show an icon?",
-                    place: CodePlace("if let image = imageCache[app.icon]", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "if let image = imageCache[app.icon]", in: "AppsViewController.swift",
+                        role: "where a row looks for an icon it kept"),
                     api:
                         "Read the Caches folder in `cellForRowAt`, before the network: `Data(contentsOf: file)`, then "
                         + "`Image(data:)`; bytes that do not decode count as a miss.",
@@ -432,7 +459,8 @@ extension KnownBug {
                     question:
                         "A download already running when the memory warning comes carries on to the end. What could it "
                         + "ask before it hands its icon over?",
-                    place: CodePlace("BlockOperation", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "BlockOperation", in: "AppsViewController.swift", role: "your download's operation"),
                     api:
                         "`cancel()` only sets `isCancelled`, and a `BlockOperation`'s block cannot see its own "
                         + "operation. Write an `Operation` subclass whose `main()` checks `isCancelled` before the fetch "
@@ -467,7 +495,9 @@ extension KnownBug {
                     question:
                         "Downloads queued for rows the user scrolled past are still waiting when the warning comes. What "
                         + "tells the queue they are not wanted any more?",
-                    place: CodePlace("didReceiveMemoryWarning", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "didReceiveMemoryWarning", in: "AppsViewController.swift",
+                        role: "where your controller hears a memory warning"),
                     api:
                         "`queue.cancelAllOperations()` cancels the waiting operations too. The queue still starts each "
                         + "one, and a `main()` that checks `isCancelled` first returns at once. Empty the pool with it "
@@ -501,7 +531,9 @@ extension KnownBug {
                     question:
                         "While the finger drags the table, should a download start? Which calls tell the controller that "
                         + "a drag begins, and that the table is at rest again?",
-                    place: CodePlace("class AppsViewController: TableViewController", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "class AppsViewController: TableViewController", in: "AppsViewController.swift",
+                        role: "your table controller"),
                     api:
                         "The controller is the table's scroll delegate. `queue.isSuspended = true` in "
                         + "`scrollViewWillBeginDragging(_:)`; back to false in "
@@ -540,7 +572,9 @@ extension KnownBug {
                     question:
                         "After a flick the finger is up, but the table goes on moving. Which scroll call says it has "
                         + "come to rest?",
-                    place: CodePlace("scrollViewDidEndDragging", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "scrollViewDidEndDragging", in: "AppsViewController.swift",
+                        role: "where your controller hears a drag end"),
                     api:
                         "`scrollViewDidEndDragging(_:willDecelerate:)` says whether the table glides on: resume there "
                         + "only when `decelerate` is false, and otherwise in `scrollViewDidEndDecelerating(_:)`, which "
@@ -556,6 +590,9 @@ extension KnownBug {
             fixedIn: 7, origin: .variant(flag: "resume-on-drag-end"), scenario: .fastScrollSlowRows,
             measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
                 Double($0.requestsStartedWhileScrolling)
+            },
+            situation: Condition(on: .fastScrollSlowRows, { $0.requests > 0 }) { _ in
+                "no download was started on the fast scroll, so none could start while the table glides"
             }),
         KnownBug(
             BugText(
@@ -568,7 +605,9 @@ extension KnownBug {
                 hints: Hints(
                     question:
                         "While an icon travels over the network, what is the thread that asked for it doing?",
-                    place: CodePlace("network.data(contentsOf:", in: "DownloadOperation.swift"),
+                    place: CodePlace(
+                        "network.data(contentsOf:", in: "DownloadOperation.swift",
+                        role: "where your download fetches its icon"),
                     api:
                         "An asynchronous `Operation`: override `start()` (not `main()`), begin a fetch that blocks no "
                         + "thread (`network.fetch(_:progress:completion:)`), return at once, and finish when the fetch "
@@ -599,7 +638,9 @@ extension KnownBug {
                     question:
                         "Two rows show the same icon URL. The pool finds the first row's download under way and starts "
                         + "none: how does the second row hear when it ends?",
-                    place: CodePlace("if operations[app.icon] != nil", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "if operations[app.icon] != nil", in: "AppsViewController.swift",
+                        role: "where a row finds a download under way"),
                     api:
                         "Callers, not rows, wait on a download: "
                         + "`ImageDownloader.downloadImage(with:options:progress:completion:)` joins a download under way "
@@ -629,7 +670,9 @@ extension KnownBug {
                     question:
                         "Which thread runs the line that sets the image? A cell, a table, a label may be touched only on "
                         + "the main queue.",
-                    place: CodePlace("cell.imageView.image", in: "AppsViewController.swift"),
+                    place: CodePlace(
+                        "cell.imageView.image", in: "AppsViewController.swift",
+                        role: "where a row's cell gets its image"),
                     api:
                         "`OperationQueue.main.addOperation { … }` runs its block on the main queue: download on the "
                         + "queue's thread, then set the cell's image (or reload the row) inside that block.",

@@ -45,7 +45,8 @@ public enum RaceCheck {
             question:
                 "On which thread does your code write the image cache (and the pool)? On which does "
                 + "`cellForRowAt` read them?",
-            place: CodePlace("self.imageCache[app.icon]", in: "AppsViewController.swift"),
+            place: CodePlace(
+                "self.imageCache[app.icon]", in: "AppsViewController.swift", role: "where your download's icon is kept"),
             api:
                 "Decode on the download thread, then hand the image to the main queue "
                 + "(`OperationQueue.main.addOperation { … }`) and write the dictionaries there, where they are "
@@ -71,8 +72,13 @@ public enum RaceCheck {
         }
     }
 
-    /// The verdict on one TSan-built run: its standard error, and whether a signal ended it.
-    public static func judge(errors: String, crashed: Bool) -> CheckResult {
+    /// The verdict on one TSan-built run: its standard error, whether a signal
+    /// ended it, and whether it played its scenario to the report. A run that
+    /// ended early without a race played too little to be clean: not measured.
+    /// Its hint is said of `code`, the learner's files, when given.
+    public static func judge(
+        errors: String, crashed: Bool, reported: Bool = true, code: LearnerCode? = nil
+    ) -> CheckResult {
         let reports = raceReports(in: errors)
         let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
         // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
@@ -84,6 +90,15 @@ public enum RaceCheck {
         var measured = counted(reports.count, "Thread Sanitizer report")
         if let place { measured += " (first: \(place))" }
         if crashed { measured += " · the run crashed" }
-        return bug.result(passed: reports.isEmpty && !crashed, measured: measured)
+        if reports.isEmpty && !crashed && !reported {
+            return CheckResult(
+                bug: bug.name, passed: false,
+                measured: "not measured: the Thread Sanitizer run of \(arguments[1]) ended without a report",
+                expected: bug.expected,
+                hint: "Does your code end the program (`exit`) before the scenario is over? Play it as the check does: "
+                    + "\(WorkbenchLayout.run) " + arguments.joined(separator: " "),
+                isSafeguard: bug.isSafeguard, notMeasured: true)
+        }
+        return bug.result(passed: reports.isEmpty && !crashed, measured: measured, code: code)
     }
 }

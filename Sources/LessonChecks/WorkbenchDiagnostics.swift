@@ -60,9 +60,18 @@ public enum WorkbenchDiagnostics {
 
     /// The crashed thread's first frame in the learner's code, else in any of the package's sources.
     static func crashPlace(_ lines: [String]) -> String? {
-        frame(in: lines, under: learnersCode, crashedThreadOnly: true)
-            ?? frame(in: lines, under: "Sources/", crashedThreadOnly: true)
+        ([learnersCode] + stepsCode).lazy.compactMap { frame(in: lines, under: $0, crashedThreadOnly: true) }.first
     }
+
+    /// The crashed thread's first frame in the suite's own code (the harness,
+    /// its frameworks), for a crash whose thread never reached the learner's:
+    /// never to be shown as the learner's line.
+    static func harnessPlace(_ lines: [String]) -> String? {
+        frame(in: lines, under: "Sources/", crashedThreadOnly: true)
+    }
+
+    /// The steps' and exercises' own code, which the suite's tests play as a learner's.
+    static let stepsCode = ["Sources/Lesson0", "Sources/Lesson1", "Sources/Exercise"]
 
     /// Where a stuck workbench was, from the backtrace of every thread the
     /// Swift runtime wrote when asked (SIGABRT): the learner's own code first.

@@ -36,6 +36,7 @@ public enum WorkbenchMain {
             let narrate: @Sendable (String) -> Void = { say("  " + $0) }
             let results = await ImageListChecks.check(
                 exercise: exercise.number, narrate: narrate,
+                code: LearnerCode.read(root.appendingPathComponent(WorkbenchLayout.code)),
                 run: ImageListChecks.inChildProcesses(me, root: root, narrate: narrate))
             return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):

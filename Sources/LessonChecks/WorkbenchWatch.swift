@@ -125,11 +125,9 @@ public enum VerdictChange {
         guard let after else {
             return "No verdict this time (the workbench did not build, or every run crashed): nothing to compare."
         }
-        let fixed = after.filter { !$0.isSafeguard && $0.passed }.count
-        let total = after.filter { !$0.isSafeguard }.count
         let standing =
-            "\(fixed) of \(total) bugs fixed"
-            + (after.contains { $0.isSafeguard && !$0.passed } ? ", an earlier fix broken" : "")
+            after.fixedCount()
+            + (after.contains { $0.isSafeguard && !$0.passed && $0.wasMeasured } ? ", an earlier fix broken" : "")
         guard let before else { return "First check: \(standing)." }
         let was = Dictionary(before.map { ($0.bug, $0.passed) }, uniquingKeysWith: { $1 })
         let nowPassing = after.filter { $0.passed && was[$0.bug] == false }.map(\.bug)

@@ -110,19 +110,11 @@ enum CheckCommand: LessonsCommand {
         if exercise.checksRaces && status != 2 {
             var race = try raceCheck(exercise, workspace)
             // From exercise 6 on, the race is an earlier fix to keep.
-            if exercise.number > ImageListChecks.raceFixedIn {
-                race = RaceCheck.bug.safeguard(true).result(passed: race.passed, measured: race.measured)
-            }
+            if exercise.number > ImageListChecks.raceFixedIn { race = race.asSafeguard }
             results = results.map { $0 + [race] }
             say("\n" + [race].renderedBugs)
-            // The workbench's own verdict came before the race check: add to it only what the race changes.
-            if status == 0 {
-                say(
-                    race.passed
-                        ? "\nExercise \(exercise.number) solved: every bug fixed, and no data race."
-                        : "\nExercise \(exercise.number) not solved yet: every other check passes, the data race does not."
-                            + "\nMore help: swift run lessons hint \(exercise.number)")
-            }
+            // The workbench's verdict came before the race was checked: its count again, with the race in it.
+            if let results { say("\n" + results.summary(exercise: exercise.number)) }
             if !race.passed { status = 1 }
         }
         if let results { try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results)) }
@@ -209,7 +201,9 @@ enum CheckCommand: LessonsCommand {
                 return RaceCheck.bug.result(
                     passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
             }
-            verdict = RaceCheck.judge(errors: run.errors, crashed: run.signal != nil)
+            verdict = RaceCheck.judge(
+                errors: run.errors, crashed: run.signal != nil, reported: run.report != nil,
+                code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
             if !verdict.passed { return verdict }
         }
         let (busy, load) = RaceCheck.machineWasBusy()

@@ -44,10 +44,28 @@ import Testing
 
     /// A crash the course does not know is described, not guessed at.
     @Test func anUnknownCrashGetsNoGuess() {
-        let errors = "Thread 2 crashed:\n0 0x0000001 main + 1 in Workbench at /x/Sources/Nowhere.swift:1:1\n"
+        let errors =
+            "Thread 2 crashed:\n0 0x0000001 main + 1 in Workbench at /x/Workbench/Sources/Workbench/Nowhere.swift:1:1\n"
         let diagnosis = CrashDiagnosis(errors: errors, signal: 4, root: Rig.packageRoot)
         #expect(diagnosis.hint == nil)
         #expect(diagnosis.reading.contains("none of the crashes the course knows"))
+    }
+
+    /// A crashed thread that never reached the learner's code is not shown
+    /// as theirs: the harness's line is the suite's, and said so.
+    @Test func aHarnessFrameIsNeverTheLearnersLine() {
+        let errors = """
+            *** Program crashed: Bad pointer dereference at 0x8 ***
+            Thread 2 crashed:
+            0 0x0000001 swift_retain + 10 in libswiftCore.so
+            1 0x0000002 FrameRecorder.record() + 52 in Workbench at /x/Sources/LessonKit/FrameRecorder.swift:88:13
+            """
+        let diagnosis = CrashDiagnosis(errors: errors, signal: 11, root: Rig.packageRoot)
+        #expect(diagnosis.place == nil)
+        #expect(diagnosis.harnessPlace == "Sources/LessonKit/FrameRecorder.swift:88:13 (FrameRecorder.record())")
+        #expect(diagnosis.summary.contains("where: not in your code"))
+        #expect(diagnosis.reading.contains("the crashed thread never reached your code: it was in the suite's"))
+        #expect(diagnosis.reading.contains("it is the suite's bug"))
     }
 
     static func lineNumber(of text: String, in file: String) -> Int? {

@@ -65,7 +65,7 @@ import Testing
           0              0x00007f753236df7f closure #1 in closure #1 in _assertionFailure(_:_:file:line:flags:) + 623 in libswiftCore.so
           1 [ra]         0x00007f75324f961f _assertionFailure(_:_:file:line:flags:) + 302 in libswiftCore.so
           2 [ra]         0x00007f7532aa1f65 specialized Array.subscript.getter + 84 in libswiftSwiftOnoneSupport.so
-          3 [ra]         0x000055caec2c7a23 AppsViewController.tableView(_:cellForRowAt:) + 658 in Workbench at /tmp/rob-pkg/Sources/Workbench/AppsViewController.swift:39:20
+          3 [ra]         0x000055caec2c7a23 AppsViewController.tableView(_:cellForRowAt:) + 658 in Workbench at /tmp/rob-pkg/Workbench/Sources/Workbench/AppsViewController.swift:39:20
           4 [ra] [thunk] 0x000055caec2bbf51 protocol witness for TableViewDataSource.tableView(_:cellForRowAt:) in conformance TableViewController + 16 in Workbench at //<compiler-generated>
           5 [ra]         0x000055caec2b899b TableView.installCell(at:) + 426 in Workbench at /tmp/rob-pkg/Sources/TableKit/TableView.swift:130:40
           6 [ra]         0x000055caec2b87bb TableView.layoutRows() + 970 in Workbench at /tmp/rob-pkg/Sources/TableKit/TableView.swift:124:58
@@ -96,7 +96,7 @@ import Testing
     @Test func aCrashSaysTheFatalErrorAndTheLearnersLine() {
         #expect(
             WorkbenchDiagnostics.crashSummary(Self.crash)
-                == "Fatal error: Index out of range, in Sources/Workbench/AppsViewController.swift:39:20 "
+                == "Fatal error: Index out of range, in Workbench/Sources/Workbench/AppsViewController.swift:39:20 "
                 + "(AppsViewController.tableView(_:cellForRowAt:))")
     }
 }

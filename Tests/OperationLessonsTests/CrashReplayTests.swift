@@ -1,0 +1,48 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import Testing
+
+/// A crashed scenario is played again; crashing again, the bugs it measures
+/// are not measured, and the verdict says where the learner's program
+/// crashed. The program here is a script that writes a Swift backtrace
+/// through the learner's code and ends on SIGSEGV, every time.
+@Suite struct CrashReplayTests {
+    static let learnerFrame =
+        "0 0x0000000000000001 closure #1 in Controller.tableView(_:cellForRowAt:) + 40 in Workbench at "
+        + "/x/Workbench/Sources/Workbench/AppsViewController.swift:12:9"
+
+    /// A script that counts its runs in `counter` and crashes.
+    static func crashingProgram(in folder: URL, counter: URL) throws -> URL {
+        let script = folder.appendingPathComponent("crashes")
+        try """
+            #!/bin/sh
+            echo run >> '\(counter.path)'
+            printf '%s\\n' '*** Program crashed: Bad pointer dereference at 0x8 ***' 'Thread 3 crashed:' \
+              '\(learnerFrame)' >&2
+            kill -SEGV $$
+            """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return script
+    }
+
+    @Test func aCrashPlayedAgainLeavesItsBugsUnmeasuredAtTheLearnersLine() async throws {
+        let folder = try ScratchFolder.make("crash-replay")
+        defer { ScratchFolder.remove(folder) }
+        let counter = folder.appendingPathComponent("runs")
+        let program = try Self.crashingProgram(in: folder, counter: counter)
+        let results = await ImageListChecks.check(
+            exercise: 2, run: ImageListChecks.inChildProcesses(program, root: folder))
+        let runs = try String(contentsOf: counter, encoding: .utf8).split(separator: "\n").count
+        #expect(runs == 2 * ImageListChecks.scenarios(exercise: 2).count, "each scenario played twice")
+        #expect(!results.isEmpty)
+        let place =
+            "Workbench/Sources/Workbench/AppsViewController.swift:12:9 "
+            + "(closure #1 in Controller.tableView(_:cellForRowAt:))"
+        for result in results where result.bug != "the UI is touched off the main queue" {
+            #expect(!result.wasMeasured && !result.passed, "\(result.bug)")
+            #expect(result.measured == "not measured: your program crashed at \(place) (the standard run)")
+        }
+        #expect(!results.rendered(exercise: 2).contains("✗ not fixed"))
+    }
+}

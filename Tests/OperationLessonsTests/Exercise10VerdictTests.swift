@@ -1,0 +1,40 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import Testing
+
+/// Exercise 10's verdicts say one thing at a time: an operation that says it
+/// finished is ✓ on finishing even when a queue stalls on its silence (that
+/// stall is the announcement's), and an operation whose `start()` handles a
+/// cancel but announces before the change is pointed at the announcement.
+@Suite struct Exercise10VerdictTests {
+    static func check(_ fault: FaultyDownloadOperation.Fault) async -> [CheckResult] {
+        await AsyncOperationChecks.check {
+            FaultyDownloadOperation(fault: fault, url: $0, network: $1, progress: $2, completion: $3)
+        }
+    }
+
+    @Test func aQueueStalledBySilenceIsTheAnnouncementsVerdict() async throws {
+        let results = await Self.check(.silent)
+        let finishes = try #require(ExerciseProof.result(results, AsyncOperationChecks.finishes))
+        #expect(finishes.passed)
+        #expect(finishes.measured == "started by hand: 4 of 4 finished", "no stall beside a ✓")
+        let announces = try #require(ExerciseProof.result(results, AsyncOperationChecks.announces))
+        #expect(!announces.passed)
+        #expect(announces.measured.hasSuffix("(2 of 4 started, 2 at once, never the rest: stalled)"))
+    }
+
+    @Test func aCancelFinishedUnheardPointsAtTheAnnouncement() async throws {
+        let results = await Self.check(.announcesBeforeTheChange)
+        let cancelled = try #require(ExerciseProof.result(results, AsyncOperationChecks.cancelledBeforeStart))
+        #expect(!cancelled.passed)
+        #expect(cancelled.measured == "started by hand: finished unheard · in a queue: finished")
+        #expect(cancelled.hint == AsyncOperationChecks.announces.hint)
+        #expect(cancelled.diagnosis?.contains("but its completion block never ran") == true)
+    }
+
+    @Test func theControllerBugSaysLinuxKeepsACompletionBlock() throws {
+        let bug = try #require(KnownBug.named("the controller is never freed while its downloads run"))
+        #expect(bug.text.hint.contains("on Linux its `completionBlock` too, for good: it is never cleared"))
+    }
+}
