@@ -83,10 +83,20 @@ import Testing
         let results = await ImageListChecks.check(
             exercise: 7,
             run: ImageListChecks.inChildProcesses(executable, arguments: ["--assign-delegate"], root: Rig.packageRoot))
-        let crashedScenarios: Set<String> = ["leave-while-loading", "fast-scroll-slow-rows"]
+        // The user leaving while downloads run crashes it every time. The fast scroll crashes only when a slow
+        // download still calls back after the run has let the controller go, which depends on the threads'
+        // timing: either way, none of its verdicts may be a ✗ the crash caused.
+        let crashedScenarios: Set<String> = ["leave-while-loading"]
+        let mayCrash: Set<String> = ["fast-scroll-slow-rows"]
         for bug in ImageListChecks.bugs(exercise: 7) {
             let result = try #require(results.first { $0.bug == bug.name })
-            if bug.scenarios.contains(where: { crashedScenarios.contains($0.name) }) {
+            if !bug.scenarios.contains(where: { crashedScenarios.contains($0.name) }),
+                bug.scenarios.contains(where: { mayCrash.contains($0.name) })
+            {
+                #expect(
+                    result.passed || result.measured.hasPrefix("not measured: your program crashed"),
+                    "\(bug.name): \(result.measured)")
+            } else if bug.scenarios.contains(where: { crashedScenarios.contains($0.name) }) {
                 #expect(!result.passed && !result.wasMeasured, "\(bug.name)")
                 #expect(result.measured.hasPrefix("not measured: your program crashed"), "\(result.measured)")
                 #expect(result.diagnosis?.contains("`assign` delegate") == true, "\(result.diagnosis ?? "")")
