@@ -462,70 +462,103 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
 
     /// What keeps the time still now, said for a person; nil when nothing
     /// does. Arranges to hear when each busy operation finishes.
+    ///
+    /// The watched work is read a piece at a time, and an operation may finish
+    /// between two reads, handing over to one read before it as waiting (unzip
+    /// to install): nothing busy counts only once a second look reads the
+    /// same. States only move forward, so it was then true at one instant.
     private func busyWork() -> String? {
         let (queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
             (
-                state.queues, Array(state.sleepers.values), state.deliveriesRunning, state.waitedFor.values.joined(),
-                Array(state.awaitedConditions.values), state.watchesDispatchWork
+                state.queues, Array(state.sleepers.values), state.deliveriesRunning,
+                Array(state.waitedFor.values.joined()), Array(state.awaitedConditions.values), state.watchesDispatchWork
             )
         }
+        var look = WatchedWork(queues: queues, waitedFor: waitedFor, conditions: conditions)
+        while true {
+            if let busy = busy(
+                in: look, sleepers: sleepers, deliveries: deliveries, watchesDispatchWork: watchesDispatchWork)
+            {
+                return arrangeToHear(busy)
+            }
+            let again = WatchedWork(queues: queues, waitedFor: waitedFor, conditions: conditions)
+            if again == look { return nil }
+            look = again
+        }
+    }
+
+    /// What keeps the time still in `look`, and what to wait for to hear it end.
+    private struct Busy {
+        var what: [String] = []
+        var toAwait: [Operation] = []
+        var mainQueueBusy = false
+        var letting: [OperationQueue] = []
+    }
+
+    private func busy(
+        in look: WatchedWork, sleepers: [Sleeper], deliveries: Int, watchesDispatchWork: Bool
+    ) -> Busy? {
         /// Work of `queue` (nil: of no queue) asleep on the clock.
         func waiting(_ queue: ObjectIdentifier?) -> Int {
             sleepers.filter { $0.queue == queue }.count
         }
-        if conditions.contains(where: { $0() }) { return "a wait whose condition holds, about to end" }
+        if look.aConditionHolds { return Busy(what: ["a wait whose condition holds, about to end"]) }
         var inWatchedQueues = Set<ObjectIdentifier>()
-        var busy: [String] = deliveries > 0 ? ["the network: \(deliveries) deliveries running"] : []
+        var busy = Busy(what: deliveries > 0 ? ["the network: \(deliveries) deliveries running"] : [])
         if watchesDispatchWork {
             let counts = seam_count()
             let awake = counts.turns_elsewhere - counts.turns_elsewhere_parked
-            if awake > 0 { busy.append("Dispatch: \(counted(awake, "block")) the story's turns started, running or queued, not asleep") }
+            if awake > 0 {
+                busy.what.append(
+                    "Dispatch: \(counted(awake, "block")) the story's turns started, running or queued, not asleep")
+            }
         }
-        var toAwait: [Operation] = []
-        var mainQueueBusy = false
-        var letting: [OperationQueue] = []
-        for queue in queues {
-            let held = queue.operations
-            let operations = held.filter { !$0.isFinished }
-            inWatchedQueues.formUnion(operations.map(ObjectIdentifier.init))
+        for seen in look.queues {
+            let queue = seen.queue
+            let name = queue.name ?? "an operation queue"
+            inWatchedQueues.formUnion(seen.unfinished.map { ObjectIdentifier($0.operation) })
             // A finished operation the queue still holds: it lets go in a moment, and what the app does next
             // may depend on it (step 9's resume starts a new loop only once `operationCount` is 0).
-            if operations.count < held.count && queue !== OperationQueue.main {
-                busy.append("\(queue.name ?? "an operation queue"): letting go of a finished operation")
-                letting.append(queue)
+            if seen.finishedHeld > 0 && queue !== OperationQueue.main {
+                busy.what.append("\(name): letting go of a finished operation")
+                busy.letting.append(queue)
             }
-            let running = operations.filter(\.isExecuting)
+            let running = seen.unfinished.filter(\.isExecuting)
             let asleep = waiting(ObjectIdentifier(queue))
-            let limit = queue.maxConcurrentOperationCount
             let freeSlots =
-                limit == OperationQueue.defaultMaxConcurrentOperationCount ? Int.max : max(0, limit - running.count)
+                seen.limit == OperationQueue.defaultMaxConcurrentOperationCount
+                ? Int.max : max(0, seen.limit - running.count)
             let startable =
-                queue.isSuspended
-                ? []
-                : operations.filter { !$0.isExecuting && $0.canStart }.prefix(freeSlots == Int.max ? .max : freeSlots)
+                seen.isSuspended ? [] : seen.unfinished.filter { !$0.isExecuting && $0.canStart }.prefix(freeSlots)
             if running.count > asleep || !startable.isEmpty {
-                let name = queue.name ?? "an operation queue"
-                busy.append(
-                    "\(name): \(running.count - asleep) running, \(startable.count) ready to start")
-                if queue === OperationQueue.main { mainQueueBusy = true } else { toAwait += running + startable }
+                busy.what.append("\(name): \(running.count - asleep) running, \(startable.count) ready to start")
+                if queue === OperationQueue.main {
+                    busy.mainQueueBusy = true
+                } else {
+                    busy.toAwait += (running + startable).map(\.operation)
+                }
             }
         }
         // Waited for, in a queue not watched yet: running, or free to start, it is busy.
-        let unseen = waitedFor.filter { !inWatchedQueues.contains(ObjectIdentifier($0)) && !$0.isFinished }
+        let unseen = look.waitedFor.filter { !inWatchedQueues.contains(ObjectIdentifier($0.operation)) }
         let unseenRunning = unseen.filter(\.isExecuting)
         let unseenStartable = unseen.filter { !$0.isExecuting && $0.canStart }
         if unseenRunning.count > waiting(nil) || !unseenStartable.isEmpty {
-            busy.append(
+            busy.what.append(
                 "\(counted(unseenRunning.count + unseenStartable.count, "operation")) waited for, in a queue the clock"
                     + " does not watch yet")
-            toAwait += unseenRunning + unseenStartable
+            busy.toAwait += (unseenRunning + unseenStartable).map(\.operation)
         }
-        guard !busy.isEmpty else { return nil }
+        return busy.what.isEmpty ? nil : busy
+    }
+
+    /// Arranges to hear when what is busy ends, and says what it is.
+    private func arrangeToHear(_ busy: Busy) -> String {
         // The main queue's work is heard by a turn of the main queue after it (first in, first out).
         let (fresh, askMainTurn) = condition.withLock { () -> ([Operation], Bool) in
-            let fresh = toAwait.filter { !state.awaited.contains(ObjectIdentifier($0)) }
+            let fresh = busy.toAwait.filter { !state.awaited.contains(ObjectIdentifier($0)) }
             for operation in fresh { state.awaited.insert(ObjectIdentifier(operation)) }
-            let askMainTurn = mainQueueBusy && !state.mainTurnAsked
+            let askMainTurn = busy.mainQueueBusy && !state.mainTurnAsked
             if askMainTurn { state.mainTurnAsked = true }
             return (fresh, askMainTurn)
         }
@@ -533,7 +566,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             Self.whenFinished([operation]) { [weak self] in self?.poke() }
         }
         let freshLetting = condition.withLock { () -> [OperationQueue] in
-            let fresh = letting.filter { !state.leaving.contains(ObjectIdentifier($0)) }
+            let fresh = busy.letting.filter { !state.leaving.contains(ObjectIdentifier($0)) }
             for queue in fresh { state.leaving.insert(ObjectIdentifier(queue)) }
             return fresh
         }
@@ -559,7 +592,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 }
             }
         }
-        return busy.joined(separator: "; ")
+        return busy.what.joined(separator: "; ")
     }
 
     /// Something the clock watches may have changed.
@@ -601,6 +634,62 @@ extension Operation {
     /// operation waits for none).
     fileprivate var canStart: Bool {
         isCancelled || dependencies.allSatisfy(\.isFinished)
+    }
+}
+
+/// The work a story clock watches, as read once: an operation at a time.
+private struct WatchedWork: Equatable {
+    /// An operation not finished yet.
+    struct Seen: Equatable {
+        let operation: Operation
+        let isExecuting: Bool
+        let canStart: Bool
+
+        init(_ operation: Operation) {
+            self.operation = operation
+            isExecuting = operation.isExecuting
+            canStart = operation.canStart
+        }
+
+        static func == (one: Seen, other: Seen) -> Bool {
+            one.operation === other.operation && one.isExecuting == other.isExecuting && one.canStart == other.canStart
+        }
+    }
+
+    struct SeenQueue: Equatable {
+        let queue: OperationQueue
+        let unfinished: [Seen]
+        /// Finished operations it still holds.
+        let finishedHeld: Int
+        let isSuspended: Bool
+        let limit: Int
+
+        init(_ queue: OperationQueue) {
+            self.queue = queue
+            let held = queue.operations
+            let unfinished = held.filter { !$0.isFinished }
+            self.unfinished = unfinished.map(Seen.init)
+            finishedHeld = held.count - unfinished.count
+            isSuspended = queue.isSuspended
+            limit = queue.maxConcurrentOperationCount
+        }
+
+        static func == (one: SeenQueue, other: SeenQueue) -> Bool {
+            one.queue === other.queue && one.unfinished == other.unfinished && one.finishedHeld == other.finishedHeld
+                && one.isSuspended == other.isSuspended && one.limit == other.limit
+        }
+    }
+
+    /// Whether a wait for a condition has it now: that wait's end is on its way.
+    let aConditionHolds: Bool
+    let queues: [SeenQueue]
+    /// Operations waited for (`waitUntilFinished`) not finished yet.
+    let waitedFor: [Seen]
+
+    init(queues: [OperationQueue], waitedFor: [Operation], conditions: [@Sendable () -> Bool]) {
+        aConditionHolds = conditions.contains { $0() }
+        self.queues = queues.map(SeenQueue.init)
+        self.waitedFor = waitedFor.filter { !$0.isFinished }.map(Seen.init)
     }
 }
 

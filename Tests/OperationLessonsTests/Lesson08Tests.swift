@@ -2,6 +2,7 @@ import Foundation
 import LessonKit
 import SlowNetwork
 import TableKit
+import Synchronization
 import Testing
 
 @testable import DependencyTour
@@ -95,6 +96,53 @@ import Testing
     @Test func theChainsTimesAreStoryTimesExactlyAsTheSeedDrawsThem() async {
         let (steps, _) = await Self.finishedSteps(seed: 1, withDependencies: true)
         #expect(steps.map { Int($0.ms.rounded()) } == [528, 1302, 1302])
+    }
+
+    /// The clock reads the queues it watches one after another. An operation
+    /// that finishes between two reads, in a queue read after the one where
+    /// its dependent waits, must not let the time jump past the hand-over:
+    /// install once ran at 60 s in a loaded run of the whole suite, unzip
+    /// having finished while the clock read the main queue, then the update
+    /// queue. Here a third queue, read between the two, makes that moment.
+    @Test func anOperationFinishingAsTheClockReadsItsQueuesHandsOverAtOnce() async {
+        let (finished, ranAt) = await ExclusiveRun.run { _ in
+            let clock = SleepClock()
+            defer { clock.shutDown() }
+            let (waiting, between, first) = (OperationQueue(), OperationQueue(), OperationQueue())
+            between.isSuspended = true
+            first.isSuspended = true
+            clock.watch(waiting, between, first)  // the order the clock reads them in
+            let firstStep = BlockOperation {}
+            let ranAt = StoryInstant()
+            let gate = DispatchSemaphore(value: 0)
+            let then = BlockOperation {
+                gate.wait()
+                ranAt.milliseconds = clock.milliseconds
+            }
+            then.addDependency(firstStep)
+            let reader = ReadByTheClock(
+                firstRead: {
+                    // The first step runs and its queue lets go of it, all while the clock reads this queue.
+                    first.isSuspended = false
+                    first.waitUntilAllOperationsAreFinished()
+                    while first.operationCount > 0 { sched_yield() }
+                },
+                // Read again: the clock is looking again before it moves the time; `then` may run now.
+                secondRead: { gate.signal() })
+            between.addOperation(reader)
+            waiting.addOperation(then)
+            first.addOperation(firstStep)
+            reader.arm()
+            let finished = await clock.waitUntilFinished([then], atMost: 60)
+            // Whatever the clock did, let `then` finish and `between` empty.
+            gate.signal()
+            reader.cancel()
+            between.isSuspended = false
+            _ = await clock.waitUntilFinished([then, reader])
+            return (finished, ranAt.milliseconds)
+        }
+        #expect(finished, "the time ran out before the operation waiting for the first one ran")
+        #expect(ranAt == 0, "it ran at \(ranAt.map { "\($0) ms" } ?? "no time"), not at the instant the first finished")
     }
 
     @Test func theUnzipTimeIsDrawnFromTheSeedSoARaceReplays() {
@@ -328,4 +376,40 @@ import Testing
             #expect(blocks.totalMs == 1200)
         }
     #endif
+}
+
+/// A story time written on one thread and read on another.
+private final class StoryInstant: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Double?
+    var milliseconds: Double? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+/// An operation that never runs (its queue is suspended) and does something
+/// the first and second times its state is read once armed: after `arm`,
+/// only the story clock reads it, so that is while the clock reads its queue.
+private final class ReadByTheClock: Operation, @unchecked Sendable {
+    private let reads = Mutex<(armed: Bool, count: Int)>((false, 0))
+    private let firstRead: @Sendable () -> Void
+    private let secondRead: @Sendable () -> Void
+
+    init(firstRead: @escaping @Sendable () -> Void, secondRead: @escaping @Sendable () -> Void) {
+        self.firstRead = firstRead
+        self.secondRead = secondRead
+    }
+
+    func arm() { reads.withLock { $0.armed = true } }
+
+    override var isFinished: Bool {
+        let count = reads.withLock { reads -> Int in
+            guard reads.armed else { return 0 }
+            reads.count += 1
+            return reads.count
+        }
+        if count == 1 { firstRead() } else if count == 2 { secondRead() }
+        return super.isFinished
+    }
 }
