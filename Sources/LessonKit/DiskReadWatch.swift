@@ -15,14 +15,19 @@ import Foundation
 /// same instant count once (the kernel merges identical events in a row).
 final class DiskReadWatch {
     private let descriptor: Int32
+    private let folder: URL
+    /// The folder's device and inode when the watch began.
+    private var identity: (device: UInt64, inode: UInt64)?
     private var watching = false
     private var lost = false
     private var count = 0
 
     /// Starts watching `folder` if it exists now.
     init(folder: URL) {
+        self.folder = folder
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return }
+        identity = Self.identity(of: folder)
         // Opens as well as closes: the kernel merges an event identical to the
         // one before it, and two reads of one file alternate open and close.
         let events = IN_OPEN | IN_CLOSE_NOWRITE | IN_DELETE_SELF | IN_MOVE_SELF
@@ -36,7 +41,15 @@ final class DiskReadWatch {
     /// The reads so far, or nil if some may have been missed.
     var reads: Int? {
         drain()
+        // The kernel says a folder went only once nothing holds it any more: ask the path too.
+        if let identity, Self.identity(of: folder).map({ $0 != identity }) ?? true { lost = true }
         return watching && !lost ? count : nil
+    }
+
+    private static func identity(of folder: URL) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard lstat(folder.path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     /// Takes what the kernel has queued; called often enough that its queue
