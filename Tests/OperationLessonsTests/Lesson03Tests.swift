@@ -33,13 +33,22 @@ import Testing
         let step2 = await Self.run(step: 2, .fastScrollSlowRows)
         let step3 = await Self.run(step: 3, .fastScrollSlowRows)
         // Step 2: slow icons arrive after their cell was reused for another row, and are drawn there.
-        #expect(step2.report.wrongImageFrames == 553)
+        #expect(step2.report.wrongImageFrames == 2295)
         // Step 3: the same slow icons arrive (so the zero below is not for lack of trying)…
         let slowIcons = iconURLs(ofRowsFrom: 10)
         let slowDelivered = step3.timeline.requests.filter { $0.outcome == .ok && slowIcons.contains($0.url) }
-        #expect(slowDelivered.count == 3)
+        #expect(slowDelivered.count == 12)
         // …and no frame ever shows a row with another row's icon.
         #expect(step3.report.wrongImageFrames == 0)
+    }
+
+    /// Step 3's own story goes on until its slow icons have come: it ends on
+    /// every visible row showing its own icon, not on placeholders.
+    @Test func stepThreesOwnStoryEndsWithEveryRowOnItsOwnIcon() async throws {
+        let own = try #require(LessonCatalog.entry(3).flatMap { Scenario.named($0.defaultScenario) })
+        let report = await Self.run(step: 3, own).report
+        #expect(report.visibleRowsAtEnd == 8 && report.ownIconsAtEnd == 8)
+        #expect(report.durationMs == 47_150)
     }
 
     @Test func theUIIsTouchedOnlyOnTheMainQueue() async {
