@@ -516,6 +516,12 @@ uint64_t seam_current_serial(void) {
     return item ? item->serial : 0;
 }
 
+int seam_runs_main_queue_work(void) {
+    if (current == &run_marker) return 1;
+    const work *item = current_counted();
+    return item ? item->on_main_queue : -1;
+}
+
 const void *seam_current_queue(void) {
     const work *item = current_counted();
     return item && item->entry ? item->entry->queue : NULL;

@@ -51,6 +51,19 @@ import Testing
         #expect(report.durationMs == 47_150)
     }
 
+    /// Paced for a person (`--pace`, as on a terminal), the story is the one
+    /// played unpaced. Between paced turns the worker thread that ran the main
+    /// queue goes back to the pool; step 3's next download ran on it and was
+    /// taken for the main queue waiting, and the run stopped, stuck, at 2.2 s.
+    @Test(.racyStepAsChild) func aPacedRunIsTheUnpacedStory() async throws {
+        let run = try await Rig.runProduct("Lesson03ModelCache", ["--pace", "--speed", "50", "--json"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.standardOutput.utf8))
+        #expect(report.stuck == nil)
+        #expect(report.requestsOnMainQueue == 0)
+        #expect(report.requests == 24 && report.ownIconsAtEnd == 8 && report.durationMs == 47_150)
+    }
+
     @Test func theUIIsTouchedOnlyOnTheMainQueue() async {
         for scenario in [Scenario.standard, .fastScrollSlowRows] {
             let step3 = await Self.run(step: 3, scenario)

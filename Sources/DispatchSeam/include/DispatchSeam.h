@@ -58,6 +58,9 @@ size_t seam_not_started_on(const void *queue);
 /// none) and the queue it was submitted to.
 uint64_t seam_current_serial(void);
 const void *seam_current_queue(void);
+/// Whether the calling thread runs the main queue's counted work or the run's
+/// own turn (1), other counted work (0), or nothing the seam counts (-1).
+int seam_runs_main_queue_work(void);
 
 /// The calling thread's counted block waits in the story (the network) until
 /// `seam_park(0)`. Returns whether the thread runs counted work.
