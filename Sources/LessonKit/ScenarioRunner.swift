@@ -178,6 +178,8 @@ private final class ActiveRun: @unchecked Sendable {
                 + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
         }
         seam_begin_run()
+        // The files that count as written on the main queue: the app's own, not another test's.
+        seam_watch_writes_in(setup.cachesDirectory.path)
         asTheApp {
             clock.noteMainQueueThread()
             Instruments.current = instruments
@@ -652,6 +654,9 @@ private final class ActiveRun: @unchecked Sendable {
         report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
         report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
         report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
+        let mainQueueWrites = seam_main_queue_file_writes()
+        report.mainQueueFileWrites = mainQueueWrites.files
+        report.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
         report.progressReports = tableWatcher.progressReports
         report.progressOutOfOrder = tableWatcher.progressOutOfOrder
         report.progressEndedShort = tableWatcher.progressEndedShort

@@ -81,4 +81,17 @@ void seam_note_change(void);
 /// Waits until the generation is no longer `since`, or `timeout_ns` pass.
 void seam_wait_for_change(uint64_t since, int64_t timeout_ns);
 
+/// From now on, files written into `folder` (a path) count in `seam_main_queue_file_writes`.
+void seam_watch_writes_in(const char *folder);
+/// Files the run's main-queue work (its blocks there, and the run's own turns)
+/// put in place in the watched folder with `rename`, as
+/// `Data.write(to:options: .atomic)` ends, and
+/// the longest wall time, in ns, such work had run when its file was in place:
+/// the main queue stalled at least that long.
+typedef struct {
+    size_t files;
+    uint64_t longest_stall_ns;
+} seam_main_queue_writes;
+seam_main_queue_writes seam_main_queue_file_writes(void);
+
 #endif
