@@ -546,6 +546,9 @@ private final class ActiveRun: @unchecked Sendable {
             seam_end_run()
             report.controllerFreed = retiredControllers.last?() ?? false
             SwiftTaskActivity.stopWatching()
+            // The requests as the story ends, before the shutdown fails those
+            // still in flight on threads of their own, at a moment of theirs.
+            let requests = network.log.inStoryOrder
             network.shutdown()
             if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
             if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
@@ -558,7 +561,7 @@ private final class ActiveRun: @unchecked Sendable {
             timeline.allVisibleMs = report.timeToAllVisibleMs
             timeline.stalls = recorder.stalls
             timeline.events = events
-            timeline.requests = network.log.inStoryOrder
+            timeline.requests = requests
             done(ScenarioResult(report: report, timeline: timeline))
         }
         seam_restore(saved)

@@ -64,6 +64,20 @@ import Testing
         #expect(report.requests == 24 && report.ownIconsAtEnd == 8 && report.durationMs == 47_150)
     }
 
+    /// The timeline is the story's end: the two downloads still in flight
+    /// there are drawn in flight, never as failed by the network's shutdown
+    /// after it (which, on threads of their own, beat the picture in some runs).
+    @Test func requestsInFlightAtTheEndAreDrawnInFlight() async {
+        for _ in 1...5 {
+            let result = await ScenarioRunner.run(
+                ScenarioSetup(
+                    lesson: "03", title: "model-held cache", controller: Lesson03ModelCache.AppsViewController.self,
+                    scenario: .fastScrollSlowRows))
+            let unfinished = result.timeline.requests.filter { $0.outcome == .inFlight || $0.outcome == .failed }
+            #expect(unfinished.count == 2 && unfinished.allSatisfy { $0.outcome == .inFlight && $0.endMs == nil })
+        }
+    }
+
     @Test func theUIIsTouchedOnlyOnTheMainQueue() async {
         for scenario in [Scenario.standard, .fastScrollSlowRows] {
             let step3 = await Self.run(step: 3, scenario)
