@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef struct dispatch_queue_s *dispatch_queue_t;
@@ -41,6 +42,7 @@ typedef struct work {
     int on_main_queue, parked;
     int from_turns;  // submitted by the run's turns, or by work that was
     _Atomic int started;
+    uint64_t started_ns;  // on the main queue: when it began, on CLOCK_MONOTONIC
     dispatch_block_t block;  // or:
     dispatch_function_t function;
     void *context;
@@ -113,6 +115,10 @@ static semaphore_waiter *semaphore_waiters;
 static _Thread_local const work *current;
 static _Thread_local work run_marker;
 static const work harness_marker;
+
+/// Files the run's main-queue work put in place, and the longest such work had run by then.
+static _Atomic size_t main_queue_files;
+static _Atomic uint64_t main_queue_file_stall_ns;
 
 // MARK: libdispatch's own functions
 
@@ -268,11 +274,14 @@ static void finished(work *item) {
 }
 
 /// Runs counted work on the thread Dispatch gave it.
+static uint64_t monotonic_ns(void);
+
 static void run_work(void *context) {
     work *item = context;
     const work *saved = current;
     current = item;
     atomic_store_explicit(&item->started, 1, memory_order_relaxed);
+    if (item->on_main_queue) item->started_ns = monotonic_ns();
     if (item->block) {
         ((struct block_layout *)item->block)->invoke(item->block);
         _Block_release(item->block);
@@ -445,6 +454,8 @@ void seam_begin_run(void) {
     runs += 1;
     atomic_store(&current_run, runs);
     counts = (seam_counts){0};
+    atomic_store(&main_queue_files, 0);
+    atomic_store(&main_queue_file_stall_ns, 0);
     queues_used = 0;
     serials = 0;
     note_change_locked();
@@ -463,6 +474,7 @@ void seam_end_run(void) {
 const void *seam_enter_run(void) {
     const work *saved = current;
     run_marker.run = atomic_load_explicit(&current_run, memory_order_relaxed);
+    run_marker.started_ns = monotonic_ns();
     current = &run_marker;
     return saved;
 }
@@ -516,6 +528,12 @@ uint64_t seam_current_serial(void) {
     return item ? item->serial : 0;
 }
 
+int seam_runs_main_queue_work(void) {
+    if (current == &run_marker) return 1;
+    const work *item = current_counted();
+    return item ? item->on_main_queue : -1;
+}
+
 const void *seam_current_queue(void) {
     const work *item = current_counted();
     return item && item->entry ? item->entry->queue : NULL;
@@ -555,4 +573,53 @@ void seam_wait_for_change(uint64_t since, int64_t timeout_ns) {
     lock_seam();
     while (generation == since && pthread_cond_timedwait(&changed, &lock, &deadline) != ETIMEDOUT) {}
     unlock_seam();
+}
+
+// MARK: files written on the main queue
+
+static uint64_t monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+typedef int (*rename_t)(const char *, const char *);
+REAL(rename_t, rename)
+
+/// The folder whose files count (the run's caches folder), as a path without a trailing slash.
+static char watched_folder[4096];
+static _Atomic size_t watched_folder_length;
+
+void seam_watch_writes_in(const char *folder) {
+    atomic_store(&watched_folder_length, 0);
+    size_t length = strlen(folder);
+    while (length > 1 && folder[length - 1] == '/') length -= 1;
+    if (length >= sizeof watched_folder) return;
+    memcpy(watched_folder, folder, length);
+    atomic_store(&watched_folder_length, length);
+}
+
+static int in_watched_folder(const char *path) {
+    size_t length = atomic_load(&watched_folder_length);
+    return length > 0 && strncmp(path, watched_folder, length) == 0 && path[length] == '/';
+}
+
+// `Data.write(to:options: .atomic)` writes a temporary file and renames it into
+// place: a rename into the watched folder from the run's main-queue work is a
+// file written there, and the time that work had run by then is how long the
+// main queue waited for it.
+int rename(const char *from, const char *to) {
+    int result = real_rename()(from, to);
+    if (result == 0 && in_watched_folder(to) && seam_runs_main_queue_work() == 1
+        && current->run == atomic_load_explicit(&current_run, memory_order_relaxed)) {
+        uint64_t ran = monotonic_ns() - current->started_ns;
+        atomic_fetch_add(&main_queue_files, 1);
+        uint64_t longest = atomic_load(&main_queue_file_stall_ns);
+        while (ran > longest && !atomic_compare_exchange_weak(&main_queue_file_stall_ns, &longest, ran)) {}
+    }
+    return result;
+}
+
+seam_main_queue_writes seam_main_queue_file_writes(void) {
+    return (seam_main_queue_writes){atomic_load(&main_queue_files), atomic_load(&main_queue_file_stall_ns)};
 }

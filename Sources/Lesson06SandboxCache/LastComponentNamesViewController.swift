@@ -14,7 +14,8 @@ final class LastComponentNamesViewController: AppsViewController {
 
 extension AppsViewController {
     /// `swift run Lesson06SandboxCache --last-component-names` plays the tutorials' file names,
-    /// `--disk-hit-downloads` and `--disk-hit-not-kept` the look-ups of tutorials 002 and 003.
+    /// `--disk-hit-downloads` and `--disk-hit-not-kept` the look-ups of tutorials 002 and 003,
+    /// `--write-on-main-queue` tutorial 002's write.
     static var variants: [LessonVariant] {
         [
             LessonVariant(
@@ -30,6 +31,10 @@ extension AppsViewController {
                 flag: "disk-hit-not-kept",
                 help: "tutorial 003's look-up: an icon found on disk is shown, not kept in memory, read again at every showing",
                 controller: DiskHitNotKeptViewController.self),
+            LessonVariant(
+                flag: "write-on-main-queue",
+                help: "tutorial 002's write: each downloaded icon is encoded again and written to disk on the main queue",
+                controller: WriteOnMainQueueViewController.self),
         ]
     }
 }

@@ -81,7 +81,7 @@ public enum LessonCatalog {
             number: 7, target: "Lesson07CustomOperation", title: "custom Operation",
             fixes: "cancelled downloads still delivering after a memory warning; downloads competing with a drag",
             lesson: "Cancelling only asks: an operation must check isCancelled. Suspend the queue during a drag.",
-            defaultScenario: "memory-warning-mid-download", text: "Lessons/07-custom-operation.md",
+            defaultScenario: "memory-warning-then-back", text: "Lessons/07-custom-operation.md",
             stillBroken:
                 "still broken → step 8: operations that must wait for each other (download, unzip, install) run in any order",
             ownScenarioStartsCold: true

@@ -19,17 +19,21 @@ public struct LessonComparison: Sendable {
 
     /// Step `number` and the step before it, or nil when it has none.
     ///
-    /// The scenario is the later step's own, but for step 2: its own
-    /// (`fast-scroll-slow-rows`) makes step 1 play 216 s of story, a download
-    /// of 5–10 s at a time on the main queue, long after step 2 has finished
-    /// at 18 s; `standard` shows the same freeze at once (4 s before the first
-    /// screen, 1,200 frames dropped) and ends in 21 s.
+    /// The scenario is the later step's own, but for steps 2 and 7. Step 2's
+    /// own (`fast-scroll-slow-rows`) makes step 1 play 216 s of story, a
+    /// download of 5–10 s at a time on the main queue, long after step 2 has
+    /// finished; `standard` shows the same freeze at once (4 s before the
+    /// first screen, 1,200 frames dropped) and ends in 21 s. Step 7's own ends
+    /// with the user scrolling its rows back, which asks for them again after
+    /// the warning; `memory-warning-mid-download` stops at the warning's
+    /// aftermath, where both of step 7's fixes are the only difference.
     public static func of(_ number: Int) -> LessonComparison? {
         guard steps.contains(number), let after = LessonCatalog.entry(number),
             let before = LessonCatalog.entry(number == 10 ? 7 : number - 1)
         else { return nil }
         return LessonComparison(
-            before: before, after: after, scenario: number == 2 ? "standard" : after.defaultScenario,
+            before: before, after: after,
+            scenario: [2: "standard", 7: "memory-warning-mid-download"][number] ?? after.defaultScenario,
             thenScenario: number == 3 ? "standard" : nil)
     }
 

@@ -80,6 +80,8 @@ public struct Report: Codable, Equatable, Sendable {
     /// Files the app read from its caches folder; nil when the run could not
     /// watch it throughout (`DiskReadWatch`).
     public var diskReads: Int?
+    /// Files the app wrote from the main queue (the seam sees each put in place).
+    public var mainQueueFileWrites = 0
     /// How long the story lasted.
     public var durationMs = 0.0
 
@@ -96,6 +98,9 @@ public struct Report: Codable, Equatable, Sendable {
     /// What all the `cellRequests` cost the main queue together (a disk read
     /// in `cellForRowAt` shows here).
     public var cellForRowAtWallMs = 0.0
+    /// The longest any main-queue work that wrote a file had run by the time
+    /// the file was in place: a stall the story clock does not see.
+    public var mainQueueWriteStallWallMs = 0.0
 
     /// What the story clock could not see in time, each in a sentence: work
     /// outside any operation queue, for instance. Empty: the run is exact, the
@@ -148,6 +153,12 @@ public struct Report: Codable, Equatable, Sendable {
         say("At the end \(ownIconsAtEnd) of \(visibleRowsAtEnd) rows show their own icon.")
         if memoryWarnings > 0 { say(memorySentence) }
         say(appSentence)
+        if mainQueueFileWrites > 0 {
+            say(
+                "\(counted(mainQueueFileWrites, "file")) written on the main queue: the longest block that wrote one "
+                    + "held it " + String(format: "%.2f ms", mainQueueWriteStallWallMs)
+                    + " (wall time, on this machine), a stall the story clock does not count.")
+        }
         if diskCacheFiles > 0 || diskCacheFilesAtStart > 0 {
             say(
                 "The disk cache holds \(counted(diskCacheFiles, "file")) (\(counted(diskCacheBytes, "byte"))) at the end.")

@@ -178,6 +178,8 @@ private final class ActiveRun: @unchecked Sendable {
                 + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
         }
         seam_begin_run()
+        // The files that count as written on the main queue: the app's own, not another test's.
+        seam_watch_writes_in(setup.cachesDirectory.path)
         asTheApp {
             clock.noteMainQueueThread()
             Instruments.current = instruments
@@ -544,6 +546,9 @@ private final class ActiveRun: @unchecked Sendable {
             seam_end_run()
             report.controllerFreed = retiredControllers.last?() ?? false
             SwiftTaskActivity.stopWatching()
+            // The requests as the story ends, before the shutdown fails those
+            // still in flight on threads of their own, at a moment of theirs.
+            let requests = network.log.inStoryOrder
             network.shutdown()
             if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
             if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
@@ -556,7 +561,7 @@ private final class ActiveRun: @unchecked Sendable {
             timeline.allVisibleMs = report.timeToAllVisibleMs
             timeline.stalls = recorder.stalls
             timeline.events = events
-            timeline.requests = network.log.inStoryOrder
+            timeline.requests = requests
             done(ScenarioResult(report: report, timeline: timeline))
         }
         seam_restore(saved)
@@ -652,6 +657,9 @@ private final class ActiveRun: @unchecked Sendable {
         report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
         report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
         report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
+        let mainQueueWrites = seam_main_queue_file_writes()
+        report.mainQueueFileWrites = mainQueueWrites.files
+        report.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
         report.progressReports = tableWatcher.progressReports
         report.progressOutOfOrder = tableWatcher.progressOutOfOrder
         report.progressEndedShort = tableWatcher.progressEndedShort

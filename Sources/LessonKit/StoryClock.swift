@@ -85,7 +85,12 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// a `DispatchQueue.global().sync` it made (which runs the block on the
     /// calling thread, where the main queue's tag is not seen).
     var isOnMainQueueThread: Bool {
-        MainQueue.isCurrent || condition.withLock { mainQueueThread } == Self.currentThread
+        if MainQueue.isCurrent { return true }
+        // Under `dispatchMain()` a worker thread that ran the main queue's
+        // turn goes back to the pool and may run an operation next: then it is
+        // that operation's thread, not the main queue's.
+        guard seam_runs_main_queue_work() != 0 else { return false }
+        return condition.withLock { mainQueueThread } == Self.currentThread
     }
 
     /// Called on the main queue by the run at each turn: on Linux the main

@@ -24,7 +24,8 @@ enum CompareCommand: LessonsCommand {
           N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): N beside the step \
         before (10: 7)
           --scenario NAME    both play it (default: step N's own; for step 2, standard;
-                             for step 3, its own, then standard, which shows its other fix)
+                             for step 3, its own, then standard, which shows its other fix;
+                             for step 7, memory-warning-mid-download)
           --speed X          X story seconds per wall second (default 1)
           --pace, --no-pace  pace the story for a person or not (default: a terminal)
           --json             both reports as JSON: {"before": …, "after": …}

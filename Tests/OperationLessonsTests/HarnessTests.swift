@@ -603,6 +603,7 @@ extension Report {
         report.frameWorkMaxWallMs = 0
         report.frameRecordingMeanWallMs = 0
         report.cellForRowAtWallMs = 0
+        report.mainQueueWriteStallWallMs = 0
         report.measures = report.measures.filter { !$0.key.hasSuffix("WallMs") }
         return report
     }

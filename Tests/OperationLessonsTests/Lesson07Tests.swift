@@ -28,6 +28,18 @@ import Testing
         #expect(step7.report.ownIconsAtEnd == 0)
     }
 
+    /// Step 7's own story goes on after the warning: the user scrolls the
+    /// rows away and back, they are asked for again, and it ends with each
+    /// on its own icon, nothing stale delivered, no download started mid-drag.
+    @Test func stepSevensOwnStoryEndsWithTheCancelledRowsLoaded() async throws {
+        let own = try #require(LessonCatalog.entry(7).flatMap { Scenario.named($0.defaultScenario) })
+        let step6 = await Self.run(Lesson06SandboxCache.AppsViewController.self, own).report
+        let step7 = await Self.run(Lesson07CustomOperation.AppsViewController.self, own).report
+        #expect(step7.visibleRowsAtEnd == 8 && step7.ownIconsAtEnd == 8)
+        #expect(step7.staleDeliveries == 0 && step7.requestsStartedWhileScrolling == 0)
+        #expect(step6.staleDeliveries == 3 && step6.requestsStartedWhileScrolling == 4)
+    }
+
     /// Wasted work: downloads that were only waiting when the warning came.
     @Test func waitingDownloadsNeverStartAfterAMemoryWarning() async throws {
         func startedAfterWarning(_ result: ScenarioResult) throws -> Int {

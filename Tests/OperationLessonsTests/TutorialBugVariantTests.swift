@@ -1,4 +1,5 @@
 import Foundation
+import TableKit
 import Testing
 
 @testable import Lesson05OperationPool
@@ -40,6 +41,23 @@ import Testing
         #expect(step6.requests == 18 && tutorial.requests == 18)
         #expect(tutorial.ownIconsAtEnd == 8 && tutorial.visibleRowsAtEnd == 8)
     }
+
+    /// Tutorial 002 encodes the image again and writes its file on the main
+    /// queue, beside the reload: the seam sees each file put in place there,
+    /// and how long the block that wrote it had held the main queue by then.
+    @Test func tutorial002WritesItsFilesOnTheMainQueue() async throws {
+        let step6 = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, .offlineRelaunch).report
+        let tutorial = await SharedRuns.shared.result(WriteOnMainQueueViewController.self, .offlineRelaunch).report
+        #expect(step6.mainQueueFileWrites == 0 && step6.mainQueueWriteStallWallMs == 0)
+        #expect(tutorial.mainQueueFileWrites == 8 && tutorial.mainQueueWriteStallWallMs > 0)
+        // The same files, found again after the relaunch: only the main queue's time tells them apart.
+        #expect(step6.diskCacheFiles == 8 && tutorial.diskCacheFiles == 8)
+        #expect(step6.ownIconsAtEnd == 8 && tutorial.ownIconsAtEnd == 8)
+        #expect(WriteOnMainQueueViewController.encoded(try #require(Image(data: Self.icon))) == Self.icon)
+    }
+
+    /// A 1×1 binary PPM, the icons' format.
+    static let icon = Data("P6\n1 1\n255\n".utf8) + Data([200, 100, 50])
 
     /// The watch counts what the app reads, and says nothing rather than a
     /// wrong count when it cannot follow the folder.

@@ -31,7 +31,7 @@ import Testing
     }
 
     /// The default demos of steps 7 and 10 show the same thing the second time.
-    @Test(arguments: [("Lesson07CustomOperation", 13), ("Lesson10WebImage", 9)])
+    @Test(arguments: [("Lesson07CustomOperation", 25), ("Lesson10WebImage", 9)])
     func aDownloadStepsOwnScenarioStartsColdEveryTime(target: String, requests: Int) async throws {
         let runs = try await Self.twice(target, [])
         #expect(runs.first.requests == requests)

@@ -58,6 +58,9 @@ size_t seam_not_started_on(const void *queue);
 /// none) and the queue it was submitted to.
 uint64_t seam_current_serial(void);
 const void *seam_current_queue(void);
+/// Whether the calling thread runs the main queue's counted work or the run's
+/// own turn (1), other counted work (0), or nothing the seam counts (-1).
+int seam_runs_main_queue_work(void);
 
 /// The calling thread's counted block waits in the story (the network) until
 /// `seam_park(0)`. Returns whether the thread runs counted work.
@@ -77,5 +80,18 @@ uint64_t seam_generation(void);
 void seam_note_change(void);
 /// Waits until the generation is no longer `since`, or `timeout_ns` pass.
 void seam_wait_for_change(uint64_t since, int64_t timeout_ns);
+
+/// From now on, files written into `folder` (a path) count in `seam_main_queue_file_writes`.
+void seam_watch_writes_in(const char *folder);
+/// Files the run's main-queue work (its blocks there, and the run's own turns)
+/// put in place in the watched folder with `rename`, as
+/// `Data.write(to:options: .atomic)` ends, and
+/// the longest wall time, in ns, such work had run when its file was in place:
+/// the main queue stalled at least that long.
+typedef struct {
+    size_t files;
+    uint64_t longest_stall_ns;
+} seam_main_queue_writes;
+seam_main_queue_writes seam_main_queue_file_writes(void);
 
 #endif
