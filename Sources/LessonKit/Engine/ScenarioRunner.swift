@@ -3,6 +3,7 @@ import Foundation
 import LessonSupport
 import SlowNetwork
 import TableKit
+import TerminalKit
 
 /// Everything one run needs.
 public struct ScenarioSetup: Sendable {
