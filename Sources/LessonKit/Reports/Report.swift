@@ -3,111 +3,79 @@ import Foundation
 /// What one run measured: from the network's request log, the frame record and
 /// the instruments, never from the lesson's own say-so. Printed as a summary,
 /// as JSON (`--json`, keys documented in docs/cli.md), and drawn as a timeline.
+///
+/// Its figures come in groups, one for each thing they are read from
+/// (`ReportFigures.swift`); `report.requests` reads through to its group, and
+/// the JSON stays one flat object keyed by the figures' names, as docs/cli.md
+/// promises.
+@dynamicMemberLookup
 public struct Report: Codable, Equatable, Sendable {
-    public var lesson = ""
-    public var title = ""
-    public var scenario = ""
-    public var seed: UInt64 = 1
-    public var speed = 1.0
-    public var latencyMs = 0.0
-
-    // From the request log.
-    public var requests = 0
-    public var uniqueURLs = 0
-    public var duplicateRequests = 0
-    public var failedRequests = 0
-    public var bytes = 0
-    /// The body of each distinct URL once: what `bytes` would be if no icon
-    /// were fetched twice (`bytes` ÷ `uniqueBytes` = 1.00 when none was).
-    public var uniqueBytes = 0
-    public var maxInFlight = 0
-    /// The most threads waiting in the network at once: a blocking fetch holds
-    /// its thread until its answer comes; a fetch that blocks none holds none.
-    public var peakBlockedThreads = 0
-    public var requestsOnMainQueue = 0
-    /// Requests made after the last relaunch; nil when the scenario has none.
-    public var requestsAfterRelaunch: Int?
-    /// Requests made after the last memory warning; nil when the scenario has none.
-    public var requestsAfterMemoryWarning: Int?
-    /// Requests that started while the user was scrolling (finger down, or
-    /// the table still gliding): downloads competing with the scroll.
-    public var requestsStartedWhileScrolling = 0
-
-    // From the frames (story milliseconds, 60 frames a story second).
-    public var frames = 0
-    public var maxMainStallMs = 0.0
-    public var droppedFrames = 0
-    public var blankFrames = 0
-    public var placeholderFrames = 0
-    public var wrongImageFrames = 0
-    /// From the launch to the first frame in which every visible row shows its own icon.
-    public var timeToAllVisibleMs: Double?
-    /// The physical limit for `timeToAllVisibleMs` (see `PhysicalLimit`): the
-    /// first screen's downloads packed onto `downloadQueueLimit` lanes (the
-    /// story's two worker threads when the queue has no limit), with no overhead.
-    public var idealTimeToAllVisibleMs: Double?
-    /// `maxConcurrentOperationCount` of the step's download queue, read from the
-    /// controller the run launched first; nil when it has none or sets no limit.
-    public var downloadQueueLimit: Int?
-    public var visibleRowsAtEnd = 0
-    public var ownIconsAtEnd = 0
-
-    // From the instruments and the controller.
-    public var memoryWarnings = 0
-    /// Image bytes alive right after the last memory warning that no cell
-    /// holds: what the app kept. Nil when the scenario has no warning.
-    public var liveImageBytes: Int?
-    /// Icons the app delivered after a memory warning (a row reloaded, or an
-    /// image set on a cell) whose last request started before it: downloads
-    /// the warning should have stopped, still filling the emptied cache.
-    public var staleDeliveries = 0
-    public var mainThreadViolations = 0
-    public var controllerFreed = false
-    public var cellsCreated = 0
-    /// How many times the table asked the app for a cell (`cellForRowAt`).
-    public var cellRequests = 0
-    /// The load progress image views showed (an image library's bar): values
-    /// shown, values that did not rise, images that came while the bar stood short.
-    public var progressReports = 0
-    public var progressOutOfOrder = 0
-    public var progressEndedShort = 0
-    /// Entries the step's caches folder held when the run began: icons an
-    /// earlier run left there (a warm start).
-    public var diskCacheFilesAtStart = 0
-    public var diskCacheFiles = 0
-    /// The bytes of the files in the step's caches folder at the end.
-    public var diskCacheBytes = 0
-    /// Files the app read from its caches folder; nil when the run could not
-    /// watch it throughout (`DiskReadWatch`).
-    public var diskReads: Int?
-    /// How long the story lasted.
-    public var durationMs = 0.0
-
-    // Wall time: how this machine ran it. Left out of the figures that are the
-    // same in every run (their names end in `WallMs`).
-    /// How long the run took.
-    public var runWallMs = 0.0
-    /// What the frame handler cost per frame: everything it did (scrolling, so
-    /// the lesson's `cellForRowAt`, and recording), its slowest frame, and the
-    /// harness's own recording alone. See `FrameWork`.
-    public var frameWorkMeanWallMs = 0.0
-    public var frameWorkMaxWallMs = 0.0
-    public var frameRecordingMeanWallMs = 0.0
-    /// What all the `cellRequests` cost the main queue together (a disk read
-    /// in `cellForRowAt` shows here).
-    public var cellForRowAtWallMs = 0.0
-
-    /// What the story clock could not see in time, each in a sentence: work
-    /// outside any operation queue, for instance. Empty: the run is exact, the
-    /// same flags give the same figures. (docs/architecture.md, "The story clock")
-    public var clockNotes: [String] = []
-    /// Set when the run gave up because the app stayed busy and the clock
-    /// could not move on: what was still busy.
-    public var stuck: String?
+    public var run = RunFigures()
+    public var network = NetworkFigures()
+    public var screen = FrameFigures()
+    public var app = AppFigures()
+    public var disk = DiskFigures()
+    public var machine = WallFigures()
+    public var clock = ClockFigures()
     /// The numbers of a step that plays a story of its own (steps 8 and 9), by name.
     public var measures: [String: Double] = [:]
 
     public init() {}
+
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<RunFigures, Value>) -> Value {
+        get { run[keyPath: figure] }
+        set { run[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<NetworkFigures, Value>) -> Value {
+        get { network[keyPath: figure] }
+        set { network[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<FrameFigures, Value>) -> Value {
+        get { screen[keyPath: figure] }
+        set { screen[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<AppFigures, Value>) -> Value {
+        get { app[keyPath: figure] }
+        set { app[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<DiskFigures, Value>) -> Value {
+        get { disk[keyPath: figure] }
+        set { disk[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<WallFigures, Value>) -> Value {
+        get { machine[keyPath: figure] }
+        set { machine[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<ClockFigures, Value>) -> Value {
+        get { clock[keyPath: figure] }
+        set { clock[keyPath: figure] = newValue }
+    }
+
+    // Every group writes its keys into the one object, and reads them from it.
+    private enum CodingKeys: String, CodingKey { case measures }
+
+    public init(from decoder: any Decoder) throws {
+        run = try RunFigures(from: decoder)
+        network = try NetworkFigures(from: decoder)
+        screen = try FrameFigures(from: decoder)
+        app = try AppFigures(from: decoder)
+        disk = try DiskFigures(from: decoder)
+        machine = try WallFigures(from: decoder)
+        clock = try ClockFigures(from: decoder)
+        measures = try decoder.container(keyedBy: CodingKeys.self).decode([String: Double].self, forKey: .measures)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        try network.encode(to: encoder)
+        try screen.encode(to: encoder)
+        try app.encode(to: encoder)
+        try disk.encode(to: encoder)
+        try machine.encode(to: encoder)
+        try clock.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(measures, forKey: .measures)
+    }
 
     public func json() -> String {
         let encoder = JSONEncoder()
@@ -133,99 +101,99 @@ public struct Report: Codable, Equatable, Sendable {
     /// The readable summary a lesson prints at the end: each figure said in a
     /// sentence, one or two a line (the keys are the JSON's).
     public var summary: String {
-        var lines = ["Lesson \(lesson) · \(title) · scenario \(scenario) · seed \(seed) · latency \(latencyMs.formatted) ms"]
+        var lines = ["Lesson \(self.lesson) · \(self.title) · scenario \(self.scenario) · seed \(self.seed) · latency \(self.latencyMs.formatted) ms"]
         func say(_ sentence: String) { lines.append("  " + sentence) }
-        if diskCacheFilesAtStart > 0 {
-            say("Disk cache: \(counted(diskCacheFilesAtStart, "icon")) from an earlier run — `--clear-cache` to start cold.")
+        if self.diskCacheFilesAtStart > 0 {
+            say("Disk cache: \(counted(self.diskCacheFilesAtStart, "icon")) from an earlier run — `--clear-cache` to start cold.")
         }
         say(networkSentence)
         for sentence in requestDetails { say(sentence) }
         say(stallSentence)
         say(
-            timeToAllVisibleMs.map { "Every visible row first showed its own icon \(milliseconds($0)) after the launch." }
+            self.timeToAllVisibleMs.map { "Every visible row first showed its own icon \(milliseconds($0)) after the launch." }
                 ?? "Never did every visible row show its own icon at once.")
         say(screenSentence)
-        say("At the end \(ownIconsAtEnd) of \(visibleRowsAtEnd) rows show their own icon.")
-        if memoryWarnings > 0 { say(memorySentence) }
+        say("At the end \(self.ownIconsAtEnd) of \(self.visibleRowsAtEnd) rows show their own icon.")
+        if self.memoryWarnings > 0 { say(memorySentence) }
         say(appSentence)
-        if diskCacheFiles > 0 || diskCacheFilesAtStart > 0 {
+        if self.diskCacheFiles > 0 || self.diskCacheFilesAtStart > 0 {
             say(
-                "The disk cache holds \(counted(diskCacheFiles, "file")) (\(counted(diskCacheBytes, "byte"))) at the end.")
+                "The disk cache holds \(counted(self.diskCacheFiles, "file")) (\(counted(self.diskCacheBytes, "byte"))) at the end.")
         }
-        say("The story took \(milliseconds(durationMs)) (\(milliseconds(runWallMs)) on this machine).")
-        for note in clockNotes { say("Not exact: \(note).") }
-        if let stuck { say("The run was stopped, stuck: \(stuck)") }
+        say("The story took \(milliseconds(self.durationMs)) (\(milliseconds(self.runWallMs)) on this machine).")
+        for note in self.clockNotes { say("Not exact: \(note).") }
+        if let stuck = self.stuck { say("The run was stopped, stuck: \(stuck)") }
         return lines.joined(separator: "\n")
     }
 
     private var networkSentence: String {
-        guard requests > 0 else { return "Network: no request." }
+        guard self.requests > 0 else { return "Network: no request." }
         let failed =
-            failedRequests == 0
-            ? "none failed" : failedRequests == requests ? "every one failed" : "\(failedRequests) failed"
-        return "Network: \(counted(requests, "request")) for \(counted(uniqueURLs, "icon")), \(failed); "
-            + "\(counted(bytes, "byte")) came, at most \(counted(maxInFlight, "request")) at once."
+            self.failedRequests == 0
+            ? "none failed" : self.failedRequests == self.requests ? "every one failed" : "\(self.failedRequests) failed"
+        return "Network: \(counted(self.requests, "request")) for \(counted(self.uniqueURLs, "icon")), \(failed); "
+            + "\(counted(self.bytes, "byte")) came, at most \(counted(self.maxInFlight, "request")) at once."
     }
 
     /// What the requests did that a lesson is about, each said only when it happened.
     private var requestDetails: [String] {
         var sentences: [String] = []
-        if duplicateRequests > 0 {
+        if self.duplicateRequests > 0 {
             sentences.append(
-                "\(counted(duplicateRequests, "request")) asked for an icon already in flight (a duplicate).")
+                "\(counted(self.duplicateRequests, "request")) asked for an icon already in flight (a duplicate).")
         }
-        if requestsOnMainQueue > 0 {
-            sentences.append("\(counted(requestsOnMainQueue, "request")) waited on the main queue.")
+        if self.requestsOnMainQueue > 0 {
+            sentences.append("\(counted(self.requestsOnMainQueue, "request")) waited on the main queue.")
         }
         // Threads held by a blocking fetch: what step 10's asynchronous operation takes to none.
-        if requests > 0 {
+        if self.requests > 0 {
             sentences.append(
-                peakBlockedThreads == 0
+                self.peakBlockedThreads == 0
                     ? "Waiting for the network held no thread."
-                    : "Waiting for the network held up to \(counted(peakBlockedThreads, "thread")) at once.")
+                    : "Waiting for the network held up to \(counted(self.peakBlockedThreads, "thread")) at once.")
         }
-        if requestsStartedWhileScrolling > 0 {
+        if self.requestsStartedWhileScrolling > 0 {
             sentences.append(
-                "\(counted(requestsStartedWhileScrolling, "request")) started while the user was scrolling.")
+                "\(counted(self.requestsStartedWhileScrolling, "request")) started while the user was scrolling.")
         }
-        if let requestsAfterRelaunch {
+        if let requestsAfterRelaunch = self.requestsAfterRelaunch {
             sentences.append("After the relaunch: \(counted(requestsAfterRelaunch, "request")).")
         }
         return sentences
     }
 
     private var stallSentence: String {
-        guard maxMainStallMs > 0 else {
-            return "The main queue never stalled: none of the \(counted(frames, "frame")) was dropped."
+        guard self.maxMainStallMs > 0 else {
+            return "The main queue never stalled: none of the \(counted(self.frames, "frame")) was dropped."
         }
-        return "The main queue stalled for up to \(milliseconds(maxMainStallMs)): "
-            + "\(droppedFrames) of \(counted(frames, "frame")) were dropped."
+        return "The main queue stalled for up to \(milliseconds(self.maxMainStallMs)): "
+            + "\(self.droppedFrames) of \(counted(self.frames, "frame")) were dropped."
     }
 
     private var screenSentence: String {
         func frames(_ count: Int) -> String { count == 0 ? "none" : counted(count, "frame") }
         let placeholder =
-            placeholderFrames == 0 ? "No frame showed a placeholder" : "\(frames(placeholderFrames)) showed a placeholder"
-        return "\(placeholder), \(frames(blankFrames)) a blank row, \(frames(wrongImageFrames)) another row's icon."
+            self.placeholderFrames == 0 ? "No frame showed a placeholder" : "\(frames(self.placeholderFrames)) showed a placeholder"
+        return "\(placeholder), \(frames(self.blankFrames)) a blank row, \(frames(self.wrongImageFrames)) another row's icon."
     }
 
     private var memorySentence: String {
-        let warning = memoryWarnings == 1 ? "the memory warning" : "the last of \(memoryWarnings) memory warnings"
-        let kept = liveImageBytes.map { "the app kept \(counted($0, "byte")) of images" } ?? "nothing was measured"
-        return "After \(warning) \(kept); \(counted(staleDeliveries, "icon")) came after it from downloads "
-            + "started before it, and \(counted(requestsAfterMemoryWarning ?? 0, "request")) started after it."
+        let warning = self.memoryWarnings == 1 ? "the memory warning" : "the last of \(self.memoryWarnings) memory warnings"
+        let kept = self.liveImageBytes.map { "the app kept \(counted($0, "byte")) of images" } ?? "nothing was measured"
+        return "After \(warning) \(kept); \(counted(self.staleDeliveries, "icon")) came after it from downloads "
+            + "started before it, and \(counted(self.requestsAfterMemoryWarning ?? 0, "request")) started after it."
     }
 
     private var appSentence: String {
         let violations =
-            mainThreadViolations == 0
+            self.mainThreadViolations == 0
             ? "The app touched no UI off the main queue"
-            : "The app touched UI off the main queue \(mainThreadViolations) \(mainThreadViolations == 1 ? "time" : "times")"
+            : "The app touched UI off the main queue \(self.mainThreadViolations) \(self.mainThreadViolations == 1 ? "time" : "times")"
         let freed =
-            controllerFreed
+            self.controllerFreed
             ? "its controller was freed when its screen went away"
             : "its controller was still held when its screen went away"
-        return "\(violations); \(freed); its table made \(counted(cellsCreated, "cell"))."
+        return "\(violations); \(freed); its table made \(counted(self.cellsCreated, "cell"))."
     }
 
     private func milliseconds(_ value: Double) -> String {
