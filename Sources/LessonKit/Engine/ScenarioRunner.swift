@@ -478,18 +478,20 @@ private final class ActiveRun: @unchecked Sendable {
         return parts.joined(separator: " · ")
     }
 
-    // MARK: the report, group by group
+    // MARK: the report
 
     private func measuredReport() -> Report {
         let log = network.log
-        let snapshot = app.snapshot()
         var report = Report()
         report.run = RunFigures(
             lesson: setup.lesson, title: setup.title, scenario: setup.scenario.name, seed: setup.options.seed,
             speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds)
-        report.network = networkFigures(log)
-        report.screen = frameFigures(snapshot, peakBlockedThreads: report.peakBlockedThreads, maxInFlight: report.maxInFlight)
-        report.app = appFigures(log)
+        report.network = NetworkFigures(log, events: events, scrolls: scrolls)
+        report.screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: clock.firstQueueLimit)
+        report.idealTimeToAllVisibleMs = FrameFigures.idealTimeToAllVisibleMs(
+            firstScreenIcons: firstScreenIcons, network: network, downloadQueueLimit: report.downloadQueueLimit,
+            requests: report.network)
+        report.app = AppFigures(events: events, watcher: tableWatcher, log: log, instruments: instruments, app: app)
         report.disk = cachesFolder.figures()
         report.machine = WallFigures(
             runWallMs: (ContinuousClock.now - wallStart).milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
@@ -498,63 +500,6 @@ private final class ActiveRun: @unchecked Sendable {
         report.clock = ClockFigures(
             clockNotes: Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork), stuck: stuck)
         return report
-    }
-
-    private func networkFigures(_ log: RequestLog) -> NetworkFigures {
-        var figures = NetworkFigures()
-        figures.requests = log.count
-        figures.uniqueURLs = log.uniqueURLs
-        figures.duplicateRequests = log.duplicateRequests
-        figures.failedRequests = log.failed
-        figures.bytes = log.bytes
-        figures.uniqueBytes =
-            Dictionary(log.requests.map { ($0.url, $0.bytes) }, uniquingKeysWith: max).values.reduce(0, +)
-        figures.maxInFlight = log.maxInFlight
-        figures.peakBlockedThreads = RequestLog(requests: log.requests.filter { $0.thread != Request.noThread }).maxInFlight
-        figures.requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
-        figures.requestsAfterRelaunch = events.requestsAtRelaunch.map { log.count - $0 }
-        figures.requestsAfterMemoryWarning = events.requestsAtMemoryWarning.map { log.count - $0 }
-        figures.requestsStartedWhileScrolling = scrolls.count(of: log.requests.map(\.startMs))
-        return figures
-    }
-
-    private func frameFigures(_ snapshot: ScreenSnapshot, peakBlockedThreads: Int, maxInFlight: Int) -> FrameFigures {
-        let recorder = frames.recorder
-        var figures = FrameFigures()
-        figures.frames = recorder.frames
-        figures.maxMainStallMs = recorder.maxStallMs
-        figures.droppedFrames = recorder.droppedFrames
-        figures.blankFrames = recorder.blankFrames
-        figures.placeholderFrames = recorder.placeholderFrames
-        figures.wrongImageFrames = recorder.wrongImageFrames
-        figures.timeToAllVisibleMs = recorder.timeToAllVisibleMs
-        figures.downloadQueueLimit = clock.firstQueueLimit
-        if !firstScreenIcons.isEmpty {
-            // Rows that share an icon share its download. An app whose
-            // downloads hold no thread and run on no operation queue (step
-            // 11's tasks) is held to as many lanes as it ever used at once.
-            let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
-            let usesNoThreads = figures.downloadQueueLimit == nil && peakBlockedThreads == 0
-            let lanes = usesNoThreads ? max(1, maxInFlight) : StoryClock.unlimitedQueueWorkers
-            figures.idealTimeToAllVisibleMs = PhysicalLimit.makespan(durations, lanes: figures.downloadQueueLimit ?? lanes)
-        }
-        figures.visibleRowsAtEnd = snapshot.rows.count
-        figures.ownIconsAtEnd = snapshot.rows.filter { recorder.state(of: $0) == .own }.count
-        return figures
-    }
-
-    private func appFigures(_ log: RequestLog) -> AppFigures {
-        var figures = AppFigures()
-        figures.memoryWarnings = events.memoryWarnings
-        figures.liveImageBytes = events.liveImageBytesAfterWarning
-        figures.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
-        figures.mainThreadViolations = instruments.mainQueueViolations.count
-        figures.cellsCreated = app.table?.cellsCreated ?? 0
-        figures.cellRequests = app.cellsProvided
-        figures.progressReports = tableWatcher.progressReports
-        figures.progressOutOfOrder = tableWatcher.progressOutOfOrder
-        figures.progressEndedShort = tableWatcher.progressEndedShort
-        return figures
     }
 
     /// What the clock could not see in time, in words (empty: the run is exact).
