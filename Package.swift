@@ -50,29 +50,34 @@ let package = Package(
             resources: [.copy("Resources/apps.plist")]
         ),
         .target(name: "TableKit"),
+        // Drawing in a terminal: the table's rows and icons, text made safe and measured in columns, wrapping.
+        .target(name: "TerminalKit", dependencies: ["TableKit"]),
         // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
         .target(name: "LessonSupport", dependencies: ["SlowNetwork", "TableKit"]),
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
         .target(name: "WebImage", dependencies: ["SlowNetwork", "TableKit"]),
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
-        .target(name: "LessonKit", dependencies: ["DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam"]),
+        .target(
+            name: "LessonKit",
+            dependencies: ["DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam", "TerminalKit"]),
         // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
         .target(name: "DispatchSeam", linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
         // The Swift runtime's hook for jobs bound to the global executor: how the story clock sees tasks.
         .target(name: "TaskSeam"),
         .executableTarget(
             name: "lessons",
-            dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit"]
+            dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit", "TerminalKit"]
                 + lessonTargets.map { .target(name: $0) }
         ),
-        .target(name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]),
+        .target(
+            name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]),
     ] + stepStories.values.sorted().map {
         // A story: the step's code driven and watched from outside, told in the terminal.
-        .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"])
+        .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
     } + [
         .testTarget(
             name: "OperationLessonsTests",
-            dependencies: ["SlowNetwork", "TableKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage"]
+            dependencies: ["SlowNetwork", "TableKit", "TerminalKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage"]
                 + (stepStories.values.sorted() + lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
     ] + exerciseStartTargets.map {

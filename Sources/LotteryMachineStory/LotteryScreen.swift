@@ -1,6 +1,7 @@
 import Foundation
 import LessonKit
 import TableKit
+import TerminalKit
 
 /// The machine on a terminal: its big digits, the button, and what the
 /// queue is doing, read from the machine's labels, button and queue. Redrawn

@@ -24,11 +24,6 @@ public struct NetworkConditions: Sendable {
     public var rules: [URLRule] = []
 
     public init() {}
-
-    /// Wall-clock seconds for a span of story seconds.
-    public func wallSeconds(_ storySeconds: Double) -> Double {
-        storySeconds / max(timeScale, 0.000_001)
-    }
 }
 
 /// A special behaviour for some URLs: the tutorials' slow rows, a URL that

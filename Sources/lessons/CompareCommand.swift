@@ -1,6 +1,7 @@
 import Foundation
 import LessonKit
 import TableKit
+import TerminalKit
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import LessonChecks
 import LessonKit
 import TableKit
+import TerminalKit
 
 /// `lessons exercise | reset | hint | solution` (and `check`, CheckCommand.swift):
 /// fix each step's bug yourself in `Workbench/Sources/Workbench/`, and have it checked by

@@ -2,6 +2,7 @@ import Foundation
 import LessonKit
 import Synchronization
 import TableKit
+import TerminalKit
 
 /// A one-line progress report on stderr while children run. On a terminal
 /// the line is rewritten in place, cut to its width (a line that wrapped could

@@ -2,6 +2,7 @@ import Foundation
 import LessonKit
 import SlowNetwork
 import TableKit
+import TerminalKit
 import Testing
 
 @testable import Lesson06SandboxCache

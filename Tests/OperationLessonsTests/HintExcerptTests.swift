@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import TableKit
+import TerminalKit
 import Testing
 
 /// The code of a hint's last level as a terminal shows it: excerpts from

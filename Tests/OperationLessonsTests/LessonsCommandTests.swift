@@ -2,6 +2,7 @@ import Foundation
 import LessonChecks
 import LessonKit
 import TableKit
+import TerminalKit
 import Testing
 
 /// `lessons` as a learner's shell meets it: every command answers `--help`,

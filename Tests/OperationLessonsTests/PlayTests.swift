@@ -3,6 +3,7 @@ import LessonKit
 import LessonSupport
 import SlowNetwork
 import TableKit
+import TerminalKit
 import Testing
 
 @testable import Lesson05OperationPool

@@ -4,6 +4,7 @@ import SlowNetwork
 import Testing
 
 @testable import TableKit
+@testable import TerminalKit
 
 /// A data source like the tutorials': it sets each row's title, and its icon
 /// only where it was told to. Everything it does runs on the main queue.

@@ -2,6 +2,7 @@ import Foundation
 import LessonChecks
 import LessonKit
 import TableKit
+import TerminalKit
 import Testing
 
 /// What a learner's terminal gets: lines that fit its width, broken between

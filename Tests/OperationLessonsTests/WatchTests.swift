@@ -2,6 +2,7 @@ import Foundation
 import LessonChecks
 import LessonKit
 import TableKit
+import TerminalKit
 import Testing
 
 /// `lessons watch`: a check now and after every save, and what changed since

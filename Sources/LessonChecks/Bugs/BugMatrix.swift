@@ -1,6 +1,7 @@
 import Foundation
 import LessonKit
 import TableKit
+import TerminalKit
 
 /// Bugs × steps, each cell measured.
 public enum BugMatrix {

@@ -3,6 +3,7 @@ import Foundation
 import LessonSupport
 import SlowNetwork
 import TableKit
+import TerminalKit
 
 /// Everything one run needs.
 public struct ScenarioSetup: Sendable {
@@ -107,51 +108,29 @@ private final class ActiveRun: @unchecked Sendable {
     private let activity: AppActivity
     private let network: SlowNetwork
     private let instruments = Instruments()
-    private let environment: LessonEnvironment
-    private let recorder: FrameRecorder
     /// The catalog the run plays on (`Scenario.playedCatalog`), and the file
     /// written for it, if one was, to remove at the end.
     private let catalog: AppCatalog
     private let catalogFile: URL?
-    private var controller: (any LessonController)?
-    private var retiredControllers: [() -> Bool] = []
-
-    private var stepIndex = 0
-    private var stepStart: StoryTime?
-    private var stepStartOffset = 0.0
-    /// Where the current drag or fling ends: its row, clamped to the end of the table.
-    private var stepTargetOffset = 0.0
-    /// The next frame to play, by number: frame n is shown at n/60 story seconds.
-    private var frameIndex = 0
-    private var hasCommitted = false
-    private var frameWork = FrameWork()
+    private let tableWatcher: TableWatcher
+    private let app: LaunchedApp
+    private let cachesFolder: CachesFolderWatch
+    private var frames: FrameTrack
     /// The icon URLs of the rows on the first screen, for the physical limit.
     private var firstScreenIcons: [String] = []
-    private var events: [Timeline.Event] = []
-    private var memoryWarnings = 0
-    private var liveImageBytesAfterWarning: Int?
-    private var measuresMemoryOnceIdle = false
-    private var requestsAtRelaunch: Int?
-    private var requestsAtMemoryWarning: Int?
-    /// From the moment the finger touched down until the table came to rest.
-    private var scrollStart: StoryTime?
-    private var scrolls: [(startMs: Double, endMs: Double)] = []
-    private lazy var tableWatcher = TableWatcher(
-        icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds })
-    private var cellRequestsOfRetired = 0
-    /// What an earlier run left in the caches folder: a warm start.
-    private let diskCacheFilesAtStart: Int
-    /// The app's reads from its caches folder, watched from the launch on.
-    private var diskReads: DiskReadWatch?
 
-    /// Since when the app has been busy without the clock moving, and why.
-    private var busy: (since: ContinuousClock.Instant, reason: String)?
+    /// The script step under way: its number, when it began, its gesture if it scrolls.
+    private var stepIndex = 0
+    private var stepStart: StoryTime?
+    private var gesture: Gesture?
+    private var scrolls = ScrollSpans()
+    private var events = ScriptEvents()
+
+    private var hangGuard: HangGuard
+    private var pacer: Pacer
     private var stuck: String?
     private var isFinished = false
     private let wallStart = ContinuousClock.now
-    /// Pacing: the wall instant at which the story stood at `storyAnchor`.
-    private var wallAnchor = ContinuousClock.now
-    private var storyAnchor = StoryTime.zero
 
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
@@ -164,10 +143,14 @@ private final class ActiveRun: @unchecked Sendable {
         conditions.rules = setup.scenario.rules(for: catalog)
         activity = AppActivity(clock: clock)
         network = SlowNetwork(conditions: conditions, clock: clock, isMainQueue: { [clock] in clock.isOnMainQueueThread })
-        environment = LessonEnvironment(
+        let environment = LessonEnvironment(
             network: network, catalogURL: catalog.source, cachesDirectory: setup.cachesDirectory)
-        recorder = FrameRecorder(iconURLs: catalog.entries.map(\.icon))
-        diskCacheFilesAtStart = CacheFolder.files(in: setup.cachesDirectory).count
+        tableWatcher = TableWatcher(icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds })
+        app = LaunchedApp(setup.controller, environment: environment, watcher: tableWatcher)
+        frames = FrameTrack(iconURLs: catalog.entries.map(\.icon))
+        cachesFolder = CachesFolderWatch(setup.cachesDirectory)
+        hangGuard = HangGuard(limit: setup.hangLimit)
+        pacer = Pacer(speed: setup.options.speed)
     }
 
     func start() {
@@ -186,10 +169,10 @@ private final class ActiveRun: @unchecked Sendable {
             clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
             if stuck == nil { stuck = SwiftTaskActivity.startWatching() }
             event("launch")
-            launchController()
+            app.launch()
             // After the launch: an app may make its caches folder as it starts.
-            diskReads = DiskReadWatch(folder: setup.cachesDirectory)
-            firstScreenIcons = tableSnapshot().rows.compactMap {
+            cachesFolder.watchReads()
+            firstScreenIcons = app.snapshot().rows.compactMap {
                 catalog.entries.indices.contains($0.row) ? catalog.entries[$0.row].icon : nil
             }
             turn()
@@ -209,18 +192,6 @@ private final class ActiveRun: @unchecked Sendable {
         let saved = seam_leave_run()
         DispatchQueue.main.async { self.asTheApp { self.turn() } }
         seam_restore(saved)
-    }
-
-    private func launchController() {
-        let controller = setup.controller.init(environment: environment)
-        self.controller = controller
-        controller.tableView.observer = tableWatcher
-        controller.viewDidLoad()
-        controller.tableView.reloadData()
-    }
-
-    private func tableSnapshot() -> ScreenSnapshot {
-        controller?.tableView.snapshot() ?? ScreenSnapshot(contentOffset: 0, rows: [])
     }
 
     // MARK: moving the story on
@@ -245,9 +216,9 @@ private final class ActiveRun: @unchecked Sendable {
             }
             nextTurn()
         case .idle:
-            busy = nil
+            hangGuard.clear()
             if activity.releaseHeldWork() { return nextTurn() }
-            if measuresMemoryOnceIdle { measureMemoryAfterWarning() }
+            if events.measuresMemoryOnceIdle { measureMemoryAfterWarning() }
             moveOn()
         }
     }
@@ -256,10 +227,10 @@ private final class ActiveRun: @unchecked Sendable {
     /// warning, at the warning's instant: a handler may free memory in work
     /// of its own (a task that asks an actor to empty its cache).
     private func measureMemoryAfterWarning() {
-        measuresMemoryOnceIdle = false
-        let cells = controller?.tableView.allCells ?? []
+        events.measuresMemoryOnceIdle = false
+        let cells = app.table?.allCells ?? []
         let heldByCells = Set(cells.compactMap { $0.imageView.image.map(ObjectIdentifier.init) })
-        liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
+        events.liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
     }
 
     /// The longest the main queue waits for a change before it takes a turn anyway.
@@ -268,13 +239,13 @@ private final class ActiveRun: @unchecked Sendable {
     /// The app is idle: play the next thing due, an answer or a frame, whichever comes first.
     private func moveOn() {
         while true {
-            let frameTime = Self.frameTime(frameIndex)
+            let frameTime = frames.nextTime
             let due = clock.nextDue.map { min($0, frameTime) } ?? frameTime
             if waitsToPace(until: due) { return }
             // Answers due at a frame's instant are played before it (their code
             // runs and the app is idle again) and the frame on a later turn.
             guard clock.advance(to: due) == 0 && due == frameTime else { break }
-            let cellsBefore = cellsProvided
+            let cellsBefore = app.cellsProvided
             frame()
             // A frame that started no work (a pause, a settle that waits, a drag
             // over rows whose icons are there) left the app idle: the next one
@@ -282,15 +253,12 @@ private final class ActiveRun: @unchecked Sendable {
             // turn of the main queue: the cell may have handed work to the main
             // actor (`Task { @MainActor in … }`), which no hook sees.
             clock.grantFreeSlots()
-            guard !isFinished, !setup.paced, !measuresMemoryOnceIdle, cellsProvided == cellsBefore,
+            guard !isFinished, !setup.paced, !events.measuresMemoryOnceIdle, app.cellsProvided == cellsBefore,
                 activity.look(mainThreadWaits: false) == .idle, !activity.releaseHeldWork()
             else { break }
         }
         if !isFinished { nextTurn() }
     }
-
-    /// Cells the app has been asked for, by every controller of the run.
-    private var cellsProvided: Int { cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0) }
 
     /// The main thread itself waits in the network (step 1's download in
     /// `cellForRowAt`): no frame can be drawn, so the story moves on from one
@@ -298,8 +266,8 @@ private final class ActiveRun: @unchecked Sendable {
     /// fall meanwhile are dropped, as they are on a phone.
     private func playWhileMainThreadWaits() {
         while !clock.mainThreadIsReleased {
-            if let busy, ContinuousClock.now - busy.since > setup.hangLimit {
-                stuck = busy.reason
+            if hangGuard.isPastLimit, let reason = hangGuard.reason {
+                stuck = reason
                 clock.shutDown()
                 return
             }
@@ -310,10 +278,10 @@ private final class ActiveRun: @unchecked Sendable {
                 noteBusy(reason)
                 seam_wait_for_change(changes, Self.waitSliceNs)
             case .idle:
-                busy = nil
+                hangGuard.clear()
                 if activity.releaseHeldWork() { continue }
                 guard let due = clock.nextDue else { return }
-                if setup.paced, let wait = paceWait(until: due) { Thread.sleep(forTimeInterval: wait.seconds) }
+                if setup.paced, let wait = pacer.wait(until: due) { Thread.sleep(forTimeInterval: wait.seconds) }
                 clock.advance(to: due)
             }
         }
@@ -321,9 +289,8 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// Records what keeps the clock waiting; past the hang limit the run ends.
     private func noteBusy(_ reason: String) {
-        let now = ContinuousClock.now
-        if busy == nil || busy?.reason != reason { busy = (busy?.since ?? now, reason) }
-        if let busy, now - busy.since > setup.hangLimit {
+        hangGuard.note(reason)
+        if hangGuard.isPastLimit {
             stuck = "the app stayed busy for \(setup.hangLimit) of wall time without the story moving on: \(reason)\n  "
                 + activity.whatIsBusy
         }
@@ -332,7 +299,7 @@ private final class ActiveRun: @unchecked Sendable {
     /// With pacing on, schedules a turn for when the wall clock catches up
     /// with `instant` and returns true; false when it is time already.
     private func waitsToPace(until instant: StoryTime) -> Bool {
-        guard setup.paced, let wait = paceWait(until: instant) else { return false }
+        guard setup.paced, let wait = pacer.wait(until: instant) else { return false }
         let saved = seam_leave_run()
         DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(wait.nanoseconds))) {
             self.asTheApp { self.turn() }
@@ -341,56 +308,21 @@ private final class ActiveRun: @unchecked Sendable {
         return true
     }
 
-    /// How long the wall clock must wait to show `instant` at the run's speed,
-    /// nil if not at all. A story that fell behind (a slow machine) is not
-    /// played faster to catch up: the pace starts again from where it is.
-    private func paceWait(until instant: StoryTime) -> StoryTime? {
-        let target = wallAnchor + .nanoseconds(Int64(Double((instant - storyAnchor).nanoseconds) / setup.options.speed))
-        let now = ContinuousClock.now
-        if now >= target {
-            if now - target > .milliseconds(100) {
-                wallAnchor = now
-                storyAnchor = instant
-            }
-            return nil
-        }
-        let wait = target - now
-        return StoryTime(nanoseconds: wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
-    }
-
-    /// Frame `n` is shown at n/60 story seconds.
-    static func frameTime(_ index: Int) -> StoryTime {
-        StoryTime(nanoseconds: Int64(index) * 1_000_000_000 / Int64(FrameClock.framesPerSecond))
-    }
-
-    /// The first frame after `instant`.
-    static func frameIndex(after instant: StoryTime) -> Int {
-        var index = Int(instant.nanoseconds * Int64(FrameClock.framesPerSecond) / 1_000_000_000)
-        while frameTime(index) <= instant { index += 1 }
-        return index
-    }
-
     // MARK: frames and the script
 
     private func frame() {
         let started = ContinuousClock.now
-        let finished = hasCommitted ? advanceScript() : nil
+        let finished = frames.hasCommitted ? advanceScript() : nil
         let scripted = ContinuousClock.now
         // The main queue may have waited in the network meanwhile (step 1):
         // the screen shows what the frame did when the frame is done.
         let now = clock.now
-        let snapshot = tableSnapshot()
-        if hasCommitted {
-            recorder.commit(atMs: now.milliseconds, snapshot: snapshot)
-        } else {
-            recorder.launched(atMs: 0, firstCommitMs: now.milliseconds, snapshot: snapshot)
-            hasCommitted = true
-        }
-        frameIndex = Self.frameIndex(after: now)
-        if let display = setup.display, frameIndex % 2 == 0 || finished != nil {
+        let snapshot = app.snapshot()
+        frames.commit(snapshot, at: now)
+        if let display = setup.display, frames.next % 2 == 0 || finished != nil {
             display(screenFrame(snapshot, finishedStep: finished))
         }
-        frameWork.add(total: ContinuousClock.now - started, recording: ContinuousClock.now - scripted)
+        frames.work.add(total: ContinuousClock.now - started, recording: ContinuousClock.now - scripted)
         if stepIndex == setup.scenario.steps.count && setup.scenario.keys?.hasQuit != false { finish() }
     }
 
@@ -403,8 +335,8 @@ private final class ActiveRun: @unchecked Sendable {
     private func advanceScript() -> String? {
         if stepIndex == setup.scenario.steps.count, let keys = setup.scenario.keys,
             let step = keys.next(
-                atSeconds: clock.now.seconds, topRow: controller?.tableView.contentOffset ?? 0,
-                visibleRows: Array(controller?.tableView.visibleRows ?? 0..<0))
+                atSeconds: clock.now.seconds, topRow: app.table?.contentOffset ?? 0,
+                visibleRows: Array(app.table?.visibleRows ?? 0..<0))
         {
             setup.scenario.steps.append(step)
         }
@@ -412,7 +344,6 @@ private final class ActiveRun: @unchecked Sendable {
         let step = setup.scenario.steps[stepIndex]
         if stepStart == nil {
             stepStart = clock.now
-            stepStartOffset = controller?.tableView.contentOffset ?? 0
             begin(step)
         }
         let elapsed = (clock.now - (stepStart ?? clock.now)).seconds
@@ -423,25 +354,23 @@ private final class ActiveRun: @unchecked Sendable {
     }
 
     private func begin(_ step: Scenario.Step) {
-        guard let table = controller?.tableView else { return }
-        diskReads?.drain()
+        guard let table = app.table else { return }
+        cachesFolder.drain()
         switch step {
         case .drag(let row, _), .fling(let row, _):
             // A row past the end means "to the end": the table stops there, and
             // so does the gesture, at the same pace whatever the catalog's length.
-            stepTargetOffset = min(max(0, row), table.maximumOffset)
-            event("drag to row \(Int(stepTargetOffset))")
+            gesture = Gesture(startOffset: table.contentOffset, targetOffset: min(max(0, row), table.maximumOffset))
+            event("drag to row \(Int(gesture?.targetOffset ?? 0))")
             table.beginDragging()
             // Stamped after the delegate has heard of it (step 7 suspends its
             // queue there): what starts from now on started while scrolling.
-            scrollStart = clock.now
+            scrolls.began(at: clock.now)
         case .memoryWarning:
             event("memory warning")
-            memoryWarnings += 1
             tableWatcher.memoryWarningDelivered()
-            requestsAtMemoryWarning = network.log.count
-            controller?.didReceiveMemoryWarning()
-            measuresMemoryOnceIdle = true
+            events.memoryWarning(requestsSoFar: network.log.count)
+            app.controller?.didReceiveMemoryWarning()
         case .goOffline:
             event("offline")
             network.setOffline(true)
@@ -450,9 +379,9 @@ private final class ActiveRun: @unchecked Sendable {
             network.setOffline(false)
         case .relaunch:
             event("relaunch")
-            retireController()
-            requestsAtRelaunch = network.log.count
-            launchController()
+            app.retire()
+            events.relaunch(requestsSoFar: network.log.count)
+            app.launch()
         case .deleteCachesFolder:
             event("caches folder deleted")
             try? FileManager.default.removeItem(at: setup.cachesDirectory)
@@ -467,64 +396,24 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// Moves a step on; true when it is over.
     private func advance(_ step: Scenario.Step, elapsed: Double) -> Bool {
-        guard let table = controller?.tableView else { return true }
+        guard let table = app.table else { return true }
+        // Stamped before the delegate hears the scroll end (step 7 resumes its
+        // queue there): what starts from then on started after the scrolling.
+        let ending = { [self] in scrolls.ended(at: clock.now) }
         switch step {
         case .drag(_, let seconds):
-            let progress = min(1, elapsed / max(seconds, 0.001))
-            table.setContentOffset(stepStartOffset + (stepTargetOffset - stepStartOffset) * progress)
-            if progress >= 1 {
-                scrollEnded()
-                table.endDragging(willDecelerate: false)
-            }
-            return progress >= 1
+            return gesture?.drag(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
         case .fling(_, let seconds):
-            // The finger covers 40 % of the way in the first 25 % of the time,
-            // then the content glides, slowing down, the rest of the way.
-            let progress = min(1, elapsed / max(seconds, 0.001))
-            let distance = stepTargetOffset - stepStartOffset
-            if progress < 0.25 {
-                table.setContentOffset(stepStartOffset + distance * 0.4 * progress / 0.25)
-                return false
-            }
-            if table.isDragging { table.endDragging(willDecelerate: true) }
-            let glide = (progress - 0.25) / 0.75
-            table.setContentOffset(stepStartOffset + distance * (0.4 + 0.6 * (1 - (1 - glide) * (1 - glide))))
-            if progress >= 1 {
-                scrollEnded()
-                table.endDecelerating()
-            }
-            return progress >= 1
+            return gesture?.fling(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
         case .pause(let seconds):
             return elapsed >= seconds
         case .settle(let timeout):
             // Every visible row shows its own icon, the time is up, or the app
             // has stopped: nothing loading, nothing that could start by itself.
-            return recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout || activity.hasStopped
+            return frames.recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout || activity.hasStopped
         case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder, .slowDown:
             return true
         }
-    }
-
-    /// Stamped before the delegate hears of it (step 7 resumes its queue
-    /// there): what starts from now on started after the scrolling.
-    private func scrollEnded() {
-        guard let start = scrollStart else { return }
-        scrolls.append((start.milliseconds, clock.now.milliseconds))
-        scrollStart = nil
-    }
-
-    /// The screen goes away: the table stops asking its data source (as a
-    /// view off-window does), and the harness lets go of the controller.
-    /// Whether it is then freed says if anything else still holds it.
-    private func retireController() {
-        guard let controller else { return }
-        controller.tableView.dataSource = nil
-        controller.tableView.delegate = nil
-        controller.tableView.observer = nil
-        cellRequestsOfRetired += controller.tableView.cellRequests
-        weak let retired = controller
-        retiredControllers.append { retired == nil }
-        self.controller = nil
     }
 
     // MARK: the end
@@ -532,19 +421,19 @@ private final class ActiveRun: @unchecked Sendable {
     private func finish() {
         guard !isFinished else { return }
         isFinished = true
-        recorder.finish()
+        frames.recorder.finish()
         // The last frame is counted only now: the screen shows the counts the report will.
-        if let display = setup.display { display(screenFrame(tableSnapshot(), finishedStep: nil)) }
+        if let display = setup.display { display(screenFrame(app.snapshot(), finishedStep: nil)) }
         event("end")
         if stuck == nil { stuck = fetchesKeptForEver() }
         var report = measuredReport()
-        retireController()
+        app.retire()
         // One more turn of the main queue, so work already queued there can
         // drop its references, then ask whether the last controller is gone.
         let saved = seam_leave_run()
         DispatchQueue.main.async { [self] in
             seam_end_run()
-            report.controllerFreed = retiredControllers.last?() ?? false
+            report.controllerFreed = app.lastRetiredIsFreed
             SwiftTaskActivity.stopWatching()
             // The requests as the story ends, before the shutdown fails those
             // still in flight on threads of their own, at a moment of theirs.
@@ -557,10 +446,10 @@ private final class ActiveRun: @unchecked Sendable {
             timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
             timeline.caption = Self.caption(report)
             timeline.durationMs = report.durationMs
-            timeline.screen = recorder.screen
+            timeline.screen = frames.recorder.screen
             timeline.allVisibleMs = report.timeToAllVisibleMs
-            timeline.stalls = recorder.stalls
-            timeline.events = events
+            timeline.stalls = frames.recorder.stalls
+            timeline.events = events.timeline
             timeline.requests = requests
             done(ScenarioResult(report: report, timeline: timeline))
         }
@@ -594,79 +483,30 @@ private final class ActiveRun: @unchecked Sendable {
         return parts.joined(separator: " · ")
     }
 
+    // MARK: the report
+
     private func measuredReport() -> Report {
         let log = network.log
-        let snapshot = tableSnapshot()
         var report = Report()
-        report.lesson = setup.lesson
-        report.title = setup.title
-        report.scenario = setup.scenario.name
-        report.seed = setup.options.seed
-        report.speed = setup.options.speed
-        report.latencyMs = network.conditions.latency * 1000
-        report.requests = log.count
-        report.uniqueURLs = log.uniqueURLs
-        report.duplicateRequests = log.duplicateRequests
-        report.failedRequests = log.failed
-        report.bytes = log.bytes
-        report.uniqueBytes =
-            Dictionary(log.requests.map { ($0.url, $0.bytes) }, uniquingKeysWith: max).values.reduce(0, +)
-        report.maxInFlight = log.maxInFlight
-        report.peakBlockedThreads = RequestLog(requests: log.requests.filter { $0.thread != Request.noThread }).maxInFlight
-        report.requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
-        report.requestsAfterRelaunch = requestsAtRelaunch.map { log.count - $0 }
-        report.requestsAfterMemoryWarning = requestsAtMemoryWarning.map { log.count - $0 }
-        report.requestsStartedWhileScrolling =
-            log.requests.filter { request in
-                scrolls.contains { request.startMs > $0.startMs && request.startMs < $0.endMs }
-            }.count
-        report.frames = recorder.frames
-        report.maxMainStallMs = recorder.maxStallMs
-        report.droppedFrames = recorder.droppedFrames
-        report.blankFrames = recorder.blankFrames
-        report.placeholderFrames = recorder.placeholderFrames
-        report.wrongImageFrames = recorder.wrongImageFrames
-        report.timeToAllVisibleMs = recorder.timeToAllVisibleMs
-        report.downloadQueueLimit = clock.firstQueueLimit
-        if !firstScreenIcons.isEmpty {
-            // Rows that share an icon share its download. An app whose
-            // downloads hold no thread and run on no operation queue (step
-            // 11's tasks) is held to as many lanes as it ever used at once.
-            let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
-            let usesNoThreads = report.downloadQueueLimit == nil && report.peakBlockedThreads == 0
-            let lanes = usesNoThreads ? max(1, report.maxInFlight) : StoryClock.unlimitedQueueWorkers
-            report.idealTimeToAllVisibleMs = PhysicalLimit.makespan(durations, lanes: report.downloadQueueLimit ?? lanes)
-        }
-        report.visibleRowsAtEnd = snapshot.rows.count
-        report.ownIconsAtEnd = snapshot.rows.filter { recorder.state(of: $0) == .own }.count
-        report.memoryWarnings = memoryWarnings
-        report.liveImageBytes = liveImageBytesAfterWarning
-        report.mainThreadViolations = instruments.mainQueueViolations.count
-        report.cellsCreated = controller?.tableView.cellsCreated ?? 0
-        report.frameWorkMeanWallMs = frameWork.meanMs
-        report.frameWorkMaxWallMs = frameWork.maxMs
-        report.frameRecordingMeanWallMs = frameWork.recordingMeanMs
-        let files = CacheFolder.files(in: setup.cachesDirectory)
-        report.diskCacheFilesAtStart = diskCacheFilesAtStart
-        report.diskReads = diskReads?.reads
-        report.diskCacheFiles = files.count
-        report.diskCacheBytes = files.reduce(0) { total, name in
-            let path = setup.cachesDirectory.appendingPathComponent(name).path
-            return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-        }
-        report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
-        report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
-        report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
+        report.run = RunFigures(
+            lesson: setup.lesson, title: setup.title, scenario: setup.scenario.name, seed: setup.options.seed,
+            speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds)
+        report.network = NetworkFigures(log, events: events, scrolls: scrolls)
+        report.screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: clock.firstQueueLimit)
+        report.idealTimeToAllVisibleMs = FrameFigures.idealTimeToAllVisibleMs(
+            firstScreenIcons: firstScreenIcons, network: network, downloadQueueLimit: report.downloadQueueLimit,
+            requests: report.network)
+        report.app = AppFigures(events: events, watcher: tableWatcher, log: log, instruments: instruments, app: app)
+        report.disk = cachesFolder.figures()
+        report.machine = WallFigures(
+            runWallMs: (ContinuousClock.now - wallStart).milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
+            frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
+            cellForRowAtWallMs: tableWatcher.cellForRowAtWall.milliseconds)
         let mainQueueWrites = seam_main_queue_file_writes()
-        report.mainQueueFileWrites = mainQueueWrites.files
-        report.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
-        report.progressReports = tableWatcher.progressReports
-        report.progressOutOfOrder = tableWatcher.progressOutOfOrder
-        report.progressEndedShort = tableWatcher.progressEndedShort
-        report.durationMs = clock.now.milliseconds
-        report.runWallMs = (ContinuousClock.now - wallStart).milliseconds
-        report.clockNotes = Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork)
-        report.stuck = stuck
+        report.disk.mainQueueFileWrites = mainQueueWrites.files
+        report.machine.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
+        report.clock = ClockFigures(
+            clockNotes: Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork), stuck: stuck)
         return report
     }
 
@@ -681,10 +521,11 @@ private final class ActiveRun: @unchecked Sendable {
     }
 
     private func event(_ label: String) {
-        events.append(Timeline.Event(ms: clock.now.milliseconds, label: label))
+        events.note(label, atMs: clock.now.milliseconds)
     }
 
     private func screenFrame(_ snapshot: ScreenSnapshot, finishedStep: String?) -> ScreenFrame {
+        let recorder = frames.recorder
         var marks: [Int: String] = [:]
         for row in snapshot.rows {
             marks[row.row] =

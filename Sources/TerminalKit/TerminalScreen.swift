@@ -1,4 +1,5 @@
 import Foundation
+import TableKit
 
 #if canImport(Glibc)
     import Glibc

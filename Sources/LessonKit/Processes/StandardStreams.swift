@@ -1,5 +1,6 @@
 import Foundation
 import TableKit
+import TerminalKit
 
 #if canImport(Glibc)
     import Glibc

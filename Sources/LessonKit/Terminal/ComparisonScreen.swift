@@ -1,4 +1,5 @@
 import TableKit
+import TerminalKit
 
 /// Two runs of one scenario drawn in one terminal, each with its title and
 /// status lines: side by side when the terminal is wide enough for two

@@ -2,6 +2,7 @@ import Foundation
 import LessonSupport
 import SlowNetwork
 import TableKit
+import TerminalKit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import TableKit
+import TerminalKit
 
 /// What `lessons hint` tells about one bug, a level at a time, as a teacher
 /// would: first a question and where to look, then the API that fixes it, and

@@ -1,5 +1,6 @@
 import Foundation
 import TableKit
+import TerminalKit
 
 /// What a check found about one bug of an exercise: gone or not, the number
 /// that says so, the number it should be, and a one-line hint.

@@ -88,16 +88,16 @@ extension Report {
     /// the figure checks): its measures and counts, every table figure zero.
     public init(_ story: StoryReport) {
         self.init()
-        lesson = story.lesson
-        title = story.title
-        scenario = story.scenario
-        seed = story.seed
-        speed = story.speed
-        measures = story.measures
-        mainThreadViolations = story.mainThreadViolations
-        durationMs = story.durationMs
-        runWallMs = story.runWallMs
-        stuck = story.stuck
+        self.lesson = story.lesson
+        self.title = story.title
+        self.scenario = story.scenario
+        self.seed = story.seed
+        self.speed = story.speed
+        self.measures = story.measures
+        self.mainThreadViolations = story.mainThreadViolations
+        self.durationMs = story.durationMs
+        self.runWallMs = story.runWallMs
+        self.stuck = story.stuck
     }
 
     /// A step's `--json` output read back: a table step's report, or a story's.

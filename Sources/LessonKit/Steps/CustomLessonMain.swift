@@ -1,5 +1,6 @@
 import Foundation
 import TableKit
+import TerminalKit
 
 /// The whole of `main.swift` for a step that is not a table (steps 8 and 9):
 /// the same flags, errors, `--help`, `--json` and `--timeline` as

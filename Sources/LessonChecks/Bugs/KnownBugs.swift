@@ -699,6 +699,6 @@ extension Report {
     /// Fewer files in the disk cache than icons it downloaded (the ones that
     /// only failed aside): two icons were written under one name.
     var iconsShareFiles: Bool {
-        diskCacheFiles > 0 && diskCacheFiles + failedRequests < uniqueURLs
+        self.diskCacheFiles > 0 && self.diskCacheFiles + self.failedRequests < self.uniqueURLs
     }
 }

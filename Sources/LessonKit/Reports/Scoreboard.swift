@@ -1,5 +1,6 @@
 import Foundation
 import TableKit
+import TerminalKit
 
 /// The whole story in one table: every image-list step run on the same
 /// scenario and seed, a row per step, a column per key measure.

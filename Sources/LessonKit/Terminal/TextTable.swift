@@ -1,4 +1,5 @@
 import TableKit
+import TerminalKit
 
 /// A table for a terminal: aligned columns, and on a terminal too narrow for
 /// it, the same table cut into parts that fit, one under the other, each

@@ -2,6 +2,7 @@ import Foundation
 import LessonKit
 import LessonSupport
 import TableKit
+import TerminalKit
 
 /// The checks of the image-list exercises (2–7), read from the bug table
 /// (`KnownBug.all`) and parameterised by where the runs come from: a controller

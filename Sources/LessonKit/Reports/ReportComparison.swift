@@ -1,4 +1,5 @@
 import TableKit
+import TerminalKit
 
 /// Two reports of one scenario, before a fix and after it, as the table a
 /// compare run ends with: one line per figure that differs, in words.

@@ -225,9 +225,6 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// Work the network will deliver later (a fetch's chunks).
     var deliveriesPending: Int { condition.withLock { timers.count } }
 
-    /// The queues with no limit whose requests wait for worker slots.
-    var queuesWithSlots: Set<UnsafeRawPointer> { condition.withLock { slotQueues } }
-
     /// The limit of the first operation queue a request came from (nil: no
     /// request came from one, or it has no limit).
     var firstQueueLimit: Int? {

@@ -1,0 +1,61 @@
+import SlowNetwork
+import TableKit
+
+/// A drag or a fling under way: it moves the table a frame at a time, from
+/// where the step found it to the step's row.
+struct Gesture {
+    let startOffset: Double
+    /// Where it ends: its row, clamped to the end of the table.
+    let targetOffset: Double
+
+    /// Moves `table` to where a drag lasting `seconds` is after `elapsed`;
+    /// true when it is over (`ending` is called just before the delegate hears).
+    func drag(_ table: TableView, elapsed: Double, seconds: Double, ending: () -> Void) -> Bool {
+        let progress = min(1, elapsed / max(seconds, 0.001))
+        table.setContentOffset(startOffset + (targetOffset - startOffset) * progress)
+        if progress >= 1 {
+            ending()
+            table.endDragging(willDecelerate: false)
+        }
+        return progress >= 1
+    }
+
+    /// The same for a fling: the finger covers 40 % of the way in the first
+    /// 25 % of the time, then the content glides, slowing down, the rest of the way.
+    func fling(_ table: TableView, elapsed: Double, seconds: Double, ending: () -> Void) -> Bool {
+        let progress = min(1, elapsed / max(seconds, 0.001))
+        let distance = targetOffset - startOffset
+        if progress < 0.25 {
+            table.setContentOffset(startOffset + distance * 0.4 * progress / 0.25)
+            return false
+        }
+        if table.isDragging { table.endDragging(willDecelerate: true) }
+        let glide = (progress - 0.25) / 0.75
+        table.setContentOffset(startOffset + distance * (0.4 + 0.6 * (1 - (1 - glide) * (1 - glide))))
+        if progress >= 1 {
+            ending()
+            table.endDecelerating()
+        }
+        return progress >= 1
+    }
+}
+
+/// When the user was scrolling: from the moment the finger touched down until
+/// the table came to rest, in story milliseconds.
+struct ScrollSpans {
+    private var start: StoryTime?
+    private var spans: [(startMs: Double, endMs: Double)] = []
+
+    mutating func began(at instant: StoryTime) { start = instant }
+
+    mutating func ended(at instant: StoryTime) {
+        guard let start else { return }
+        spans.append((start.milliseconds, instant.milliseconds))
+        self.start = nil
+    }
+
+    /// How many of `starts` (request start times) fell while the user was scrolling.
+    func count(of starts: [Double]) -> Int {
+        starts.filter { start in spans.contains { start > $0.startMs && start < $0.endMs } }.count
+    }
+}

@@ -1,0 +1,55 @@
+import LessonSupport
+import TableKit
+
+/// The step's controller as a run holds it, on the main queue: made from its
+/// type and launched, retired when its screen goes away (a relaunch, the end
+/// of the run), and afterwards, whether anything else still held it.
+final class LaunchedApp {
+    private let type: any LessonController.Type
+    private let environment: LessonEnvironment
+    private let watcher: TableWatcher
+    /// The controller on screen; nil once the last one is retired.
+    private(set) var controller: (any LessonController)?
+    private var retired: [() -> Bool] = []
+    private var cellRequestsOfRetired = 0
+
+    init(_ type: any LessonController.Type, environment: LessonEnvironment, watcher: TableWatcher) {
+        self.type = type
+        self.environment = environment
+        self.watcher = watcher
+    }
+
+    var table: TableView? { controller?.tableView }
+
+    /// Cells the app has been asked for, by every controller of the run.
+    var cellsProvided: Int { cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0) }
+
+    /// Whether the controller retired last was freed: nothing held it.
+    var lastRetiredIsFreed: Bool { retired.last?() ?? false }
+
+    func snapshot() -> ScreenSnapshot {
+        controller?.tableView.snapshot() ?? ScreenSnapshot(contentOffset: 0, rows: [])
+    }
+
+    func launch() {
+        let controller = type.init(environment: environment)
+        self.controller = controller
+        controller.tableView.observer = watcher
+        controller.viewDidLoad()
+        controller.tableView.reloadData()
+    }
+
+    /// The screen goes away: the table stops asking its data source (as a
+    /// view off-window does), and the harness lets go of the controller.
+    /// Whether it is then freed says if anything else still holds it.
+    func retire() {
+        guard let controller else { return }
+        controller.tableView.dataSource = nil
+        controller.tableView.delegate = nil
+        controller.tableView.observer = nil
+        cellRequestsOfRetired += controller.tableView.cellRequests
+        weak let retiredController = controller
+        retired.append { retiredController == nil }
+        self.controller = nil
+    }
+}

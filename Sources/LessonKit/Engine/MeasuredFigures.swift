@@ -1,0 +1,74 @@
+import SlowNetwork
+import TableKit
+
+// Each group of a scenario's report, read at its end from what the run kept.
+
+extension NetworkFigures {
+    /// From the request log, the counts at the script's last relaunch and
+    /// memory warning, and when the user scrolled.
+    init(_ log: RequestLog, events: ScriptEvents, scrolls: ScrollSpans) {
+        self.init()
+        requests = log.count
+        uniqueURLs = log.uniqueURLs
+        duplicateRequests = log.duplicateRequests
+        failedRequests = log.failed
+        bytes = log.bytes
+        uniqueBytes = Dictionary(log.requests.map { ($0.url, $0.bytes) }, uniquingKeysWith: max).values.reduce(0, +)
+        maxInFlight = log.maxInFlight
+        peakBlockedThreads = RequestLog(requests: log.requests.filter { $0.thread != Request.noThread }).maxInFlight
+        requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
+        requestsAfterRelaunch = events.requestsAtRelaunch.map { log.count - $0 }
+        requestsAfterMemoryWarning = events.requestsAtMemoryWarning.map { log.count - $0 }
+        requestsStartedWhileScrolling = scrolls.count(of: log.requests.map(\.startMs))
+    }
+}
+
+extension FrameFigures {
+    /// From the frame record and the screen at the end.
+    init(_ recorder: FrameRecorder, endScreen: ScreenSnapshot, downloadQueueLimit: Int?) {
+        self.init()
+        frames = recorder.frames
+        maxMainStallMs = recorder.maxStallMs
+        droppedFrames = recorder.droppedFrames
+        blankFrames = recorder.blankFrames
+        placeholderFrames = recorder.placeholderFrames
+        wrongImageFrames = recorder.wrongImageFrames
+        timeToAllVisibleMs = recorder.timeToAllVisibleMs
+        self.downloadQueueLimit = downloadQueueLimit
+        visibleRowsAtEnd = endScreen.rows.count
+        ownIconsAtEnd = endScreen.rows.filter { recorder.state(of: $0) == .own }.count
+    }
+
+    /// The physical limit for `timeToAllVisibleMs`: the first screen's
+    /// downloads (rows that share an icon share its download) packed onto the
+    /// queue's lanes. An app whose downloads hold no thread and run on no
+    /// operation queue (step 11's tasks) is held to as many lanes as it ever
+    /// used at once. Nil when the first screen had no row.
+    static func idealTimeToAllVisibleMs(
+        firstScreenIcons: [String], network: SlowNetwork, downloadQueueLimit: Int?, requests: NetworkFigures
+    ) -> Double? {
+        guard !firstScreenIcons.isEmpty else { return nil }
+        let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
+        let usesNoThreads = downloadQueueLimit == nil && requests.peakBlockedThreads == 0
+        let lanes = usesNoThreads ? max(1, requests.maxInFlight) : StoryClock.unlimitedQueueWorkers
+        return PhysicalLimit.makespan(durations, lanes: downloadQueueLimit ?? lanes)
+    }
+}
+
+extension AppFigures {
+    /// From the script's memory warnings, the table watcher, the instruments
+    /// and the app's controllers; `controllerFreed` is known only after the
+    /// last one is retired.
+    init(events: ScriptEvents, watcher: TableWatcher, log: RequestLog, instruments: Instruments, app: LaunchedApp) {
+        self.init()
+        memoryWarnings = events.memoryWarnings
+        liveImageBytes = events.liveImageBytesAfterWarning
+        staleDeliveries = watcher.staleDeliveries(requests: log.requests)
+        mainThreadViolations = instruments.mainQueueViolations.count
+        cellsCreated = app.table?.cellsCreated ?? 0
+        cellRequests = app.cellsProvided
+        progressReports = watcher.progressReports
+        progressOutOfOrder = watcher.progressOutOfOrder
+        progressEndedShort = watcher.progressEndedShort
+    }
+}

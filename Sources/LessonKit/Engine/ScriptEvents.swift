@@ -1,0 +1,25 @@
+/// What the script's events did to the app, noted as they happen: the
+/// timeline's events, and the marks the report counts from (the request
+/// count at a relaunch or a memory warning, what the app kept after one).
+struct ScriptEvents {
+    private(set) var timeline: [Timeline.Event] = []
+    private(set) var memoryWarnings = 0
+    private(set) var requestsAtRelaunch: Int?
+    private(set) var requestsAtMemoryWarning: Int?
+    /// Image bytes no cell held once the app had done all it does about the last warning.
+    var liveImageBytesAfterWarning: Int?
+    /// A warning was delivered and its memory is still to be measured, once the app is idle.
+    var measuresMemoryOnceIdle = false
+
+    mutating func note(_ label: String, atMs ms: Double) {
+        timeline.append(Timeline.Event(ms: ms, label: label))
+    }
+
+    mutating func memoryWarning(requestsSoFar: Int) {
+        memoryWarnings += 1
+        requestsAtMemoryWarning = requestsSoFar
+        measuresMemoryOnceIdle = true
+    }
+
+    mutating func relaunch(requestsSoFar: Int) { requestsAtRelaunch = requestsSoFar }
+}

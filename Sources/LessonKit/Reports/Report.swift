@@ -1,0 +1,215 @@
+import Foundation
+
+/// What one run measured: from the network's request log, the frame record and
+/// the instruments, never from the lesson's own say-so. Printed as a summary,
+/// as JSON (`--json`, keys documented in docs/cli.md), and drawn as a timeline.
+///
+/// Its figures come in groups, one for each thing they are read from
+/// (`ReportFigures.swift`); `report.requests` reads through to its group, and
+/// the JSON stays one flat object keyed by the figures' names, as docs/cli.md
+/// promises.
+@dynamicMemberLookup
+public struct Report: Codable, Equatable, Sendable {
+    public var run = RunFigures()
+    public var network = NetworkFigures()
+    public var screen = FrameFigures()
+    public var app = AppFigures()
+    public var disk = DiskFigures()
+    public var machine = WallFigures()
+    public var clock = ClockFigures()
+    /// The numbers of a step that plays a story of its own (steps 8 and 9), by name.
+    public var measures: [String: Double] = [:]
+
+    public init() {}
+
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<RunFigures, Value>) -> Value {
+        get { run[keyPath: figure] }
+        set { run[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<NetworkFigures, Value>) -> Value {
+        get { network[keyPath: figure] }
+        set { network[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<FrameFigures, Value>) -> Value {
+        get { screen[keyPath: figure] }
+        set { screen[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<AppFigures, Value>) -> Value {
+        get { app[keyPath: figure] }
+        set { app[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<DiskFigures, Value>) -> Value {
+        get { disk[keyPath: figure] }
+        set { disk[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<WallFigures, Value>) -> Value {
+        get { machine[keyPath: figure] }
+        set { machine[keyPath: figure] = newValue }
+    }
+    public subscript<Value>(dynamicMember figure: WritableKeyPath<ClockFigures, Value>) -> Value {
+        get { clock[keyPath: figure] }
+        set { clock[keyPath: figure] = newValue }
+    }
+
+    // Every group writes its keys into the one object, and reads them from it.
+    private enum CodingKeys: String, CodingKey { case measures }
+
+    public init(from decoder: any Decoder) throws {
+        run = try RunFigures(from: decoder)
+        network = try NetworkFigures(from: decoder)
+        screen = try FrameFigures(from: decoder)
+        app = try AppFigures(from: decoder)
+        disk = try DiskFigures(from: decoder)
+        machine = try WallFigures(from: decoder)
+        clock = try ClockFigures(from: decoder)
+        measures = try decoder.container(keyedBy: CodingKeys.self).decode([String: Double].self, forKey: .measures)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        try network.encode(to: encoder)
+        try screen.encode(to: encoder)
+        try app.encode(to: encoder)
+        try disk.encode(to: encoder)
+        try machine.encode(to: encoder)
+        try clock.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(measures, forKey: .measures)
+    }
+
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // JSON has no NaN or infinity; a step's measure that divided by zero
+        // is written as a string rather than losing the whole report.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        // Optional keys are written as null rather than left out: the key set is stable.
+        guard let data = try? encoder.encode(self), var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return "{}" }
+        for key in [
+            "requestsAfterRelaunch", "requestsAfterMemoryWarning", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
+            "liveImageBytes", "diskReads", "stuck",
+        ] where object[key] == nil {
+            object[key] = NSNull()
+        }
+        guard let full = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        else { return "{}" }
+        return String(decoding: full, as: UTF8.self)
+    }
+
+    /// The readable summary a lesson prints at the end: each figure said in a
+    /// sentence, one or two a line (the keys are the JSON's).
+    public var summary: String {
+        var lines = ["Lesson \(self.lesson) · \(self.title) · scenario \(self.scenario) · seed \(self.seed) · latency \(self.latencyMs.formatted) ms"]
+        func say(_ sentence: String) { lines.append("  " + sentence) }
+        if self.diskCacheFilesAtStart > 0 {
+            say("Disk cache: \(counted(self.diskCacheFilesAtStart, "icon")) from an earlier run — `--clear-cache` to start cold.")
+        }
+        say(networkSentence)
+        for sentence in requestDetails { say(sentence) }
+        say(stallSentence)
+        say(
+            self.timeToAllVisibleMs.map { "Every visible row first showed its own icon \(milliseconds($0)) after the launch." }
+                ?? "Never did every visible row show its own icon at once.")
+        say(screenSentence)
+        say("At the end \(self.ownIconsAtEnd) of \(self.visibleRowsAtEnd) rows show their own icon.")
+        if self.memoryWarnings > 0 { say(memorySentence) }
+        say(appSentence)
+        if self.mainQueueFileWrites > 0 {
+            say(
+                "\(counted(self.mainQueueFileWrites, "file")) written on the main queue: the longest block that wrote one "
+                    + "held it " + String(format: "%.2f ms", self.mainQueueWriteStallWallMs)
+                    + " (wall time, on this machine), a stall the story clock does not count.")
+        }
+        if self.diskCacheFiles > 0 || self.diskCacheFilesAtStart > 0 {
+            say(
+                "The disk cache holds \(counted(self.diskCacheFiles, "file")) (\(counted(self.diskCacheBytes, "byte"))) at the end.")
+        }
+        say("The story took \(milliseconds(self.durationMs)) (\(milliseconds(self.runWallMs)) on this machine).")
+        for note in self.clockNotes { say("Not exact: \(note).") }
+        if let stuck = self.stuck { say("The run was stopped, stuck: \(stuck)") }
+        return lines.joined(separator: "\n")
+    }
+
+    private var networkSentence: String {
+        guard self.requests > 0 else { return "Network: no request." }
+        let failed =
+            self.failedRequests == 0
+            ? "none failed" : self.failedRequests == self.requests ? "every one failed" : "\(self.failedRequests) failed"
+        return "Network: \(counted(self.requests, "request")) for \(counted(self.uniqueURLs, "icon")), \(failed); "
+            + "\(counted(self.bytes, "byte")) came, at most \(counted(self.maxInFlight, "request")) at once."
+    }
+
+    /// What the requests did that a lesson is about, each said only when it happened.
+    private var requestDetails: [String] {
+        var sentences: [String] = []
+        if self.duplicateRequests > 0 {
+            sentences.append(
+                "\(counted(self.duplicateRequests, "request")) asked for an icon already in flight (a duplicate).")
+        }
+        if self.requestsOnMainQueue > 0 {
+            sentences.append("\(counted(self.requestsOnMainQueue, "request")) waited on the main queue.")
+        }
+        // Threads held by a blocking fetch: what step 10's asynchronous operation takes to none.
+        if self.requests > 0 {
+            sentences.append(
+                self.peakBlockedThreads == 0
+                    ? "Waiting for the network held no thread."
+                    : "Waiting for the network held up to \(counted(self.peakBlockedThreads, "thread")) at once.")
+        }
+        if self.requestsStartedWhileScrolling > 0 {
+            sentences.append(
+                "\(counted(self.requestsStartedWhileScrolling, "request")) started while the user was scrolling.")
+        }
+        if let requestsAfterRelaunch = self.requestsAfterRelaunch {
+            sentences.append("After the relaunch: \(counted(requestsAfterRelaunch, "request")).")
+        }
+        return sentences
+    }
+
+    private var stallSentence: String {
+        guard self.maxMainStallMs > 0 else {
+            return "The main queue never stalled: none of the \(counted(self.frames, "frame")) was dropped."
+        }
+        return "The main queue stalled for up to \(milliseconds(self.maxMainStallMs)): "
+            + "\(self.droppedFrames) of \(counted(self.frames, "frame")) were dropped."
+    }
+
+    private var screenSentence: String {
+        func frames(_ count: Int) -> String { count == 0 ? "none" : counted(count, "frame") }
+        let placeholder =
+            self.placeholderFrames == 0 ? "No frame showed a placeholder" : "\(frames(self.placeholderFrames)) showed a placeholder"
+        return "\(placeholder), \(frames(self.blankFrames)) a blank row, \(frames(self.wrongImageFrames)) another row's icon."
+    }
+
+    private var memorySentence: String {
+        let warning = self.memoryWarnings == 1 ? "the memory warning" : "the last of \(self.memoryWarnings) memory warnings"
+        let kept = self.liveImageBytes.map { "the app kept \(counted($0, "byte")) of images" } ?? "nothing was measured"
+        return "After \(warning) \(kept); \(counted(self.staleDeliveries, "icon")) came after it from downloads "
+            + "started before it, and \(counted(self.requestsAfterMemoryWarning ?? 0, "request")) started after it."
+    }
+
+    private var appSentence: String {
+        let violations =
+            self.mainThreadViolations == 0
+            ? "The app touched no UI off the main queue"
+            : "The app touched UI off the main queue \(self.mainThreadViolations) \(self.mainThreadViolations == 1 ? "time" : "times")"
+        let freed =
+            self.controllerFreed
+            ? "its controller was freed when its screen went away"
+            : "its controller was still held when its screen went away"
+        return "\(violations); \(freed); its table made \(counted(self.cellsCreated, "cell"))."
+    }
+
+    private func milliseconds(_ value: Double) -> String {
+        value >= 10_000 ? String(format: "%.1f s", value / 1000) : String(format: "%.0f ms", value)
+    }
+}
+
+extension Double {
+    /// "20" rather than "20.0", "0.3" rather than "0.30000000000000004".
+    var formatted: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(format: "%.3g", self)
+    }
+}
