@@ -3,13 +3,14 @@ import SlowNetwork
 import TableKit
 import WebImage
 
-/// Exercise 11's loader: step 11's, but a class. It does what step 10's library
-/// does, in Swift concurrency, and every check of an earlier bug passes on it
-/// as on step 11 (the story plays its tasks one at a time); but nothing says
-/// that its memory cache and its downloads in flight are touched by one task
-/// at a time, so in the Swift 6 language mode the compiler cannot prove it free
-/// of data races, and says so. (Step 10's library says so with locks and
-/// `@unchecked Sendable`: a promise the compiler takes on trust.)
+/// Exercise 11's loader: step 11's, but a class. It does what step 10's
+/// library does, in Swift concurrency, and every check of an earlier bug
+/// passes on it as on step 11 (the story plays its tasks one at a time); but
+/// nothing says that its memory cache and its downloads in flight are
+/// touched by one task at a time, so in the Swift 6 language mode the
+/// compiler cannot prove it free of data races, and says so. (Step 10's
+/// library says so with locks and `@unchecked Sendable`: a promise the
+/// compiler takes on trust.)
 ///
 /// - One `Task` per URL, awaited by every caller that wants it (step 5's
 ///   operation pool); a caller that gives up leaves, and the download is

@@ -183,8 +183,8 @@ public enum WorkbenchMain {
     static func verdict(_ results: [CheckResult], _ exercise: Exercise, file: String?) -> Int32 {
         // What `lessons check` judges with builds of its own, after these results.
         let builds = [
-            exercise.checksSwift6 ? "the compiler's verdict, in the Swift 6 language mode" : nil,
-            exercise.checksRaces ? "the data race, with Thread Sanitizer" : nil,
+            exercise.checksSwift6 ? "the compiler's verdict in the Swift 6 language mode" : nil,
+            exercise.checksRaces ? "the data race with Thread Sanitizer" : nil,
         ].compactMap { $0 }
         let stillToCheck = builds.isEmpty ? nil : builds.joined(separator: " and ") + " (swift run lessons check)"
         say("\n" + results.rendered(exercise: exercise.number, stillToCheck: stillToCheck))
