@@ -19,7 +19,7 @@ public struct Exercise: Sendable {
 
     public let number: Int
     public let kind: Kind
-    /// The code the exercise starts from (step N-1's, or for steps 8 and 9 the
+    /// The code the exercise starts from (step N-1's, or for steps 8–11 the
     /// step's own code before its fix), relative to the package root.
     public let startFolder: String
     /// The step whose code solves it, relative to the package root.
