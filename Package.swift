@@ -28,21 +28,23 @@ let lessonTargets = [
 let stepStories = ["Lesson08Dependencies": "DependencyTour", "Lesson09LotteryMachine": "LotteryMachineStory"]
 
 /// Steps built on the WebImage library rather than on their own download code (step 11 keeps its disk cache).
-let usesWebImage: Set<String> = ["Lesson10WebImage", "Lesson11SwiftConcurrency"]
+let usesWebImage: Set<String> = ["Lesson10WebImage", "Lesson11SwiftConcurrency", "Exercise11Start"]
 
 /// Steps written for Swift 6: compiled in its language mode, with complete checking.
 let swift6Steps: Set<String> = ["Lesson11SwiftConcurrency"]
 
-/// The starting code of the exercises whose step is not an image list. The learner's workbench
+/// The starting code of the exercises that do not start from the step before's code (8–10: the
+/// step is not an image list; 11: step 10's app already compiles in Swift 6 mode). The learner's workbench
 /// (`swift run lessons exercise N` fills it) is the package in `Workbench/`, built only by `lessons check`.
-let exerciseStartTargets = ["Exercise08Start", "Exercise09Start", "Exercise10Start"]
+let exerciseStartTargets = ["Exercise08Start", "Exercise09Start", "Exercise10Start", "Exercise11Start"]
 
 let package = Package(
     name: "OperationLessons",
     products: [
         .executable(name: "lessons", targets: ["lessons"]),
         // What the learner's workbench (`Workbench/`, a package of its own) builds on.
-        .library(name: "WorkbenchLibraries", targets: ["LessonChecks", "LessonSupport", "SlowNetwork", "TableKit"]),
+        .library(
+            name: "WorkbenchLibraries", targets: ["LessonChecks", "LessonSupport", "SlowNetwork", "TableKit", "WebImage"]),
     ] + lessonTargets.map { .executable(name: $0, targets: [$0]) },
     targets: [
         .target(
@@ -82,7 +84,8 @@ let package = Package(
         ),
     ] + exerciseStartTargets.map {
         .target(
-            name: $0, dependencies: ["LessonSupport", "SlowNetwork", "TableKit"],
+            name: $0,
+            dependencies: ["LessonSupport", "SlowNetwork", "TableKit"] + (usesWebImage.contains($0) ? ["WebImage"] : []),
             swiftSettings: [.swiftLanguageMode(.v5)])
     } + lessonTargets.map {
         // The tutorials' code predates Swift 6 and is kept in their style (the

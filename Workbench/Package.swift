@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 /// The learner's workbench: a package of its own, so that code half-way
@@ -6,14 +7,21 @@ import PackageDescription
 /// and tests. `swift run lessons check` builds it; so does
 /// `swift run --package-path Workbench Workbench`. It uses the lessons'
 /// libraries from the package around it.
+///
+/// The learner's code is compiled in the tutorials' Swift 5 language mode, like
+/// the steps it is copied from, so that it runs whatever Swift 6 would say of it.
+/// `WORKBENCH_SWIFT_MODE=6` in the environment compiles it in the Swift 6 mode
+/// (complete concurrency checking): exercise 11's check builds it so and reads
+/// the compiler's verdict (`Swift6Check`).
+let languageMode: SwiftLanguageMode = ProcessInfo.processInfo.environment["WORKBENCH_SWIFT_MODE"] == "6" ? .v6 : .v5
+
 let package = Package(
     name: "Workbench",
     dependencies: [.package(name: "OperationLessons", path: "..")],
     targets: [
-        // The learner's code, in the tutorials' Swift 5 style like the steps it is copied from.
         .executableTarget(
             name: "Workbench",
             dependencies: [.product(name: "WorkbenchLibraries", package: "OperationLessons")],
-            swiftSettings: [.swiftLanguageMode(.v5)])
+            swiftSettings: [.swiftLanguageMode(languageMode)])
     ]
 )

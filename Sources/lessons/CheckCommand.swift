@@ -15,8 +15,9 @@ enum CheckCommand: LessonsCommand {
         scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
         on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
         exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
-        Thread Sanitizer and played six times, looking for the data race step 5 fixes. The verdict is kept in \
-        .operationlessons/last-check.json: lessons hint reads it.
+        Thread Sanitizer and played six times, looking for the data race step 5 fixes. Exercise 11's is also \
+        built in the Swift 6 language mode (WORKBENCH_SWIFT_MODE=6): its errors in your files are the verdict. \
+        The verdict is kept in .operationlessons/last-check.json: lessons hint reads it.
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
@@ -107,15 +108,24 @@ enum CheckCommand: LessonsCommand {
             }
             break
         }
+        if exercise.checksSwift6 && status != 2 {
+            let verdict = try swift6Check(workspace)
+            // The exercise's own bug: first, as its task lists it.
+            results = results.map { [verdict] + $0 }
+            say("\n" + [verdict].renderedBugs)
+            if !verdict.passed { status = 1 }
+        }
         if exercise.checksRaces && status != 2 {
             var race = try raceCheck(exercise, workspace)
             // From exercise 6 on, the race is an earlier fix to keep.
             if exercise.number > ImageListChecks.raceFixedIn { race = race.asSafeguard }
             results = results.map { $0 + [race] }
             say("\n" + [race].renderedBugs)
-            // The workbench's verdict came before the race was checked: its count again, with the race in it.
-            if let results { say("\n" + results.summary(exercise: exercise.number)) }
             if !race.passed { status = 1 }
+        }
+        if exercise.checksSwift6 || exercise.checksRaces, status != 2, let results {
+            // The workbench's verdict came before these builds judged their bugs: its count again, with them in it.
+            say("\n" + results.summary(exercise: exercise.number))
         }
         if let results { try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results)) }
         if status == 0 {
@@ -170,6 +180,19 @@ enum CheckCommand: LessonsCommand {
         let scratch =
             zip(flags, flags.dropFirst()).first { $0.0 == "--scratch-path" }?.1 ?? WorkbenchLayout.package + "/.build"
         return workspace.root.appendingPathComponent(scratch).appendingPathComponent("debug")
+    }
+
+    /// Builds the workbench again in the Swift 6 language mode and judges what the compiler said of the learner's files.
+    static func swift6Check(_ workspace: Workspace) throws -> CheckResult {
+        say("\nThe compiler's verdict: building the workbench in the Swift 6 language mode:")
+        say(Swift6Check.command)
+        let built = try Swift6Check.build(root: workspace.root).run(watchdog: Watchdog(limit: buildLimit))
+        if let ranFor = built.stoppedAfter {
+            return Swift6Check.unmeasured("swift build was stopped after \(Int(ranFor.components.seconds)) s")
+        }
+        return Swift6Check.judge(
+            buildLog: built.output, compiled: built.exited && built.status == 0, root: workspace.root,
+            code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
     }
 
     /// Where the workbench's Thread Sanitizer build goes: beside its own debug build.

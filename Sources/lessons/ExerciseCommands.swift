@@ -297,6 +297,9 @@ enum WorkbenchChange {
             "Watch it:     \(exercise.watchCommand)    (\(exercise.watchSays))",
             "Read:         \(entry.text) (\(exercise.problemSection) is the problem)",
             "Check it:     swift run lessons check, or on every save: swift run lessons watch",
+        ]
+        if exercise.checksSwift6 { lines.append("Swift 6 says: \(Swift6Check.command)") }
+        lines += [
             "Stuck:        swift run lessons hint (a question first; --more for the API, then the code)",
             "Start over:   swift run lessons reset \(exercise.number)",
             "",

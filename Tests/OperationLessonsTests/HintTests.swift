@@ -31,14 +31,16 @@ import Testing
                     LessonCatalog.entry($0.fixedIn).map { "Sources/\($0.target)" }
                 }
             }
-            for bug in exercise.bugs where cases[bug.name] == nil {
+            // An earlier step's fix kept (all of them, in exercise 11) is that step's: looked for below.
+            for bug in exercise.bugs
+            where cases[bug.name] == nil && (KnownBug.named(bug.name).map { $0.fixedIn >= exercise.number } ?? true) {
                 let own = KnownBug.named(bug.name).flatMap { LessonCatalog.entry($0.fixedIn) }
                 cases[bug.name] = Case(
                     text: bug, lookIn: [exercise.startFolder, exercise.solutionFolder],
                     fixedIn: own.map { ["Sources/\($0.target)"] } ?? fixedIn)
             }
         }
-        // The bugs no exercise has (step 10's image list): the step before, and step 10's library.
+        // The bugs no exercise has as its own (step 10's image list): the step before, and step 10's library.
         for bug in KnownBug.all where cases[bug.name] == nil {
             let before = bug.stepBefore.flatMap(LessonCatalog.entry).map { "Sources/\($0.target)" }
             let step = LessonCatalog.entry(bug.fixedIn).map { "Sources/\($0.target)" }

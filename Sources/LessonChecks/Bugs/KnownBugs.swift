@@ -78,7 +78,7 @@ extension KnownBug {
         KnownBug(
             BugText(
                 name: "every scroll back downloads the icons again",
-                expected: "one request per icon, none failed",
+                expected: "one request per icon · every row shows its icon at the end",
                 why:
                     "Nothing keeps the image: scrolling back over rows already loaded starts their downloads again. "
                     + "An icon downloaded once should be kept, and `cellForRowAt` should use it before it thinks of "
@@ -108,10 +108,9 @@ extension KnownBug {
             measure: Measure(name: "requests − uniqueURLs", unit: "repeated download") {
                 Double($0.requests - $0.uniqueURLs)
             },
-            conditions: [
-                .downloads(on: .standard),
-                Condition(on: .standard, { $0.failedRequests == 0 }) { "\($0.failedRequests) failed" },
-            ]),
+            // The downloads must have worked, judged by the rows: a download cancelled on the way (its cell
+            // reused, from step 10 on) counts as failed in the network's tally, and is no repeat.
+            conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)]),
         KnownBug(
             BugText(
                 name: "a late icon lands in a reused cell of another row",

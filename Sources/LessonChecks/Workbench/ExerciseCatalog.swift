@@ -19,7 +19,7 @@ public struct Exercise: Sendable {
 
     public let number: Int
     public let kind: Kind
-    /// The code the exercise starts from (step N-1's, or for steps 8 and 9 the
+    /// The code the exercise starts from (step N-1's, or for steps 8–11 the
     /// step's own code before its fix), relative to the package root.
     public let startFolder: String
     /// The step whose code solves it, relative to the package root.
@@ -55,6 +55,10 @@ public struct Exercise: Sendable {
         self.problemSection = problemSection
         self.checksRaces = checksRaces
     }
+
+    /// Whether a bug of it is the Swift 6 compiler's verdict (`Swift6Check`),
+    /// judged by a build of the workbench in that language mode.
+    public var checksSwift6: Bool { bugs.contains { $0.name == Swift6Check.bug.name } }
 
     public var entry: LessonEntry {
         guard let entry = LessonCatalog.entry(number) else {
@@ -119,7 +123,7 @@ public struct Exercise: Sendable {
     }
 }
 
-/// Every exercise there is: steps 2–10 (step 1 has no bug to fix, it shows the problem).
+/// Every exercise there is: steps 2–11 (step 1 has no bug to fix, it shows the problem).
 public enum ExerciseCatalog {
     public static let all: [Exercise] =
         imageListExercises + [
@@ -144,6 +148,7 @@ public enum ExerciseCatalog {
                     "4 downloads started by hand, 4 on a queue of 2 at once, one cancelled before it starts: what "
                     + "each said, and what was heard",
                 problemSection: "part 6 of \"The fix\""),
+            exercise11,
         ]
 
     static let imageListExercises: [Exercise] = ImageListChecks.exercises.compactMap { number in
@@ -160,6 +165,21 @@ public enum ExerciseCatalog {
             watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)",
             checksRaces: number >= ImageListChecks.raceFixedIn)
     }
+
+    /// Step 11's loader as a class, not an actor: every check of the bug table
+    /// passes on it, as on step 11 (the story plays its tasks one at a time), so
+    /// each of them is a fix to keep, and the bug to fix is the compiler's verdict.
+    /// It does not start from step 10's code: that compiles in the Swift 6 mode
+    /// as it is (its library's locks are promised safe by `@unchecked Sendable`).
+    static let exercise11: Exercise = {
+        let scenario = ImageListChecks.scenarios(exercise: 11)[0]
+        return Exercise(
+            number: 11, kind: .imageList, startFolder: "Sources/Exercise11Start",
+            solutionFolder: "Sources/Lesson11SwiftConcurrency",
+            bugs: [Swift6Check.bug] + ImageListChecks.bugs(exercise: 11).map { $0.text.safeguard(true) },
+            watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)", problemSection: "item 5 of \"Try it\"",
+            checksRaces: true)
+    }()
 
     public static func exercise(_ number: Int) -> Exercise? {
         all.first { $0.number == number }

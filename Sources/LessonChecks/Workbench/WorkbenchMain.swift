@@ -181,8 +181,13 @@ public enum WorkbenchMain {
     /// Prints the verdict, and keeps it as JSON in `file` when one is given
     /// (`lessons check` reads it there); 0 when every check passed.
     static func verdict(_ results: [CheckResult], _ exercise: Exercise, file: String?) -> Int32 {
-        let race = exercise.checksRaces ? "the data race, with Thread Sanitizer (swift run lessons check)" : nil
-        say("\n" + results.rendered(exercise: exercise.number, stillToCheck: race))
+        // What `lessons check` judges with builds of its own, after these results.
+        let builds = [
+            exercise.checksSwift6 ? "the compiler's verdict in the Swift 6 language mode" : nil,
+            exercise.checksRaces ? "the data race with Thread Sanitizer" : nil,
+        ].compactMap { $0 }
+        let stillToCheck = builds.isEmpty ? nil : builds.joined(separator: " and ") + " (swift run lessons check)"
+        say("\n" + results.rendered(exercise: exercise.number, stillToCheck: stillToCheck))
         if let file {
             do {
                 try JSONEncoder().encode(results).write(to: URL(fileURLWithPath: file), options: .atomic)
