@@ -64,7 +64,7 @@ import Testing
         #expect(firstLog.requests.map(\.outcome) == secondLog.requests.map(\.outcome))
         // The draws really are random: some fail, most do not, and another seed fails others.
         let failures = first.filter { $0 == .error(.connectionLost) }.count
-        #expect(failures > 5 && failures < 35, "30 % of 60 requests, give or take: \(failures)")
+        #expect(failures == 18, "18 of the 60 draws at 30 %, as seed 42 draws them")
         let (otherSeed, _) = await Self.sequentialRun(Self.fast(seed: 43, failRate: 0.3), urls: urls, rounds: 2)
         #expect(otherSeed != first)
     }
