@@ -30,7 +30,7 @@ import Testing
     private func expectPresentBeforeAndGoneAfter(_ name: String) async throws {
         let bug = try #require(KnownBug.named(name))
         let before = try #require(await Self.reportShowing(bug))
-        let after = try #require(await ScoreboardRuns.shared.report(step: bug.fixedIn, scenario: bug.scenario.name))
+        let after = try #require(await ScoreboardRuns.report(step: bug.fixedIn, scenario: bug.scenario.name))
         let present = try #require(bug.measure.value(before), "\(bug.measure.name) not measured before the fix")
         let gone = try #require(bug.measure.value(after), "\(bug.measure.name) not measured in step \(bug.fixedIn)")
         #expect(bug.presence.isPresent(present), "before the fix: \(bug.measure.text(present))")
@@ -43,7 +43,7 @@ import Testing
         switch bug.origin {
         case .stepBefore:
             guard let step = bug.stepBefore else { return nil }
-            return await ScoreboardRuns.shared.report(step: step, scenario: bug.scenario.name)
+            return await ScoreboardRuns.report(step: step, scenario: bug.scenario.name)
         case .variant(let flag):
             let step = ScoreboardRuns.controllers[bug.fixedIn]
             guard let variant = step?.variants.first(where: { $0.flag == flag }) else { return nil }

@@ -15,7 +15,7 @@ import Testing
             guard text.contains("<!-- generated: ") else { continue }
             found += 1
             let fresh = try await GeneratedTables.regenerate(text) { step, scenario in
-                try #require(await ScoreboardRuns.shared.report(step: step, scenario: scenario))
+                try #require(await ScoreboardRuns.report(step: step, scenario: scenario))
             }
             #expect(fresh == text, "\(file): a generated table is stale (swift run lessons docs --write)")
         }
@@ -25,7 +25,7 @@ import Testing
     @Test func aStaleTableIsCaught() async throws {
         let text = "<!-- generated: scoreboard -->\n| old |\n<!-- end generated -->\n"
         let fresh = try await GeneratedTables.regenerate(text) { step, scenario in
-            try #require(await ScoreboardRuns.shared.report(step: step, scenario: scenario))
+            try #require(await ScoreboardRuns.report(step: step, scenario: scenario))
         }
         #expect(fresh != text && fresh.contains("| 01 synchronous load | 40/28 |"))
     }

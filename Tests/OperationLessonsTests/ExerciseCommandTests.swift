@@ -144,13 +144,15 @@ import Testing
     @Test func backupsMadeInTheSameSecondGetNamesOfTheirOwn() async throws {
         let root = try Self.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
-        // The names the next backup could take, this second and the next few,
-        // are taken already: a reset now meets the collision for certain.
+        // The names the next backup could take, from this second to the end of
+        // the reset's hang guard, are taken already: a reset now meets the
+        // collision for certain, however long a loaded machine makes it wait.
         let backups = root.appendingPathComponent(".operationlessons/backups")
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let hangGuard = 120
         var taken: Set<String> = []
-        for second in 0..<30 {
+        for second in 0...hangGuard {
             let name = formatter.string(from: Date().addingTimeInterval(Double(second))) + "-exercise-2"
             try FileManager.default.createDirectory(
                 at: backups.appendingPathComponent(name), withIntermediateDirectories: true)
@@ -159,7 +161,8 @@ import Testing
         let edited = root.appendingPathComponent("Workbench/Sources/Workbench/AppsViewController.swift")
         try (try String(contentsOf: edited, encoding: .utf8) + "// first try\n").write(
             to: edited, atomically: true, encoding: .utf8)
-        let reset = try await Self.lessons(["reset", "2", "--yes"], root: root)
+        let reset = try await Rig.runProduct(
+            "lessons", ["reset", "2", "--yes", "--root", root.path], timeLimit: .seconds(hangGuard))
         #expect(reset.status == 0, "\(reset.standardError)")
         let made = try FileManager.default.contentsOfDirectory(atPath: backups.path).filter { !taken.contains($0) }
         try #require(made.count == 1, "\(made)")

@@ -24,9 +24,7 @@ enum ExerciseProof {
     /// (and read whole after a Thread Sanitizer report, in the TSan leg).
     static func imageListInChildProcess(_ exercise: Int, step: Int) async -> [CheckResult] {
         await ImageListChecks.check(exercise: exercise) { scenario in
-            let target = try #require(LessonCatalog.entry(step)).target
-            let arguments = ["--scenario", scenario.name]
-            return try await LessonProcess.report(target, arguments).report
+            try await reportOfRacyStep(step, scenario: scenario)
         }
     }
 

@@ -88,7 +88,7 @@ import Testing
             }
         } else {
             let entry = try #require(LessonCatalog.entry(run.step))
-            report = try await LessonProcess.report(entry.target, run.arguments).report
+            report = try await SharedRuns.shared.childReport(entry.target, run.arguments)
         }
         let data = Data(report.json().utf8)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

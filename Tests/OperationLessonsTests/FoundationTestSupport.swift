@@ -26,12 +26,16 @@ enum Rig {
     }
 
     struct ProcessResult: Sendable {
+        /// The exit status, or 128 + the signal that ended it, as a shell says it.
         let status: Int32
         let standardOutput: String
         let standardError: String
+        /// The signal that ended it (a crash, or the time limit's SIGTERM); nil if it exited.
+        var signal: Int32? = nil
     }
 
-    /// Runs a built executable of this package as a child process (`ChildProcess`) and collects its output.
+    /// The tests' one way to run a built executable of this package: as a child process (`ChildProcess`),
+    /// its output collected in files (a Thread Sanitizer report can be larger than a pipe holds).
     /// One that runs past `timeLimit` is stopped (its status then says the signal, 128 + 15).
     static func runProduct(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
@@ -47,7 +51,7 @@ enum Rig {
         let finished = try await child.finished(watchdog: Watchdog(limit: timeLimit))
         return ProcessResult(
             status: finished.signal.map { 128 + $0 } ?? finished.status, standardOutput: finished.output,
-            standardError: finished.errors)
+            standardError: finished.errors, signal: finished.signal)
     }
 }
 

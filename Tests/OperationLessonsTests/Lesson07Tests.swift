@@ -128,29 +128,6 @@ import Testing
         }
     }
 
-    /// Does `action` on a thread of its own the moment `condition` holds
-    /// (checked every millisecond, for at most 20 s) and returns its result;
-    /// nil if the condition never held.
-    ///
-    /// A thread of its own, not a polling task: on Linux, Swift's task
-    /// executor shares libdispatch's worker threads with the operation queues,
-    /// and while other tests' downloads block those threads a polling task was
-    /// seen to wake up 0.3 to 10 s late, missing the moment it waited for.
-    static func assoonas<T: Sendable>(
-        _ condition: @escaping @Sendable () -> Bool, do action: @escaping @Sendable () -> T
-    ) async -> T? {
-        await withCheckedContinuation { (done: CheckedContinuation<T?, Never>) in
-            Thread {
-                let deadline = ContinuousClock.now + .seconds(20)
-                while !condition() {
-                    if ContinuousClock.now > deadline { return done.resume(returning: nil) }
-                    usleep(1000)
-                }
-                done.resume(returning: action())
-            }.start()
-        }
-    }
-
     @Test func suspendingTheQueueLetsTheRunningOperationFinishAndHoldsTheRest() async throws {
         // Alone: see `ExclusiveRun`.
         try await ExclusiveRun.run { _ in
@@ -175,11 +152,10 @@ import Testing
             for operation in operations { queue.addOperation(operation) }
 
             // The first is downloading, the second waits for its turn. Suspend now.
-            let firstWasRunning = await Self.assoonas({ network.counts.inFlight == 1 }) {
-                queue.isSuspended = true
-                return operations[0].isExecuting && !operations[1].isExecuting
-            }
-            #expect(firstWasRunning == true)
+            // The first stays in flight until the clock moves: suspending after the wait is in time.
+            try await network.wait("the first download is under way") { network.counts.inFlight == 1 }
+            queue.isSuspended = true
+            #expect(operations[0].isExecuting && !operations[1].isExecuting)
 
             // isSuspended does not stop the running operation: it finishes and delivers.
             clock.advance(by: 10)
@@ -194,7 +170,7 @@ import Testing
             #expect(network.log.count == 1)
 
             queue.isSuspended = false
-            try await WebRig.until("the second download is under way") { network.counts.inFlight == 1 }
+            try await network.wait("the second download is under way") { network.counts.inFlight == 1 }
             clock.advance(by: 10)
             await deliveries.wait(forCount: 2)
             #expect(deliveries.delivered == icons)
@@ -227,14 +203,12 @@ import Testing
             // after the other two, so when it has delivered they had their chance.
             operations[2].addDependency(operations[1])
             for operation in operations { queue.addOperation(operation) }
-            let firstWasRunning = await Self.assoonas({ network.counts.inFlight == 1 }) {
-                operations[0].cancel()  // while downloading
-                operations[1].cancel()  // while waiting
-                return operations[0].isExecuting
-            }
-            #expect(firstWasRunning == true)
+            try await network.wait("the first download is under way") { network.counts.inFlight == 1 }
+            operations[0].cancel()  // while downloading
+            operations[1].cancel()  // while waiting
+            #expect(operations[0].isExecuting)
             clock.advance(by: 10)
-            try await WebRig.until("the control is under way") { network.log.count == 2 && network.counts.inFlight == 1 }
+            try await network.wait("the control is under way") { network.log.count == 2 && network.counts.inFlight == 1 }
             clock.advance(by: 10)
             await deliveries.wait(forCount: 1)
             #expect(deliveries.delivered == [icons[2]])
@@ -273,9 +247,7 @@ import Testing
                     controller.tableView.reloadData()
                     // A queue drops an operation once its `main()` has returned,
                     // that is, once its hand-over is queued here.
-                    let queue = Self.queue(of: controller)
-                    let deadline = ContinuousClock.now + .seconds(20)
-                    while (queue?.operationCount ?? 0) > 0 && ContinuousClock.now < deadline { usleep(1000) }
+                    Self.queue(of: controller)?.waitUntilAllOperationsAreFinished()
                     controller.didReceiveMemoryWarning()
                     // Queued behind the hand-overs: runs once they all have.
                     OperationQueue.main.addOperation { done.resume() }
@@ -323,18 +295,13 @@ import Testing
                 operation.completionBlock = { done.resume() }
                 queue.addOperation(operation)
             }
-            try await Self.waitForFinished(operation)
+            try await Changes.waitUntilFinished(operation, "the operation reads finished")
             operation.cancel()
             #expect(operation.isFinished)
             #expect(!operation.isCancelled)
         }
     }
 
-    /// `completionBlock` can run a moment before `isFinished` reads true.
-    static func waitForFinished(_ operation: Operation) async throws {
-        let finished = await Self.assoonas({ operation.isFinished }, do: { true })
-        try #require(finished == true)
-    }
 
     /// A flick ends with the table gliding to rest: the queue must resume
     /// then too, or the rows it stopped on never load.

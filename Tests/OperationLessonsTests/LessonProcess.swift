@@ -56,43 +56,39 @@ struct LessonRun {
 }
 
 /// Runs the lesson executables built beside this test bundle (`.build/debug`,
-/// or `.build-tsan/debug` in the TSan leg, where they are TSan-built too).
+/// or `.build-tsan/debug` in the TSan leg, where they are TSan-built too), through `Rig.runProduct`.
 ///
 /// Used for the deliberately racy step 4, whose dictionary written from two
 /// download threads at once does not only race: it crashes the process now
-/// and then (measured: 13 crashes in 150 runs at `--speed 10`). In-process, that
-/// crash would take the whole test run down; in a child process it is one run
-/// to play again. Also used for the Thread Sanitizer checks, which read stderr.
+/// and then. In-process, that crash would take the whole test run down; in a
+/// child process it is one run to play again. Also used for the Thread
+/// Sanitizer checks, which read stderr.
 enum LessonProcess {
-    static var buildDirectory: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    }
+    static var buildDirectory: URL { Rig.productsDirectory }
 
     /// `environment` is added to this process's (after the Caches folder is set, so it can override it).
     static func run(_ target: String, _ arguments: [String], environment extra: [String: String] = [:]) async throws
         -> LessonRun
     {
-        let executable = buildDirectory.appendingPathComponent(target)
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw LessonProcessError("\(executable.path) is not built (run `swift build` first)")
-        }
         // Its own Caches folder, so no run reads what another left on disk.
         let caches = try ScratchFolder.make("lesson-run")
         defer { ScratchFolder.remove(caches) }
-        // Output is collected in files (`ChildProcess`): a TSan report can be larger than a pipe holds.
-        var child = ChildProcess(executable, arguments)
-        child.environment = ["XDG_CACHE_HOME": caches.path].merging(extra) { _, new in new }
-        let finished = try await child.finished(watchdog: Watchdog(limit: .seconds(300)))
+        let finished = try await Rig.runProduct(
+            target, arguments, environment: ["XDG_CACHE_HOME": caches.path].merging(extra) { _, new in new })
         // Thread Sanitizer catches a segmentation fault itself, says so, and
         // exits with its report status, 66: a crash all the same (step 4 under
-        // TSan: 3 of 40 runs, measured, with no JSON printed).
+        // TSan, with no JSON printed).
         let crashed =
-            finished.signal != nil || (ThreadSanitizer.isOn && finished.errors.contains("ThreadSanitizer:DEADLYSIGNAL"))
-        return LessonRun(status: finished.status, crashed: crashed, output: finished.output, errors: finished.errors)
+            finished.signal != nil
+            || (ThreadSanitizer.isOn && finished.standardError.contains("ThreadSanitizer:DEADLYSIGNAL"))
+        return LessonRun(
+            status: finished.signal ?? finished.status, crashed: crashed, output: finished.standardOutput,
+            errors: finished.standardError)
     }
 
-    /// The report of the first run that did not crash, and how many crashed
-    /// before it. A run that exits with an error (not a crash) is not retried.
+    /// The tests' one retry helper: the report of the first run that did not
+    /// crash, and how many crashed before it. A run that exits with an error
+    /// (not a crash) is not retried.
     static func report(_ target: String, _ arguments: [String], attempts: Int = 6) async throws -> (
         report: Report, crashes: Int
     ) {

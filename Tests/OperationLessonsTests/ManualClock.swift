@@ -3,8 +3,11 @@ import SlowNetwork
 
 /// A network clock that moves only when a test moves it: a fetch stays in
 /// flight until `advance(by:)` passes its end, so a test sees "under way" for
-/// sure, however late a busy machine runs it.
-final class ManualClock: NetworkClock, @unchecked Sendable {
+/// sure, however late a busy machine runs it. A test waits for a request to
+/// start on its `changes`.
+final class ManualClock: WatchedNetworkClock, @unchecked Sendable {
+    let changes = Changes()
+
     private struct Pending {
         let instant: StoryTime
         let order: Int
@@ -23,14 +26,17 @@ final class ManualClock: NetworkClock, @unchecked Sendable {
 
     func admit(_ url: String) -> StoryTime? { condition.withLock { isShutDown ? nil : time } }
 
+    /// A blocking request sleeps once it is logged in flight.
     func sleep(until due: StoryTime) -> Bool {
+        changes.notify()
         condition.lock()
         defer { condition.unlock() }
         while !isShutDown, time < due { condition.wait() }
         return !isShutDown
     }
 
-    func leave() {}
+    /// Called once a blocking request's end is logged.
+    func leave() { changes.notify() }
 
     func shutDown() {
         condition.withLock {
@@ -38,11 +44,13 @@ final class ManualClock: NetworkClock, @unchecked Sendable {
             pending = []
             condition.broadcast()
         }
+        changes.notify()
     }
 
     func startTask() -> Int { 0 }
 
-    func finishTask(_ token: Int) {}
+    /// Called once a suspending request's end is logged.
+    func finishTask(_ token: Int) { changes.notify() }
 
     func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         let now = condition.withLock { () -> Bool in
@@ -53,6 +61,7 @@ final class ManualClock: NetworkClock, @unchecked Sendable {
             return false
         }
         if now { queue.async(execute: work) }
+        changes.notify()
     }
 
     /// Work scheduled for later that has not run yet.

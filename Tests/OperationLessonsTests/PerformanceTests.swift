@@ -49,30 +49,30 @@ import Testing
 
     /// The status line's live counts, kept as requests come and go, agree with
     /// the counts worked out from the whole log, duplicates included.
-    @Test func liveCountsAgreeWithTheLog() async {
-        var conditions = NetworkConditions()
-        conditions.latency = 0.1
-        let network = SlowNetwork(conditions: conditions)
+    @Test func liveCountsAgreeWithTheLog() async throws {
+        // Held: each fetch stays in flight until the test moves the clock, however late its thread starts.
+        let clock = ManualClock()
+        let network = SlowNetwork(clock: clock)
+        defer { network.shutdown() }
         let a = URL(string: "https://cdn.example.com/a.png")!
         let b = URL(string: "https://cdn.example.com/b.png")!
-        // Four fetches at once on four threads, three of the same URL: two of
-        // those are duplicates in flight. Then one more: a re-download.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let fetches = DispatchGroup()
-            for url in [a, a, a, b] {
-                fetches.enter()
-                Thread.detachNewThread {
-                    _ = try? network.data(contentsOf: url)
-                    fetches.leave()
-                }
-            }
-            fetches.notify(queue: .global()) {
-                Thread.detachNewThread {
-                    _ = try? network.data(contentsOf: a)
-                    done.resume()
-                }
+        let ended = Calls<URL>()
+        let fetch = { @Sendable (url: URL) in
+            Thread.detachNewThread {
+                _ = try? network.data(contentsOf: url)
+                ended.add(url)
             }
         }
+        // Four fetches at once on four threads, three of the same URL: two of
+        // those are duplicates in flight. Then one more: a re-download.
+        for url in [a, a, a, b] { fetch(url) }
+        try await network.wait("four fetches in flight") { network.counts.inFlight == 4 }
+        clock.advance(by: 10)
+        try await ended.wait(for: 4)
+        fetch(a)
+        try await network.wait("the re-download in flight") { network.counts.inFlight == 1 }
+        clock.advance(by: 10)
+        try await ended.wait(for: 5)
         let log = network.log
         let counts = network.counts
         #expect(counts.requests == log.count)

@@ -63,6 +63,7 @@ enum PseudoTerminal {
         process.environment = environment
         process.directory = directory
         let output = Mutex("")
+        let drawn = Changes()
         let childEnded = Atomic(false)
         let readerDone = Atomic(false)
         // Read the screen as it is drawn, or the child would block on a full
@@ -79,8 +80,10 @@ enum PseudoTerminal {
                 if count <= 0 { break }
                 let text = String(decoding: buffer[..<count], as: UTF8.self)
                 output.withLock { $0 += text }
+                drawn.notify()
             }
             readerDone.store(true, ordering: .releasing)
+            drawn.notify()
         }
         reader.start()
         defer { childEnded.store(true, ordering: .releasing) }
@@ -89,7 +92,11 @@ enum PseudoTerminal {
         // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
         async let finished = child.finished(watchdog: Watchdog(limit: .seconds(60)))
         for key in keys {
-            let shown = await eventually(timeoutSeconds: 20) { output.withLock { $0.contains(key.after) } }
+            // Until the words are drawn, or the program has ended without them.
+            try? await drawn.wait("the screen to show '\(key.after)'") {
+                output.withLock { $0.contains(key.after) } || readerDone.load(ordering: .acquiring)
+            }
+            let shown = output.withLock { $0.contains(key.after) }
             #expect(shown, "the screen never showed '\(key.after)'", sourceLocation: sourceLocation)
             if let text = key.send {
                 _ = text.withCString { write(master, $0, strlen($0)) }
@@ -100,8 +107,9 @@ enum PseudoTerminal {
         let end = await finished
         #expect(end.stoppedAfter == nil, "the program did not end by itself", sourceLocation: sourceLocation)
         childEnded.store(true, ordering: .releasing)
-        let drained = await eventually(timeoutSeconds: 10) { readerDone.load(ordering: .acquiring) }
-        #expect(drained, "the screen was still being read 10 s after the program ended", sourceLocation: sourceLocation)
+        try? await drawn.wait("the screen read to its end") { readerDone.load(ordering: .acquiring) }
+        let drained = readerDone.load(ordering: .acquiring)
+        #expect(drained, "the screen was still being read after the program ended", sourceLocation: sourceLocation)
 
         var after = termios()
         tcgetattr(terminal, &after)

@@ -27,9 +27,7 @@ import Testing
 /// run is still run again, up to five times. In the TSan leg step 3 runs
 /// there too: it writes its model from download threads, a race TSan would
 /// report against this whole test run (it did, once).
-actor ScoreboardRuns {
-    static let shared = ScoreboardRuns()
-
+enum ScoreboardRuns {
     static let controllers: [Int: any LessonController.Type] = [
         1: Lesson01SyncLoad.AppsViewController.self,
         2: Lesson02AsyncPlaceholder.AppsViewController.self,
@@ -45,20 +43,16 @@ actor ScoreboardRuns {
     /// The steps these tests can run.
     static var steps: [Int] { Set(controllers.keys).union(inChildProcess).sorted() }
 
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         let step: Int
         let scenario: String
     }
 
-    private var runs: [Key: Task<Scoreboard.Outcome, Never>] = [:]
-
-    /// The report of `step` on `scenario`, seed 1; nil (with the reason
+    /// The report of `step` on `scenario`, seed 1, made once (`SharedRuns`); nil (with the reason
     /// recorded as an issue of the calling test) when it could not be run.
-    func report(step: Int, scenario: String) async -> Report? {
+    static func report(step: Int, scenario: String) async -> Report? {
         let key = Key(step: step, scenario: scenario)
-        let run = runs[key] ?? Task { await Self.measure(key) }
-        runs[key] = run
-        switch await run.value {
+        switch await SharedRuns.shared.memo("scoreboard · step \(step) · \(scenario)", { await measure(key) }) {
         case .measured(let report): return report
         case .failed(let why):
             Issue.record("step \(step) on \(scenario): \(why)")

@@ -52,7 +52,7 @@ import Testing
 
     @Test(arguments: expected)
     func standardScenarioCounts(_ expected: Expected) async throws {
-        let report = try #require(await ScoreboardRuns.shared.report(step: expected.step, scenario: "standard"))
+        let report = try #require(await ScoreboardRuns.report(step: expected.step, scenario: "standard"))
         #expect(report.requests == expected.requests)
         #expect(report.uniqueURLs == expected.uniqueURLs)
         #expect(report.peakBlockedThreads == expected.blockedThreads)
@@ -71,7 +71,7 @@ import Testing
     /// Step 1 fetches on the main queue while the table scrolls: every frame
     /// that brings a row into view waits for its download.
     @Test func synchronousStepBlocksAndSkipsRows() async throws {
-        let report = try #require(await ScoreboardRuns.shared.report(step: 1, scenario: "standard"))
+        let report = try #require(await ScoreboardRuns.report(step: 1, scenario: "standard"))
         #expect(report.requestsOnMainQueue == 40 && report.requests == 40)
         #expect(report.uniqueURLs == 28)
         // The first screen waits for eight fetches in a row: 8 × 500 ms.
@@ -89,7 +89,7 @@ import Testing
     /// one fetch after another on the main queue, takes twice as long.
     @Test func idealScheduleBoundsTheFirstScreen() async throws {
         for step in ScoreboardRuns.steps {
-            let report = try #require(await ScoreboardRuns.shared.report(step: step, scenario: "standard"))
+            let report = try #require(await ScoreboardRuns.report(step: step, scenario: "standard"))
             let time = try #require(report.timeToAllVisibleMs)
             let ideal = try #require(report.idealTimeToAllVisibleMs)
             #expect(time == (step == 1 ? 2 * ideal : ideal), "step \(step): \(time) ms against the limit \(ideal) ms")
@@ -120,7 +120,7 @@ import Testing
         var rows: [Scoreboard.Row] = []
         for step in ScoreboardRuns.steps {
             let entry = try #require(LessonCatalog.entry(step))
-            let report = try #require(await ScoreboardRuns.shared.report(step: step, scenario: "standard"))
+            let report = try #require(await ScoreboardRuns.report(step: step, scenario: "standard"))
             rows.append(Scoreboard.Row(lesson: entry.id, title: entry.title, outcome: .measured(report)))
         }
         rows.append(

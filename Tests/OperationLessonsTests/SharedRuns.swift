@@ -3,33 +3,46 @@ import LessonKit
 import LessonSupport
 import Testing
 
-/// Scenario runs shared between tests. Several tests assert different numbers
-/// of the same run (same controller and named scenario); scenarios play one at
-/// a time in a process, so each such run is played once, by whichever test asks
-/// first, and its result is read by the others. Only for runs with a fresh
-/// Caches folder and the bundled catalog: anything else gets its own run.
-/// Every shared run must end by itself: a run the clock had to stop fails the
-/// test that asked for it.
+/// The tests' one run cache. Several tests assert different numbers of the
+/// same run (same controller and named scenario, or the same executable and
+/// flags); on the story clock a run gives the same figures every time, so each
+/// is played once per test process, by whichever test asks first, and its
+/// result is read by the others. Only for runs with a fresh Caches folder and
+/// the bundled catalog: anything else gets its own run. Every shared in-process
+/// run must end by itself: a run the clock had to stop fails the test that asked for it.
 actor SharedRuns {
     static let shared = SharedRuns()
 
-    private var runs: [String: Task<ScenarioResult, Never>] = [:]
+    private var runs: [String: Task<any Sendable, Never>] = [:]
 
+    /// A scenario played in this process.
     func result(_ controller: any LessonController.Type, _ scenario: Scenario) async -> ScenarioResult {
-        let key = "\(String(reflecting: controller)) · \(scenario.name)"
-        if let run = runs[key] { return await checked(run.value) }
-        // A step's controller is named after its target ("Lesson04CacheDictionary.AppsViewController").
-        let module = String(reflecting: controller).prefix { $0 != "." }
-        let entry = LessonCatalog.all.first { $0.target == module }
-        let setup = ScenarioSetup(
-            lesson: entry?.id ?? "", title: entry?.title ?? "shared run", controller: controller, scenario: scenario)
-        let run = Task { await ScenarioRunner.run(setup) }
-        runs[key] = run
-        return await checked(run.value)
-    }
-
-    private func checked(_ result: ScenarioResult) -> ScenarioResult {
+        let result = await memo("\(String(reflecting: controller)) · \(scenario.name)") {
+            // A step's controller is named after its target ("Lesson04CacheDictionary.AppsViewController").
+            let module = String(reflecting: controller).prefix { $0 != "." }
+            let entry = LessonCatalog.all.first { $0.target == module }
+            let setup = ScenarioSetup(
+                lesson: entry?.id ?? "", title: entry?.title ?? "shared run", controller: controller,
+                scenario: scenario)
+            return await ScenarioRunner.run(setup)
+        }
         #expect(result.report.stuck == nil, "\(result.report.lesson) \(result.report.scenario): \(result.report.stuck ?? "")")
         return result
+    }
+
+    /// A lesson executable's `--json` report, played in a child process until a run does not crash (`LessonProcess.report`).
+    func childReport(_ target: String, _ arguments: [String]) async throws -> Report {
+        let outcome = await memo("\(target) \(arguments.joined(separator: " "))") { () -> Result<Report, any Error> in
+            do { return .success(try await LessonProcess.report(target, arguments).report) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+
+    /// What `make` gives, made once per `key` in this process.
+    func memo<Value: Sendable>(_ key: String, _ make: @escaping @Sendable () async -> Value) async -> Value {
+        let run = runs[key] ?? Task { await make() }
+        runs[key] = run
+        guard let value = await run.value as? Value else { preconditionFailure("\(key) was made as another type") }
+        return value
     }
 }

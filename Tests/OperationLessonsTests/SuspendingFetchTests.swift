@@ -12,7 +12,7 @@ import Testing
     @Test func theCallerResumesWhenTheAnswerIsDueWithTheBlockingFetchsBody() async throws {
         let (network, clock) = WebRig.heldNetwork()
         let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
-        try await WebRig.until("the request is in flight") { network.counts.inFlight == 1 }
+        try await network.wait("the request is in flight") { network.counts.inFlight == 1 }
         clock.advance(by: 0.499)
         #expect(network.counts.inFlight == 1, "not due before its 500 ms")
         clock.advance(by: 0.001)
@@ -25,7 +25,7 @@ import Testing
     @Test func cancellingTheCallerEndsTheRequestAsCancelledAtOnce() async throws {
         let (network, clock) = WebRig.heldNetwork()
         let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
-        try await WebRig.until("the request is in flight") { network.counts.inFlight == 1 }
+        try await network.wait("the request is in flight") { network.counts.inFlight == 1 }
         clock.advance(by: 0.2)
         fetch.cancel()
         let outcome = await fetch.result
@@ -50,7 +50,7 @@ import Testing
         let (network, clock) = WebRig.heldNetwork()
         network.setOffline(true)
         let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
-        try await WebRig.until("the request is in flight") { network.counts.inFlight == 1 }
+        try await network.wait("the request is in flight") { network.counts.inFlight == 1 }
         clock.advance(by: 60)
         let outcome = await fetch.result
         #expect(throws: NetworkError.offline) { try outcome.get() }
@@ -63,7 +63,7 @@ import Testing
             try await Task.sleep(for: .seconds(2), clock: network.storyClock)
             woke.add(network.now())
         }
-        try await WebRig.until("the sleep is scheduled") { clock.pendingCount == 1 }
+        try await clock.changes.wait("the sleep is scheduled") { clock.pendingCount == 1 }
         clock.advance(by: 1.999)
         #expect(woke.all.isEmpty)
         clock.advance(by: 0.001)
@@ -74,7 +74,7 @@ import Testing
     @Test func aCancelledSleepOnTheStoryClockThrowsAtOnce() async throws {
         let (network, clock) = WebRig.heldNetwork()
         let sleeper = Task { try await Task.sleep(for: .seconds(2), clock: network.storyClock) }
-        try await WebRig.until("the sleep is scheduled") { clock.pendingCount == 1 }
+        try await clock.changes.wait("the sleep is scheduled") { clock.pendingCount == 1 }
         sleeper.cancel()
         let outcome = await sleeper.result
         #expect(throws: CancellationError.self) { try outcome.get() }

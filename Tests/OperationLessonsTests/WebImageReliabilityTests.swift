@@ -55,15 +55,14 @@ struct HeldManager {
                 if load % 3 == 0 { tokens[load].cancel() }
             }
             manager.imageCache.ioQueue.isSuspended = false
-            try await WebRig.until("the five downloads are under way") {
-                manager.imageCache.ioQueue.operationCount == 0 && network.counts.inFlight == 5
-            }
+            try await Changes.waitUntilEmpty(manager.imageCache.ioQueue, "the disk queries have run")
+            try await network.wait("the five downloads are under way") { network.counts.inFlight == 5 }
             for load in stride(from: 1, to: 6000, by: 3) { tokens[load].cancel() }
             clock.advance(by: 10)
             let calls = try await delivered.wait(for: 2000)
-            try await WebRig.until("every download and file write has ended") {
-                manager.imageDownloader.queue.operationCount == 0 && manager.imageCache.ioQueue.operationCount == 0
-            }
+            // The downloads queue the file writes: their queue empties first.
+            try await Changes.waitUntilEmpty(manager.imageDownloader.queue, "every download has ended")
+            try await Changes.waitUntilEmpty(manager.imageCache.ioQueue, "every file write has ended")
             // One more turn of the main queue: nothing else was on its way there.
             await MainActor.run {}
             #expect(manager.runningLoadCount == 0)
@@ -81,7 +80,7 @@ struct HeldManager {
             let (network, clock, manager) = (rig.network, rig.clock, rig.manager)
             let delivered = Calls<Int>()
             for row in 0..<6 { manager.loadImage(with: WebRig.url(row)) { _, _, _, _ in delivered.add(row) } }
-            try await WebRig.until("six downloads under way") { network.counts.inFlight == 6 }
+            try await network.wait("six downloads under way") { network.counts.inFlight == 6 }
             let (queuedAtCancel, inFlightAtCancel) = await MainActor.run {
                 // The main queue is held by this block: the downloads end, and
                 // their completions are queued behind it, before the warning.
@@ -89,8 +88,8 @@ struct HeldManager {
                 // then tells its callers: once none is in flight, one more turn
                 // of that queue has told them all.
                 clock.advance(by: 10)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while network.counts.inFlight > 0 && ContinuousClock.now < deadline { network.deliveryQueue.sync {} }
+                // False only once the hang guard has run out, which `inFlightAtCancel` then says.
+                _ = clock.changes.blockUntil { network.counts.inFlight == 0 }
                 network.deliveryQueue.sync {}
                 let queued = OperationQueue.main.operationCount
                 manager.cancelAll()
@@ -169,7 +168,7 @@ struct HeldManager {
             for row in 0..<3 {
                 cache.store(image, data: IconArt.ppm(for: WebRig.icons[row]), forKey: WebRig.icons[row])
             }
-            try await WebRig.until("the writes were tried") { cache.ioQueue.operationCount == 0 }
+            try await Changes.waitUntilEmpty(cache.ioQueue, "the writes were tried")
             #expect(told.all.count == 1)
             #expect(cache.imageFromMemory(forKey: WebRig.icons[2]) != nil, "kept in memory all the same")
         }

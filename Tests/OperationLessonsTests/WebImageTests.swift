@@ -21,7 +21,7 @@ enum WebRig {
         conditions.latency = latency
         conditions.rules = rules
         conditions.offline = offline
-        return SlowNetwork(conditions: conditions)
+        return SlowNetwork(conditions: conditions, clock: WatchedClock(WallClock(timeScale: conditions.timeScale)))
     }
 
     /// A network whose time moves only when the test advances its clock.
@@ -34,14 +34,6 @@ enum WebRig {
         FileManager.default.temporaryDirectory.appendingPathComponent("webimage-\(UUID().uuidString)")
     }
 
-    /// Waits (polling every 2 ms, 10 s at most) until `condition` holds.
-    static func until(_ what: String, _ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw TestFailure("never: \(what)") }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
 
     /// The icon the network serves for `row`, decoded: what a load must show.
     static func fingerprint(_ row: Int) -> Int? { Image.fingerprint(of: IconArt.ppm(for: icons[row])) }
@@ -51,13 +43,17 @@ enum WebRig {
 final class Calls<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [Value] = []
+    private let changes = Changes()
 
-    func add(_ value: Value) { lock.withLock { values.append(value) } }
+    func add(_ value: Value) {
+        lock.withLock { values.append(value) }
+        changes.notify()
+    }
     var all: [Value] { lock.withLock { values } }
 
     @discardableResult
     func wait(for count: Int) async throws -> [Value] {
-        try await WebRig.until("\(count) calls") { self.all.count >= count }
+        try await changes.wait("\(count) calls") { self.all.count >= count }
         return all
     }
 }
@@ -188,12 +184,12 @@ final class HandClock: @unchecked Sendable {
             #expect(operation.isAsynchronous && !operation.isExecuting && !operation.isFinished)
             let queue = OperationQueue()
             queue.addOperation(operation)
-            try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
+            try await network.wait("the fetch is under way") { network.counts.inFlight == 1 }
             #expect(operation.isExecuting && !operation.isFinished)
             clock.advance(by: 10)
             let result = try await results.wait(for: 1)
             #expect(try result[0].get() == IconArt.ppm(for: WebRig.icons[0]))
-            try await WebRig.until("the queue lets it go") { queue.operationCount == 0 }
+            try await Changes.waitUntilEmpty(queue, "the queue lets it go")
             #expect(operation.isFinished && !operation.isExecuting)
             // Four chunks, rising, the last one the whole body.
             let body = IconArt.ppm(for: WebRig.icons[0]).count
@@ -215,7 +211,7 @@ final class HandClock: @unchecked Sendable {
             operation.cancel()
             #expect(!operation.isFinished, "not before the queue starts it")
             queue.isSuspended = false
-            try await WebRig.until("the queue lets it go") { queue.operationCount == 0 }
+            try await Changes.waitUntilEmpty(queue, "the queue lets it go")
             #expect(operation.isFinished)
             #expect(results.all.count == 1)
             #expect(results.all.first.map { if case .failure(.cancelled) = $0 { true } else { false } } == true)
@@ -233,14 +229,14 @@ final class HandClock: @unchecked Sendable {
                 url: WebRig.url(0), network: network, progress: { _, _ in }, completion: results.add)
             let queue = OperationQueue()
             queue.addOperation(operation)
-            try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
+            try await network.wait("the fetch is under way") { network.counts.inFlight == 1 }
             operation.cancel()
             #expect(operation.isFinished && !operation.isExecuting)
             #expect(results.all.count == 1)
-            try await WebRig.until("the queue lets it go") { queue.operationCount == 0 }
+            try await Changes.waitUntilEmpty(queue, "the queue lets it go")
             // A cancel that came while `start()` was still storing its task is
             // passed on to the task by `start()` a moment later.
-            try await WebRig.until("the fetch is cancelled") { network.counts.inFlight == 0 }
+            try await network.wait("the fetch is cancelled") { network.counts.inFlight == 0 }
             let log = network.log
             #expect(log.count == 1 && log.inFlight == 0)
             #expect(log.requests[0].error == NetworkError.cancelled.description)
@@ -302,7 +298,7 @@ final class HandClock: @unchecked Sendable {
             let staying = Calls<Outcome>()
             let token = downloader.downloadImage(with: WebRig.url(0), completion: leaving.add)
             _ = downloader.downloadImage(with: WebRig.url(0), completion: staying.add)
-            try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
+            try await network.wait("the fetch is under way") { network.counts.inFlight == 1 }
             downloader.cancel(token)
             #expect(downloader.callerCount(for: WebRig.url(0)) == 1)
             clock.advance(by: 10)
@@ -313,10 +309,10 @@ final class HandClock: @unchecked Sendable {
 
             // The last caller's cancel stops the download itself.
             let alone = downloader.downloadImage(with: WebRig.url(1)) { _ in }
-            try await WebRig.until("the second fetch is under way") { network.counts.inFlight == 1 }
+            try await network.wait("the second fetch is under way") { network.counts.inFlight == 1 }
             downloader.cancel(alone)
-            try await WebRig.until("the queue is empty") { downloader.queue.operationCount == 0 }
-            try await WebRig.until("the fetch is cancelled") { network.counts.inFlight == 0 }
+            try await Changes.waitUntilEmpty(downloader.queue, "the queue is empty")
+            try await network.wait("the fetch is cancelled") { network.counts.inFlight == 0 }
             #expect(network.log.requests.last?.error == NetworkError.cancelled.description)
             #expect(downloader.currentDownloadCount == 0)
         }
@@ -417,7 +413,7 @@ final class HandClock: @unchecked Sendable {
             let again = await Self.load(manager, 0)
             #expect(again.cacheType == .memory && again.image === first.image)
             // A relaunch: a new manager on the same folder.
-            try await WebRig.until("the file is written") { manager.imageCache.ioQueue.operationCount == 0 }
+            try await Changes.waitUntilEmpty(manager.imageCache.ioQueue, "the file is written")
             let relaunched = ImageManager(network: network, cachesDirectory: folder)
             let fromDisk = await Self.load(relaunched, 0)
             #expect(fromDisk.cacheType == .disk && fromDisk.image?.fingerprint == WebRig.fingerprint(0))
@@ -466,7 +462,7 @@ final class HandClock: @unchecked Sendable {
             let manager = ImageManager(network: network, cachesDirectory: folder)
             #expect(await Self.load(manager, 0, .cacheMemoryOnly).cacheType == .none)
             #expect(await Self.load(manager, 1).cacheType == .none)
-            try await WebRig.until("the file is written") { manager.imageCache.ioQueue.operationCount == 0 }
+            try await Changes.waitUntilEmpty(manager.imageCache.ioQueue, "the file is written")
             #expect(!manager.imageCache.disk.contains(key: WebRig.icons[0]))
             #expect(manager.imageCache.disk.contains(key: WebRig.icons[1]))
         }
@@ -484,9 +480,10 @@ final class HandClock: @unchecked Sendable {
             _ = await Self.load(manager, 0)
             let refreshed = await Self.load(manager, 0, .refreshCached)
             #expect(refreshed.cacheType == .memory)
-            try await WebRig.until("the second request ends") {
-                network.log.count == 2 && network.log.inFlight == 0 && manager.runningLoadCount == 0
-            }
+            try await network.wait("the second request ends") { network.log.count == 2 && network.log.inFlight == 0 }
+            // The download's completion lets the load go before its operation leaves the queue.
+            try await Changes.waitUntilEmpty(manager.imageDownloader.queue, "the download is handed over")
+            #expect(manager.runningLoadCount == 0)
         }
     }
 
@@ -499,10 +496,10 @@ final class HandClock: @unchecked Sendable {
             let manager = ImageManager(network: network, cachesDirectory: folder)
             let calls = Calls<Int>()
             for row in 0..<8 { manager.loadImage(with: WebRig.url(row)) { _, _, _, _ in calls.add(row) } }
-            try await WebRig.until("six fetches under way") { network.counts.inFlight == 6 }
+            try await network.wait("six fetches under way") { network.counts.inFlight == 6 }
             manager.cancelAll()
-            try await WebRig.until("the queue is empty") { manager.imageDownloader.queue.operationCount == 0 }
-            try await WebRig.until("the fetches are cancelled") { network.counts.inFlight == 0 }
+            try await Changes.waitUntilEmpty(manager.imageDownloader.queue, "the queue is empty")
+            try await network.wait("the fetches are cancelled") { network.counts.inFlight == 0 }
             #expect(calls.all.isEmpty)
             // The six running were cancelled; the two waiting never asked.
             #expect(network.log.count == 6)
@@ -531,7 +528,7 @@ final class HandClock: @unchecked Sendable {
                         completed: { image, _, cacheType, _ in completed.add((index, image?.fingerprint, cacheType)) })
                 }
             }
-            try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
+            try await network.wait("the fetch is under way") { network.counts.inFlight == 1 }
             let placeholderWhileLoading = await MainActor.run {
                 // View 1 is reused for row 3.
                 views.value[1].setImage(
@@ -540,7 +537,7 @@ final class HandClock: @unchecked Sendable {
                 return views.value[0].image?.isPlaceholder == true && views.value[0].progress == 0
             }
             #expect(placeholderWhileLoading)
-            try await WebRig.until("row 3's fetch is under way too") { network.counts.inFlight == 2 }
+            try await network.wait("row 3's fetch is under way too") { network.counts.inFlight == 2 }
             clock.advance(by: 10)
             let calls = try await completed.wait(for: 2)
             #expect(calls.contains { $0.view == 0 && $0.fingerprint == WebRig.fingerprint(0) })
@@ -569,7 +566,7 @@ final class HandClock: @unchecked Sendable {
                 view.value.setImage(
                     with: WebRig.url(0), manager: manager, completed: { _, _, _, _ in completed.add("first") })
             }
-            try await WebRig.until("the fetch is under way") { network.counts.inFlight == 1 }
+            try await network.wait("the fetch is under way") { network.counts.inFlight == 1 }
             await MainActor.run {
                 view.value.setImage(
                     with: WebRig.url(0), manager: manager, completed: { _, _, _, _ in completed.add("second") })

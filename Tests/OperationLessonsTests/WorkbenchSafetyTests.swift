@@ -32,17 +32,22 @@ import Testing
     ) async throws -> (status: Int32, output: String, errors: String) {
         let keyboard = Pipe()
         let output = Mutex("")
+        let printed = Changes()
         let errors = Mutex("")
         var child = ChildProcess(
             Rig.productsDirectory.appendingPathComponent("lessons"), arguments + ["--root", root.path])
         child.input = .handle(keyboard.fileHandleForReading)
-        child.output = .stream { data in output.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        child.output = .stream { data in
+            output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            printed.notify()
+        }
         child.errors = .stream { data in errors.withLock { $0 += String(decoding: data, as: UTF8.self) } }
         let running = try child.launch()
         // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
         async let finished = running.finished(watchdog: Watchdog(limit: .seconds(120)))
-        let asked = await eventually(timeoutSeconds: 60) { output.withLock { $0.contains("Go on? [y/N] ") } }
-        #expect(asked, "no question: \(output.withLock { $0 })")
+        try await printed.wait("the question \"Go on? [y/N]\" (printed so far: \(output.withLock { $0 }))") {
+            output.withLock { $0.contains("Go on? [y/N] ") }
+        }
         try atPrompt()
         keyboard.fileHandleForWriting.write(Data("y\n".utf8))
         try keyboard.fileHandleForWriting.close()
