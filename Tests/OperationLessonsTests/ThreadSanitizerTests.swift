@@ -44,6 +44,37 @@ struct ThreadSanitizerTests {
         #expect(!verdict.passed)
     }
 
+    /// The same controller whose download marks its record `.downloading`
+    /// before it fetches, on the download thread, while the main queue reads the
+    /// record in `cellForRowAt` during the fetch: no order of the app's between
+    /// them. Seen once the harness's locks are out of TSan's sight.
+    @Test func aModelRecordMarkedOnTheDownloadThreadIsReported() async throws {
+        let run = try await LessonProcess.run("RecordRaceFixture", ["--marks-downloading"] + Self.arguments)
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
+        #expect(verdict.bug == "the cache is written from download threads (a data race)")
+        #expect(!verdict.passed)
+        #expect(
+            verdict.measured
+                == "1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/RecordViewController.swift:107:23)",
+            "\(run.errors.suffix(3000))")
+    }
+
+    /// A published tutorial's controller (Tests/Fixtures/RecordRace) writes its
+    /// model record's `image` and `state` on its download thread while
+    /// `cellForRowAt` reads them on the main queue. TSan does not report it yet:
+    /// the main queue's read comes seconds of harness work before the write,
+    /// and TSan keeps only the last few tens of thousands of events of a
+    /// thread (docs/architecture.md, "The race run").
+    @Test func aModelRecordWrittenOnTheDownloadThreadIsReported() async throws {
+        let run = try await LessonProcess.run("RecordRaceFixture", Self.arguments)
+        #expect((try? run.report()) != nil, "\(run.errors.suffix(1500))")
+        withKnownIssue("TSan forgets the main queue's read before the download writes (issue 24)") {
+            let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
+            #expect(!verdict.passed)
+            #expect(verdict.measured.contains("(first: Tests/Fixtures/RecordRace/RecordViewController.swift:"))
+        }
+    }
+
     /// A TSan report, or a crash, at the line of step 4 that writes the cache.
     static func showsTheRace(_ run: LessonRun) -> Bool {
         let line = "Lesson04CacheDictionary/AppsViewController.swift"
