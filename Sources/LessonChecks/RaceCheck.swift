@@ -11,23 +11,15 @@ import LessonKit
 public enum RaceCheck {
     /// Rows 10+ are slow and the user flicks over them: many downloads end on
     /// several threads, some at the same instant, which the clock lets go at
-    /// once. Step 4's race shows in some runs, not all, as a report or as the
-    /// crash it causes (a dictionary written by two threads at once).
+    /// once. Step 4's race shows as a report (or as the crash it causes, a
+    /// dictionary written by two threads at once).
     public static let arguments = ["--scenario", "fast-scroll-slow-rows", "--json"]
 
-    /// How many runs a race-free verdict takes. TSan reports a race only when
-    /// two threads touched the memory with nothing ordering them, and the
-    /// harness's locks order threads that take turns: the race shows when the
-    /// threads really run at once, so one clean run proves little.
-    public static let runs = 6
-
-    /// Whether the machine was too busy for a clean verdict to mean much: its
-    /// load average over the last minute above its number of cores.
-    public static func machineWasBusy() -> (busy: Bool, load: Double) {
-        var load = [0.0]
-        guard getloadavg(&load, 1) == 1 else { return (false, 0) }
-        return (load[0] > Double(ProcessInfo.processInfo.activeProcessorCount), load[0])
-    }
+    /// How many runs a race-free verdict takes. TSan reports two accesses that
+    /// nothing it sees orders, whether or not they met in time; with the
+    /// harness's locks hidden, the same story gives it the same orders in
+    /// every run, so a second run would see what the first saw.
+    public static let runs = 1
 
     /// Thread Sanitizer's exit status after a report (the run itself went on).
     public static let reportedStatus: Int32 = 66
