@@ -15,7 +15,7 @@ enum CheckCommand: LessonsCommand {
         scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
         on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
         exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
-        Thread Sanitizer and played once, looking for the data race step 5 fixes. The verdict is kept in \
+        Thread Sanitizer and played four times, looking for the data race step 5 fixes. The verdict is kept in \
         .operationlessons/last-check.json: lessons hint reads it.
         """
 

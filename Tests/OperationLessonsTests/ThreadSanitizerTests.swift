@@ -10,7 +10,7 @@ import Testing
 /// this TSan-built test bundle), so step 4's report is its own and cannot fail
 /// the test run. Only in `.ci/run`'s TSan leg: elsewhere the executables are not
 /// TSan-built and there would be nothing to read. With the harness's locks out
-/// of TSan's sight, one run shows what any run shows (`RaceCheck.runs`).
+/// of TSan's sight, step 4's race shows in the first run (`RaceCheck.runs`).
 @Suite(.enabled(if: ThreadSanitizer.isOn, "needs the TSan-built executables of the TSan leg (.ci/run)"))
 struct ThreadSanitizerTests {
     /// Exercise 5's race check plays the same.
