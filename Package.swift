@@ -48,12 +48,14 @@ let package = Package(
     ] + lessonTargets.map { .executable(name: $0, targets: [$0]) },
     targets: [
         .target(
-            name: "SlowNetwork",
+            name: "SlowNetwork", dependencies: ["UnseenSync"],
             resources: [.copy("Resources/apps.plist")]
         ),
-        .target(name: "TableKit"),
+        .target(name: "TableKit", dependencies: ["UnseenSync"]),
         // Drawing in a terminal: the table's rows and icons, text made safe and measured in columns, wrapping.
         .target(name: "TerminalKit", dependencies: ["TableKit"]),
+        // The harness's own locks, hidden from Thread Sanitizer so that only the app's order its threads.
+        .target(name: "UnseenSync"),
         // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
         .target(name: "LessonSupport", dependencies: ["SlowNetwork", "TableKit"]),
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
@@ -61,9 +63,12 @@ let package = Package(
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
         .target(
             name: "LessonKit",
-            dependencies: ["DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam", "TerminalKit"]),
+            dependencies: [
+                "DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam", "TerminalKit", "UnseenSync",
+            ]),
         // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
-        .target(name: "DispatchSeam", linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
+        .target(
+            name: "DispatchSeam", dependencies: ["UnseenSync"], linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
         // The Swift runtime's hook for jobs bound to the global executor: how the story clock sees tasks.
         .target(name: "TaskSeam"),
         .executableTarget(
@@ -82,6 +87,13 @@ let package = Package(
             dependencies: ["SlowNetwork", "TableKit", "TerminalKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage"]
                 + (stepStories.values.sorted() + lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
+        // A controller ported from a published tutorial, played by the race check's tests
+        // (ThreadSanitizerTests): its model record is written on download threads.
+        .executableTarget(
+            name: "RecordRaceFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            path: "Tests/Fixtures/RecordRace",
+            // Kept as the tutorial wrote it, Swift 5 warnings and all; they are not the build's to show.
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
     ] + exerciseStartTargets.map {
         .target(
             name: $0,

@@ -5,6 +5,7 @@
 // Sanitizer, to its interceptor, so it still sees the hand-over).
 #define _GNU_SOURCE
 #include "DispatchSeam.h"
+#include "UnseenSync.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -58,35 +59,18 @@ enum { queue_capacity = 1024 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-// Thread Sanitizer's annotations, present when the program is built with it.
-// The seam's lock is taken by every counted block; seen by TSan, it would
-// order the app's threads and hide their races. So TSan ignores the seam's
-// synchronisation and its own bookkeeping, and a semaphore the harness
-// hands out is acquired by the thread it is handed to.
-extern void AnnotateIgnoreSyncBegin(const char *file, int line) __attribute__((weak));
-extern void AnnotateIgnoreSyncEnd(const char *file, int line) __attribute__((weak));
-extern void AnnotateIgnoreReadsBegin(const char *file, int line) __attribute__((weak));
-extern void AnnotateIgnoreReadsEnd(const char *file, int line) __attribute__((weak));
-extern void AnnotateIgnoreWritesBegin(const char *file, int line) __attribute__((weak));
-extern void AnnotateIgnoreWritesEnd(const char *file, int line) __attribute__((weak));
-extern void __tsan_acquire(void *address) __attribute__((weak));
-
+// The seam's lock is taken by every counted block; seen by Thread Sanitizer,
+// it would order the app's threads and hide their races. So TSan sees
+// neither the seam's synchronisation nor its bookkeeping (UnseenSync), and a
+// semaphore the harness hands out is acquired by the thread it is handed to.
 static void lock_seam(void) {
-    if (AnnotateIgnoreSyncBegin) {
-        AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
-        AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
-        AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-    }
+    unseen_begin();
     pthread_mutex_lock(&lock);
 }
 
 static void unlock_seam(void) {
     pthread_mutex_unlock(&lock);
-    if (AnnotateIgnoreSyncEnd) {
-        AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
-        AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
-        AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
-    }
+    unseen_end();
 }
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static _Atomic uint64_t current_run;
@@ -135,10 +119,10 @@ static void *next_symbol(const char *name, const char *interceptor) {
 #define REAL(type, name) \
     static type real_##name(void) { \
         static _Atomic(type) cached; \
-        type found = atomic_load(&cached); \
+        type found = atomic_load_explicit(&cached, memory_order_relaxed); \
         if (!found) { \
             found = (type)next_symbol(#name, "__interceptor_" #name); \
-            atomic_store(&cached, found); \
+            atomic_store_explicit(&cached, found, memory_order_relaxed); \
         } \
         return found; \
     }
@@ -388,7 +372,7 @@ long dispatch_semaphore_wait(dispatch_semaphore_t semaphore, dispatch_time_t tim
     while (!waiter.granted && !waiter.abandoned) pthread_cond_wait(&waiter.wake, &lock);
     unlock_seam();
     pthread_cond_destroy(&waiter.wake);
-    if (waiter.granted && __tsan_acquire) __tsan_acquire(semaphore);
+    if (waiter.granted) unseen_take_over(semaphore);
     return waiter.granted ? 0 : real_dispatch_semaphore_wait()(semaphore, timeout);
 }
 

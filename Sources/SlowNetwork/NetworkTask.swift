@@ -25,12 +25,12 @@ public final class NetworkTask: @unchecked Sendable {
         self.end = end
     }
 
-    public var isCancelled: Bool { lock.withLock { wasCancelled } }
+    public var isCancelled: Bool { lock.withUnseenLock { wasCancelled } }
 
     /// Stops the fetch. Its completion is called once, with `.cancelled`, if
     /// it had not ended already.
     public func cancel() {
-        let ending = lock.withLock { () -> (ends: Bool, token: Int?) in
+        let ending = lock.withUnseenLock { () -> (ends: Bool, token: Int?) in
             guard !hasEnded else { return (false, nil) }
             hasEnded = true
             wasCancelled = true
@@ -41,7 +41,7 @@ public final class NetworkTask: @unchecked Sendable {
 
     /// Ends the fetch with `outcome`, on the delivery queue, unless it has ended already.
     func finish(_ outcome: Result<Data, NetworkError>) {
-        let ending = lock.withLock { () -> (ends: Bool, token: Int?) in
+        let ending = lock.withUnseenLock { () -> (ends: Bool, token: Int?) in
             guard !hasEnded else { return (false, nil) }
             hasEnded = true
             return (true, clockToken)
@@ -52,14 +52,14 @@ public final class NetworkTask: @unchecked Sendable {
     /// Keeps the clock's count of the fetch, to end with it; false if the
     /// fetch has ended already (its end found no count to end).
     func keep(_ token: Int) -> Bool {
-        lock.withLock {
+        lock.withUnseenLock {
             if !hasEnded { clockToken = token }
             return !hasEnded
         }
     }
 
     /// Whether a piece of the body may still be reported.
-    var isRunning: Bool { lock.withLock { !hasEnded } }
+    var isRunning: Bool { lock.withUnseenLock { !hasEnded } }
 }
 
 extension SlowNetwork {

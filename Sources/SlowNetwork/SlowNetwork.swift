@@ -1,4 +1,5 @@
 import Foundation
+import UnseenSync
 
 /// An in-process "internet" serving the icons, slowly, deterministically, and
 /// with the faults you ask for. One instance per scenario: it owns the request
@@ -8,10 +9,10 @@ import Foundation
 /// Every time it keeps is its clock's (`NetworkClock`): in a scenario, story
 /// time, so a request's start, end and outcome are the same in every run.
 ///
-/// Its state is guarded by an `NSLock` rather than Synchronization's `Mutex`:
-/// on Linux, Thread Sanitizer does not see `Mutex` (its futex calls are not
-/// intercepted) and would report every access under it as a data race,
-/// burying the lessons' real races. `NSLock` is a pthread mutex, which it sees.
+/// Its state is guarded by an `NSLock` rather than Synchronization's `Mutex`,
+/// taken with `withUnseenLock`: Thread Sanitizer neither sees the lock (it
+/// would order the app's threads that ask the network, and hide their races)
+/// nor reports what is read and written under it.
 public final class SlowNetwork: @unchecked Sendable {
     public let conditions: NetworkConditions
     public let clock: any NetworkClock
@@ -54,31 +55,31 @@ public final class SlowNetwork: @unchecked Sendable {
         self.state = State(offline: conditions.offline)
     }
 
-    public var isOffline: Bool { lock.withLock { state.offline } }
+    public var isOffline: Bool { lock.withUnseenLock { state.offline } }
 
     /// Pulls the plug (or plugs it back in). Requests in flight when the plug is
     /// pulled fail when they would have finished.
     public func setOffline(_ offline: Bool) {
-        lock.withLock { state.offline = offline }
+        lock.withUnseenLock { state.offline = offline }
     }
 
     /// From now on, requests for the rule's URLs behave as it says.
     public func addRule(_ rule: URLRule) {
-        addedRulesLock.withLock { addedRules.insert(rule, at: 0) }
+        addedRulesLock.withUnseenLock { addedRules.insert(rule, at: 0) }
     }
 
     private func behavior(for key: String) -> URLRule.Behavior? {
-        (addedRulesLock.withLock { addedRules } + conditions.rules).first { $0.matches(key) }?.behavior
+        (addedRulesLock.withUnseenLock { addedRules } + conditions.rules).first { $0.matches(key) }?.behavior
     }
 
     /// A copy of the request log as it is now.
-    public var log: RequestLog { lock.withLock { state.log } }
+    public var log: RequestLog { lock.withUnseenLock { state.log } }
 
     /// The log's headline counts as they are now, kept up to date as requests
     /// start and end: what a status line drawn every frame needs, without
     /// copying the log.
     public var counts: NetworkCounts {
-        lock.withLock {
+        lock.withUnseenLock {
             NetworkCounts(
                 requests: state.log.count, uniqueURLs: state.log.uniqueURLs,
                 duplicateRequests: state.log.duplicateRequests, inFlight: state.log.inFlight)
@@ -88,7 +89,7 @@ public final class SlowNetwork: @unchecked Sendable {
     /// Ends the scenario's network: sleeping requests wake and fail, later ones
     /// fail at once. Work left running by a lesson cannot outlive its scenario.
     public func shutdown() {
-        lock.withLock { state.isShutDown = true }
+        lock.withUnseenLock { state.isShutDown = true }
         clock.shutDown()
     }
 
@@ -102,6 +103,11 @@ public final class SlowNetwork: @unchecked Sendable {
     /// is due, which is the whole point of step 1 (call it on the main queue
     /// and the app freezes).
     public func data(contentsOf url: URL) throws -> Data {
+        // The whole request out of Thread Sanitizer's sight: what the network
+        // does on the caller's thread (its locks, the clock's, Foundation's
+        // inside `URL`) must not order the caller after the main queue.
+        unseen_begin()
+        defer { unseen_end() }
         let key = url.absoluteString
         let thread = isMainQueue() ? Request.mainQueue : Request.worker
         guard let start = clock.admit(key) else { throw NetworkError.shutDown }
@@ -130,7 +136,7 @@ public final class SlowNetwork: @unchecked Sendable {
     /// Logs a request starting at `start` and plans it.
     func begin(_ key: String, at start: StoryTime, thread: String) -> Begun {
         let behavior = self.behavior(for: key)
-        let (id, plan) = lock.withLock { () -> (Int, Plan) in
+        let (id, plan) = lock.withUnseenLock { () -> (Int, Plan) in
             let attempt = self.attempt(of: key, at: start)
             var plan = self.plan(for: key, attempt: attempt, behavior: behavior, offline: state.offline)
             if state.isShutDown { plan.failure = .shutDown }
@@ -221,7 +227,7 @@ public final class SlowNetwork: @unchecked Sendable {
     }
 
     func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
-        lock.withLock {
+        lock.withUnseenLock {
             // Read the clock under the lock, as `begin` does, so the order of
             // starts and ends in the log is the order the live counts saw.
             let end = clock.now

@@ -15,7 +15,7 @@ enum CheckCommand: LessonsCommand {
         scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
         on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
         exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
-        Thread Sanitizer and played six times, looking for the data race step 5 fixes. Exercise 11's is also \
+        Thread Sanitizer and played four times, looking for the data race step 5 fixes. Exercise 11's is also \
         built in the Swift 6 language mode (WORKBENCH_SWIFT_MODE=6): its errors in your files are the verdict. \
         The verdict is kept in .operationlessons/last-check.json: lessons hint reads it.
         """
@@ -228,14 +228,6 @@ enum CheckCommand: LessonsCommand {
                 errors: run.errors, crashed: run.signal != nil, reported: run.report != nil,
                 code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
             if !verdict.passed { return verdict }
-        }
-        let (busy, load) = RaceCheck.machineWasBusy()
-        if busy {
-            say(
-                "Note: the machine was busy (load \(String(format: "%.1f", load)) on "
-                    + "\(ProcessInfo.processInfo.activeProcessorCount) cores). Thread Sanitizer sees a race only "
-                    + "when the threads really run at once, so a clean run on a busy machine proves less: check again "
-                    + "when it is idle.")
         }
         return verdict
     }

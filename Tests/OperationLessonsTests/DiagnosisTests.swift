@@ -106,4 +106,26 @@ import Testing
         }
         #expect(results.filter(\.passed).count >= 10)
     }
+
+    /// Step 5's code with the cache write moved back onto the download thread
+    /// (Tests/Fixtures/RecordRace, `--cache-in-operation`): its dictionary,
+    /// written by three download threads at once, can crash any scenario. A
+    /// crash costs only the crashed scenario's verdicts, said at the fixture's
+    /// line, never the suite's; every other verdict is step 5's own (all fixed:
+    /// the race itself is the Thread Sanitizer build's to see).
+    @Test(.racyStepAsChild) func aRaceInTheLearnersCodeLeavesEveryOtherFixAlone() async throws {
+        let executable = LessonProcess.buildDirectory.appendingPathComponent("RecordRaceFixture")
+        let results = await ImageListChecks.check(
+            exercise: 5,
+            run: ImageListChecks.inChildProcesses(
+                executable, arguments: ["--cache-in-operation"], root: Rig.packageRoot))
+        #expect(results.map(\.bug) == ImageListChecks.bugs(exercise: 5).map(\.name))
+        for result in results where !result.passed {
+            #expect(!result.wasMeasured, "\(result.bug): \(result.measured)")
+            #expect(
+                result.measured.hasPrefix(
+                    "not measured: your program crashed at Tests/Fixtures/RecordRace/CacheInOperationViewController.swift:"),
+                "\(result.bug): \(result.measured)")
+        }
+    }
 }

@@ -9,9 +9,8 @@ import Testing
 /// Each step runs as a child process (the TSan-built lesson executable beside
 /// this TSan-built test bundle), so step 4's report is its own and cannot fail
 /// the test run. Only in `.ci/run`'s TSan leg: elsewhere the executables are not
-/// TSan-built and there would be nothing to read. `.ci/run` plays them in a
-/// `swift test` of their own, with nothing else running: TSan sees the race
-/// only when the step's threads really run at once (`RaceCheck.runs`).
+/// TSan-built and there would be nothing to read. With the harness's locks out
+/// of TSan's sight, step 4's race shows in the first run (`RaceCheck.runs`).
 @Suite(.enabled(if: ThreadSanitizer.isOn, "needs the TSan-built executables of the TSan leg (.ci/run)"))
 struct ThreadSanitizerTests {
     /// Exercise 5's race check plays the same.
@@ -24,24 +23,51 @@ struct ThreadSanitizerTests {
     @Test func step4WritesItsCacheFromDownloadThreads() async throws {
         // The race shows as TSan's report, or as the crash it causes when two
         // threads write the dictionary at once (the report then may not come
-        // first): either names step 4's line that writes it. A run in which
-        // the writers happened to take turns shows neither: play it again, as
-        // `lessons check 5` does.
-        var run = try await LessonProcess.run("Lesson04CacheDictionary", Self.arguments)
-        for _ in 1..<(2 * RaceCheck.runs) where !Self.showsTheRace(run) {
-            run = try await LessonProcess.run("Lesson04CacheDictionary", Self.arguments)
-        }
+        // first): either names step 4's line that writes it. In the first run:
+        // the clock's lock no longer orders the downloads that end together.
+        let run = try await LessonProcess.run("Lesson04CacheDictionary", Self.arguments)
         #expect(
             Self.showsTheRace(run),
             """
-            no race shown in \(2 * RaceCheck.runs) runs; the last exited \(run.status), stderr ends: \
-            \(run.errors.suffix(1500)); its report: \((try? run.report().summary) ?? String(run.output.suffix(1500)))
+            no race shown; the run exited \(run.status), stderr ends: \(run.errors.suffix(1500)); \
+            its report: \((try? run.report().summary) ?? String(run.output.suffix(1500)))
             """
         )
         #expect(run.crashed || run.status == RaceCheck.reportedStatus)
         // Exercise 5's race check, which `lessons check 5` runs on a TSan-built workbench, sees it too.
         let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
         #expect(!verdict.passed)
+    }
+
+    /// The same controller whose download marks its record `.downloading`
+    /// before it fetches, on the download thread, while the main queue reads the
+    /// record in `cellForRowAt` during the fetch: no order of the app's between
+    /// them. Seen once the harness's locks are out of TSan's sight.
+    @Test func aModelRecordMarkedOnTheDownloadThreadIsReported() async throws {
+        let run = try await LessonProcess.run("RecordRaceFixture", ["--marks-downloading"] + Self.arguments)
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
+        #expect(verdict.bug == "the cache is written from download threads (a data race)")
+        #expect(!verdict.passed)
+        #expect(
+            verdict.measured
+                == "1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/RecordViewController.swift:107:23)",
+            "\(run.errors.suffix(3000))")
+    }
+
+    /// A published tutorial's controller (Tests/Fixtures/RecordRace) writes its
+    /// model record's `image` and `state` on its download thread while
+    /// `cellForRowAt` reads them on the main queue. TSan does not report it yet:
+    /// the main queue's read comes seconds of harness work before the write,
+    /// and TSan keeps only the last few tens of thousands of events of a
+    /// thread (docs/architecture.md, "The race run").
+    @Test func aModelRecordWrittenOnTheDownloadThreadIsReported() async throws {
+        let run = try await LessonProcess.run("RecordRaceFixture", Self.arguments)
+        #expect((try? run.report()) != nil, "\(run.errors.suffix(1500))")
+        withKnownIssue("TSan forgets the main queue's read before the download writes (issue 24)") {
+            let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
+            #expect(!verdict.passed)
+            #expect(verdict.measured.contains("(first: Tests/Fixtures/RecordRace/RecordViewController.swift:"))
+        }
     }
 
     /// A TSan report, or a crash, at the line of step 4 that writes the cache.

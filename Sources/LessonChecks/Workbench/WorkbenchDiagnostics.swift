@@ -70,8 +70,9 @@ public enum WorkbenchDiagnostics {
         frame(in: lines, under: "Sources/", crashedThreadOnly: true)
     }
 
-    /// The steps' and exercises' own code, which the suite's tests play as a learner's.
-    static let stepsCode = ["Sources/Lesson0", "Sources/Lesson1", "Sources/Exercise"]
+    /// The steps' and exercises' own code, and the controllers ported from
+    /// tutorials (`Tests/Fixtures`), which the suite's tests play as a learner's.
+    static let stepsCode = ["Sources/Lesson0", "Sources/Lesson1", "Sources/Exercise", "Tests/Fixtures/"]
 
     /// Where a stuck workbench was, from the backtrace of every thread the
     /// Swift runtime wrote when asked (SIGABRT): the learner's own code first.

@@ -2,6 +2,7 @@ import DispatchSeam
 import Foundation
 import SlowNetwork
 import TableKit
+import UnseenSync
 
 /// A scenario's clock: story time, which moves only when the app has nothing
 /// left to do before the next thing is due (docs/architecture.md, "The story
@@ -55,6 +56,9 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     var whileMainThreadWaits: (() -> Void)?
 
     // NSCondition, not Synchronization's Mutex: Thread Sanitizer on Linux does not see Mutex.
+    // Taken out of TSan's sight (`withUnseenLock`): the app's threads and the
+    // main queue's looks take it, and seen it would order every download after
+    // the main queue's last look and hide the races between them.
     private let condition = NSCondition()
     private var time = StoryTime.zero
     private var isShutDown = false
@@ -79,7 +83,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     private var firstLimit: Int??
     private var unseenRequests = 0
 
-    var now: StoryTime { condition.withLock { time } }
+    var now: StoryTime { condition.withUnseenLock { time } }
 
     /// Whether the calling thread is the main queue's, in its own work or in
     /// a `DispatchQueue.global().sync` it made (which runs the block on the
@@ -90,14 +94,14 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         // turn goes back to the pool and may run an operation next: then it is
         // that operation's thread, not the main queue's.
         guard seam_runs_main_queue_work() != 0 else { return false }
-        return condition.withLock { mainQueueThread } == Self.currentThread
+        return condition.withUnseenLock { mainQueueThread } == Self.currentThread
     }
 
     /// Called on the main queue by the run at each turn: on Linux the main
     /// queue's work need not run on the process's first thread.
     func noteMainQueueThread() {
         let thread = Self.currentThread
-        condition.withLock { mainQueueThread = thread }
+        condition.withUnseenLock { mainQueueThread = thread }
     }
 
     private struct Timer {
@@ -110,6 +114,9 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     // MARK: the network's side, on the requesting thread
 
     func admit(_ url: String) -> StoryTime? {
+        // Reading the caller's queue takes the queue's lock, which the main queue takes too.
+        unseen_begin()
+        defer { unseen_end() }
         let thread = Self.currentThread
         let isOnMainQueue = isOnMainQueueThread
         let limit = isOnMainQueue ? nil : Self.limitOfCurrentQueue
@@ -117,7 +124,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let dispatchQueue = seam_current_queue()
         let needsSlot = limit == OperationQueue.defaultMaxConcurrentOperationCount && dispatchQueue != nil
         let wake = DispatchSemaphore(value: 0)
-        let admitted = condition.withLock { () -> Bool? in
+        let admitted = condition.withUnseenLock { () -> Bool? in
             guard !isShutDown else { return nil }
             noteQueueLimit(limit)
             if work == 0 && !isOnMainQueue { unseenRequests += 1 }
@@ -132,7 +139,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
         guard let admitted else { return nil }
         if !admitted { parked { wake.wait() } }
-        return condition.withLock { isShutDown ? nil : time }
+        return condition.withUnseenLock { isShutDown ? nil : time }
     }
 
     /// The limit of the operation queue the calling code runs in (inside an
@@ -151,14 +158,17 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     private func parked(_ wait: () -> Void) {
         seam_park(1)
         let saved = seam_leave_run()
+        // The main queue's signal would order what it did before after the caller.
+        unseen_begin()
         wait()
+        unseen_end()
         seam_restore(saved)
         seam_park(0)
     }
 
     func sleep(until due: StoryTime) -> Bool {
         let thread = Self.currentThread
-        let wake = condition.withLock { () -> DispatchSemaphore? in
+        let wake = condition.withUnseenLock { () -> DispatchSemaphore? in
             guard !isShutDown else { return nil }
             callers[thread]?.state = .sleeping(until: due)
             changed()
@@ -167,11 +177,11 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         guard let wake else { return false }
         if isOnMainQueueThread { whileMainThreadWaits?() }
         parked { wake.wait() }
-        return condition.withLock { callers[thread]?.state == .released }
+        return condition.withUnseenLock { callers[thread]?.state == .released }
     }
 
     func leave() {
-        condition.withLock {
+        condition.withUnseenLock {
             callers[Self.currentThread] = nil
             wakes[Self.currentThread] = nil
             changed()
@@ -179,7 +189,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     }
 
     func shutDown() {
-        condition.withLock {
+        condition.withUnseenLock {
             isShutDown = true
             for (thread, caller) in callers where caller.state != .released { wakes[thread]?.signal() }
             timers.removeAll()
@@ -188,8 +198,11 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     }
 
     func startTask() -> Int {
+        // Reading the caller's queue takes the queue's lock, as in `admit`.
+        unseen_begin()
+        defer { unseen_end() }
         let limit = isOnMainQueueThread ? nil : Self.limitOfCurrentQueue
-        return condition.withLock {
+        return condition.withUnseenLock {
             noteQueueLimit(limit)
             lastToken += 1
             tasks.insert(lastToken)
@@ -199,17 +212,26 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     }
 
     func finishTask(_ token: Int) {
-        condition.withLock {
+        condition.withUnseenLock {
             tasks.remove(token)
             changed()
         }
     }
 
     func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        condition.withLock {
+        // Handed to its queue by the main queue, unseen (`advance`): it comes
+        // after what its asker did, as a session's callback does, not after
+        // what the main queue did.
+        let handOver = HandOver()
+        unseen_hand_over(handOver.token)
+        let delivery: @Sendable () -> Void = {
+            unseen_take_over(handOver.token)
+            work()
+        }
+        condition.withUnseenLock {
             guard !isShutDown else { return }
             timersAsked += 1
-            timers.append(Timer(due: max(instant, time), order: timersAsked, queue: queue, work: work))
+            timers.append(Timer(due: max(instant, time), order: timersAsked, queue: queue, work: delivery))
             changed()
         }
     }
@@ -217,18 +239,18 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     // MARK: the run's side, on the main thread
 
     /// Everyone in the network now.
-    var callersNow: [Caller] { condition.withLock { Array(callers.values) } }
+    var callersNow: [Caller] { condition.withUnseenLock { Array(callers.values) } }
 
     /// Fetches in flight that block no thread.
-    var tasksInFlight: Int { condition.withLock { tasks.count } }
+    var tasksInFlight: Int { condition.withUnseenLock { tasks.count } }
 
     /// Work the network will deliver later (a fetch's chunks).
-    var deliveriesPending: Int { condition.withLock { timers.count } }
+    var deliveriesPending: Int { condition.withUnseenLock { timers.count } }
 
     /// The limit of the first operation queue a request came from (nil: no
     /// request came from one, or it has no limit).
     var firstQueueLimit: Int? {
-        condition.withLock {
+        condition.withUnseenLock {
             guard let limit = firstLimit ?? nil, limit != OperationQueue.defaultMaxConcurrentOperationCount, limit > 0
             else { return nil }
             return limit
@@ -237,25 +259,25 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
 
     /// Requests from work the harness does not see: not the main queue, and
     /// no Dispatch work it counts (a `Thread` of the app's own).
-    var requestsFromUnseenWork: Int { condition.withLock { unseenRequests } }
+    var requestsFromUnseenWork: Int { condition.withUnseenLock { unseenRequests } }
 
     /// The earliest time a sleeping caller's answer, or a delivery, is due.
     var nextDue: StoryTime? {
-        condition.withLock {
+        condition.withUnseenLock {
             let answers = callers.values.compactMap { if case .sleeping(let due) = $0.state { due } else { nil } }
             return (answers + timers.map(\.due)).min()
         }
     }
 
     var mainThreadIsReleased: Bool {
-        condition.withLock { callers.values.contains { $0.isOnMainQueue && $0.state == .released } }
+        condition.withUnseenLock { callers.values.contains { $0.isOnMainQueue && $0.state == .released } }
     }
 
     /// Gives each free worker slot of a queue with no limit to the queue's
     /// earliest submitted work that holds none, once that work has reached
     /// the network (it is not given past work still on its way).
     func grantFreeSlots() {
-        condition.withLock {
+        condition.withUnseenLock {
             let threads = slotPlan().grants
             for thread in threads {
                 callers[thread]?.state = .admitted
@@ -268,10 +290,10 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// The queues with no limit whose worker slots are all taken (slots to
     /// give count as free): their other work waits in the story, whatever
     /// their real threads do.
-    var fullSlotQueues: Set<UnsafeRawPointer> { condition.withLock { slotPlan().full } }
+    var fullSlotQueues: Set<UnsafeRawPointer> { condition.withUnseenLock { slotPlan().full } }
 
     /// Requests that may have a free worker slot and have not been given it yet.
-    var slotsToGive: Int { condition.withLock { slotPlan().grants.count } }
+    var slotsToGive: Int { condition.withUnseenLock { slotPlan().grants.count } }
 
     /// Who gets a free slot now, and which queues have none left. Under `condition`.
     private func slotPlan() -> (grants: [UInt], full: Set<UnsafeRawPointer>) {
@@ -316,7 +338,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// queues, in the order they were asked for. Returns how many it started.
     @discardableResult
     func advance(to instant: StoryTime) -> Int {
-        condition.withLock {
+        condition.withUnseenLock {
             time = max(time, instant)
             var woken = 0
             for (thread, caller) in callers {
@@ -341,4 +363,9 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     }
 
     private static var currentThread: UInt { UInt(pthread_self()) }
+}
+
+/// A token for one hand-over Thread Sanitizer sees (`unseen_hand_over`): its address.
+private final class HandOver: Sendable {
+    var token: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 }

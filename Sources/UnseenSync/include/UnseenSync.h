@@ -1,0 +1,24 @@
+#ifndef UNSEEN_SYNC_H
+#define UNSEEN_SYNC_H
+
+// The harness's synchronisation, hidden from Thread Sanitizer
+// (docs/architecture.md, "The race run"). The story clock, the network and
+// the instruments take locks on the app's threads and on the main queue; seen
+// by TSan, each lock would order every app thread after the main queue's
+// last look and hide the app's own races. Inside `unseen_begin` …
+// `unseen_end` the calling thread's locks, waits and memory accesses are
+// invisible to TSan; outside a TSan build these do nothing.
+
+/// From now until the matching `unseen_end`, TSan ignores what the calling
+/// thread synchronises on and reads and writes. Nests.
+void unseen_begin(void);
+void unseen_end(void);
+
+/// What the calling thread has done so far happens before what follows
+/// `unseen_take_over` with the same token, on any thread: the one order the
+/// harness must keep when it hands the app's work on (a fetch's answer
+/// handed to its queue), kept even inside `unseen_begin`.
+void unseen_hand_over(const void *token);
+void unseen_take_over(const void *token);
+
+#endif
