@@ -102,9 +102,12 @@ public enum HintText {
     /// failed), then level 1 (the question, where to look), level 2 (the why
     /// and the API), level 3 (the code, from `step`: its excerpts, "…" between
     /// two, since each is from another place). A line of code too long for
-    /// `width` is broken where Swift reads on (`CodeLine.fitted`).
+    /// `width` is broken where Swift reads on (`CodeLine.fitted`). Given the
+    /// learner's files (`code`), the place to look is named only where they
+    /// have it, and otherwise by its role (`CodePlace.said(in:)`).
     public static func bug(
-        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil
+        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil,
+        code: LearnerCode? = nil
     ) -> [String] {
         var lines = ["\(number)\(bug.name)"]
         if let lastCheck, !lastCheck.passed {
@@ -116,7 +119,9 @@ public enum HintText {
             }
         }
         lines.append("   Ask:   \(bug.hints.question)")
-        lines.append("   Look:  \(bug.hints.place)")
+        let place = bug.hints.place
+        let look: String? = if let code { place.said(in: code) } else { place.description }
+        if let look { lines.append("   Look:  \(look)") }
         if level >= 2 {
             lines.append("   Why:   \(bug.why)")
             lines.append("   Use:   \(bug.hints.api)")
