@@ -182,14 +182,10 @@ public enum ImageListChecks {
         guard let report = reports[bug.scenario.name] else {
             return result(false, "the \(bug.scenario.name) run was not played")
         }
-        if let situation = bug.situation, let seen = reports[situation.scenario.name], !situation.holds(seen) {
-            return unmeasured(bug, "not measured: " + situation.says(seen), on: situation.scenario, isSafeguard)
+        if let why = bug.whyNotMeasured(report) {
+            return unmeasured(bug, "not measured: " + why, on: bug.scenario, isSafeguard)
         }
         let verdict = bug.verdict(report)
-        if verdict == .notMeasured {
-            let why = "not measured: the \(bug.scenario.name) run gave no \(bug.measure.name)"
-            return unmeasured(bug, why, on: bug.scenario, isSafeguard)
-        }
         var measured = [bug.measure.says(report)]
         var held = true
         for condition in bug.conditions {

@@ -283,7 +283,7 @@ extension KnownBug {
                 short: { $0 == 1 ? "freed" : "kept" }
             ) { $0.controllerFreed ? 1 : 0 },
             presence: .below(1),
-            situation: Condition(on: .leaveWhileLoading, { $0.requests > 0 }) { _ in
+            situation: Situation({ $0.requests > 0 }) { _ in
                 "no download was started before the user left, so none could keep the controller"
             }),
         KnownBug(
@@ -319,7 +319,7 @@ extension KnownBug {
             shape: Shape({ $0.failedRequests > 0 && $0.ownIconsAtEnd < $0.visibleRowsAtEnd && $0.wrongImageFrames == 0 }) {
                 "a row still shows its placeholder at the end, after \(counted($0.failedRequests, "failed request"))"
             },
-            situation: Condition(on: .failOnce, { $0.failedRequests > 0 }) { _ in
+            situation: Situation({ $0.failedRequests > 0 }) { _ in
                 "no download failed (row 2's fails the first time it is asked for), so none had to be tried again"
             }),
         KnownBug(
@@ -411,7 +411,7 @@ extension KnownBug {
                 "\(counted($0.wrongImageFrames, "frame")) with another row's icon, and "
                     + "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
             },
-            situation: Condition(on: .relaunch, { $0.diskCacheFiles > 0 }) {
+            situation: Situation({ $0.diskCacheFiles > 0 }) {
                 "no file was written to the Caches folder (0 files on disk for \(counted($0.uniqueURLs, "icon"))), "
                     + "so no two icons could share one"
             }),
@@ -591,7 +591,7 @@ extension KnownBug {
             measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
                 Double($0.requestsStartedWhileScrolling)
             },
-            situation: Condition(on: .fastScrollSlowRows, { $0.requests > 0 }) { _ in
+            situation: Situation({ $0.requests > 0 }) { _ in
                 "no download was started on the fast scroll, so none could start while the table glides"
             }),
         KnownBug(
