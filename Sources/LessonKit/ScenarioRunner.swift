@@ -650,6 +650,8 @@ private final class ActiveRun: @unchecked Sendable {
             return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
         report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
+        report.iconRequests = IconRequests(
+            requests: log.requests, shownMs: tableWatcher.shownMs, rowIcons: catalog.entries.map(\.icon))
         report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
         report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
         report.progressReports = tableWatcher.progressReports

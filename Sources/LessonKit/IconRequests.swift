@@ -1,0 +1,97 @@
+import Foundation
+import SlowNetwork
+
+/// Each icon's downloads in story order, as the network served them and the
+/// table showed them: when each started and ended, how it ended (cancelled
+/// by the app, failed, or with its bytes), and whether its icon reached a
+/// cell before the icon was asked for again. What a verdict needs to say
+/// "row 10's icon was downloaded again after its first download was
+/// cancelled" from a run rather than guess it from two counts.
+public struct IconRequests: Codable, Equatable, Sendable {
+    public struct Download: Codable, Equatable, Sendable {
+        public let startMs: Double
+        public let endMs: Double?
+        /// How the network ended it: ok, cancelled (the app cancelled its
+        /// fetch), failed, corrupt, truncated, or still in flight.
+        public let outcome: String
+        /// A cell's image view was given this icon on the main queue after the
+        /// download ended and before the icon was asked for again (or the run
+        /// ended): what it brought reached the table.
+        public let shown: Bool
+    }
+
+    public struct Icon: Codable, Equatable, Sendable {
+        public let url: String
+        /// The first row of the catalog that shows it; nil for a URL no row has.
+        public let row: Int?
+        public let downloads: [Download]
+    }
+
+    public private(set) var icons: [Icon] = []
+
+    public init() {}
+
+    /// From the request log, the icons each cell was given and when (story
+    /// ms, by URL), and the catalog's icon of each row.
+    public init(requests: [Request], shownMs: [String: [Double]], rowIcons: [String]) {
+        let byURL = Dictionary(grouping: requests) { SlowNetwork.resourceName($0.url) }
+        let rowOf = Dictionary(
+            rowIcons.enumerated().map { (SlowNetwork.resourceName($0.element), $0.offset) }, uniquingKeysWith: min)
+        icons = byURL.keys.sorted { (rowOf[$0] ?? .max, $0) < (rowOf[$1] ?? .max, $1) }.map { url in
+            let asked = (byURL[url] ?? []).sorted { ($0.startMs, $0.id) < ($1.startMs, $1.id) }
+            let shown = shownMs[url] ?? []
+            let downloads = asked.enumerated().map { index, request in
+                let next = index + 1 < asked.count ? asked[index + 1].startMs : .infinity
+                let reached = request.endMs.map { end in shown.contains { $0 >= end && $0 <= next } } ?? false
+                return Download(
+                    startMs: request.startMs, endMs: request.endMs, outcome: Self.outcome(request), shown: reached)
+            }
+            return Icon(url: url, row: rowOf[url], downloads: downloads)
+        }
+    }
+
+    static func outcome(_ request: Request) -> String {
+        if request.outcome == .failed, request.error == NetworkError.cancelled.description { return "cancelled" }
+        return request.outcome == .inFlight ? "in flight" : request.outcome.rawValue
+    }
+
+    /// An icon asked for again after an earlier download of it had ended,
+    /// never while it was in flight: the earlier download, and the next.
+    public struct Repeat: Equatable, Sendable {
+        public let icon: Icon
+        public let earlier: Download
+        public let again: Download
+
+        /// "row 10's icon was downloaded again (at 5200 ms) after its first
+        /// download was cancelled (at 4100 ms)", from how the earlier one ended.
+        public var sentence: String {
+            let which = icon.row.map { "row \($0)'s icon" } ?? "the icon \(icon.url)"
+            let index = icon.downloads.firstIndex(of: earlier) ?? Self.ordinals.count
+            let ordinal = Self.ordinals.indices.contains(index) ? Self.ordinals[index] : "earlier"
+            let end = earlier.endMs.map { " (at \(Int($0.rounded())) ms)" } ?? ""
+            let how =
+                switch (earlier.outcome, earlier.shown) {
+                case ("cancelled", _): "was cancelled\(end)"
+                case ("ok", false): "brought it\(end) and no row showed it"
+                case ("ok", true): "had been shown\(end)"
+                default: "\(earlier.outcome == "failed" ? "failed" : "came \(earlier.outcome)")\(end)"
+                }
+            return "\(which) was downloaded again (at \(Int(again.startMs.rounded())) ms) after its \(ordinal) "
+                + "download \(how)"
+        }
+
+        static let ordinals = ["first", "second", "third"]
+    }
+
+    /// The first icon, in row order, downloaded again after a download of it ended.
+    public var firstRepeat: Repeat? {
+        for icon in icons {
+            for (earlier, again) in zip(icon.downloads, icon.downloads.dropFirst()) {
+                if let end = earlier.endMs, again.startMs >= end {
+                    return Repeat(icon: icon, earlier: earlier, again: again)
+                }
+            }
+        }
+        return nil
+    }
+}
