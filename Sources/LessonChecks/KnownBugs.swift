@@ -258,8 +258,9 @@ extension KnownBug {
                     + "has run, where iOS lets it go when the operation finishes.",
                 hints: Hints(
                     question:
-                        "The queue holds the operation, and the operation holds its block (on Linux its "
-                        + "`completionBlock` too, for good: it is never cleared). What does the block hold?",
+                        "Whatever runs a download holds its closures until it ends: a queue its operations' blocks, a "
+                        + "fetch its completion (and on Linux an operation its `completionBlock` for good: it is never "
+                        + "cleared). What do those closures hold?",
                     place: CodePlace(
                         "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
@@ -460,7 +461,7 @@ extension KnownBug {
                         "A download already running when the memory warning comes carries on to the end. What could it "
                         + "ask before it hands its icon over?",
                     place: CodePlace(
-                        "BlockOperation", in: "AppsViewController.swift", role: "your download's operation"),
+                        "BlockOperation", in: "AppsViewController.swift", role: "where your download hands its icon over"),
                     api:
                         "`cancel()` only sets `isCancelled`, and a `BlockOperation`'s block cannot see its own "
                         + "operation. Write an `Operation` subclass whose `main()` checks `isCancelled` before the fetch "
@@ -483,6 +484,11 @@ extension KnownBug {
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(name: "staleDeliveries", unit: "icon delivered after the warning") {
                 Double($0.staleDeliveries)
+            },
+            // A warning that stopped the waiting downloads, not the running ones: where one started after it,
+            // nothing was cancelled at all, and that is the other bug's shape.
+            shape: Shape({ $0.staleDeliveries > 0 && $0.requestsAfterMemoryWarning == 0 }) {
+                counted($0.staleDeliveries, "icon") + " delivered after the warning, though none was downloaded after it"
             }),
         KnownBug(
             BugText(
@@ -518,6 +524,9 @@ extension KnownBug {
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(name: "requestsAfterMemoryWarning", unit: "download started after the warning") {
                 $0.requestsAfterMemoryWarning.map(Double.init)
+            },
+            shape: Shape({ ($0.requestsAfterMemoryWarning ?? 0) > 0 }) {
+                counted($0.requestsAfterMemoryWarning ?? 0, "download") + " started after the warning"
             }),
         KnownBug(
             BugText(
