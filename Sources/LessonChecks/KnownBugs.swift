@@ -489,6 +489,9 @@ extension KnownBug {
             // nothing was cancelled at all, and that is the other bug's shape.
             shape: Shape({ $0.staleDeliveries > 0 && $0.requestsAfterMemoryWarning == 0 }) {
                 counted($0.staleDeliveries, "icon") + " delivered after the warning, though none was downloaded after it"
+            },
+            situation: Situation({ $0.iconRequests.underWayAtWarnings > 0 }) { _ in
+                "no download was under way when the memory warning came, so none could deliver after it"
             }),
         KnownBug(
             BugText(

@@ -28,12 +28,17 @@ public struct IconRequests: Codable, Equatable, Sendable {
     }
 
     public private(set) var icons: [Icon] = []
+    /// When the memory warnings came, in story ms: what the downloads are read against.
+    public private(set) var memoryWarningsMs: [Double] = []
 
     public init() {}
 
     /// From the request log, the icons each cell was given and when (story
-    /// ms, by URL), and the catalog's icon of each row.
-    public init(requests: [Request], shownMs: [String: [Double]], rowIcons: [String]) {
+    /// ms, by URL), the catalog's icon of each row, and the memory warnings.
+    public init(
+        requests: [Request], shownMs: [String: [Double]], rowIcons: [String], memoryWarningsMs: [Double] = []
+    ) {
+        self.memoryWarningsMs = memoryWarningsMs
         let byURL = Dictionary(grouping: requests) { SlowNetwork.resourceName($0.url) }
         let rowOf = Dictionary(
             rowIcons.enumerated().map { (SlowNetwork.resourceName($0.element), $0.offset) }, uniquingKeysWith: min)
@@ -53,6 +58,15 @@ public struct IconRequests: Codable, Equatable, Sendable {
     static func outcome(_ request: Request) -> String {
         if request.outcome == .failed, request.error == NetworkError.cancelled.description { return "cancelled" }
         return request.outcome == .inFlight ? "in flight" : request.outcome.rawValue
+    }
+
+    /// Downloads under way at a memory warning (started before it, answered
+    /// after it, as `TableWatcher.staleDeliveries` reads them): the ones it
+    /// could stop.
+    public var underWayAtWarnings: Int {
+        icons.flatMap(\.downloads).filter { download in
+            memoryWarningsMs.contains { download.startMs < $0 && (download.endMs ?? .infinity) >= $0 }
+        }.count
     }
 
     /// An icon asked for again after an earlier download of it had ended,

@@ -651,7 +651,8 @@ private final class ActiveRun: @unchecked Sendable {
         }
         report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
         report.iconRequests = IconRequests(
-            requests: log.requests, shownMs: tableWatcher.shownMs, rowIcons: catalog.entries.map(\.icon))
+            requests: log.requests, shownMs: tableWatcher.shownMs, rowIcons: catalog.entries.map(\.icon),
+            memoryWarningsMs: tableWatcher.warningsMs)
         report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
         report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
         report.progressReports = tableWatcher.progressReports

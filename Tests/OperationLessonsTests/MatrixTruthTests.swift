@@ -3,6 +3,9 @@ import LessonChecks
 import LessonKit
 import Testing
 
+@testable import Lesson01SyncLoad
+@testable import Lesson07CustomOperation
+
 /// The bug matrix shows no ✓ for a bug whose situation never arose in the
 /// run: a step that writes no file cannot name two icons' files alike, and
 /// its cell says "–", with why under the table, as the check says "not measured".
@@ -47,5 +50,25 @@ import Testing
         let result = ImageListChecks.check(bug, reports: ["relaunch": Self.relaunch(files: 0)], exercise: 6)
         #expect(!result.passed && !result.wasMeasured)
         #expect(result.measured == "not measured: " + (bug.whyNotMeasured(Self.relaunch(files: 0)) ?? "?"))
+    }
+
+    /// Step 1 downloads on the main queue, where the memory warning is
+    /// delivered too: no download is ever under way at it, so none can
+    /// deliver after it, and the matrix and the check say "not measured".
+    @Test func noDownloadUnderWayAtTheWarningIsNotMeasured() async throws {
+        let bug = try #require(KnownBug.named("downloads under way at a memory warning deliver after it"))
+        let step1 = await SharedRuns.shared.result(Lesson01SyncLoad.AppsViewController.self, bug.scenario).report
+        #expect(step1.staleDeliveries == 0 && step1.iconRequests.underWayAtWarnings == 0)
+        #expect(bug.verdict(step1) == .notMeasured)
+        let result = ImageListChecks.check(bug, reports: [bug.scenario.name: step1], exercise: 7)
+        #expect(
+            !result.wasMeasured
+                && result.measured
+                    == "not measured: no download was under way when the memory warning came, so none could deliver "
+                    + "after it")
+        // Step 7 has downloads under way at the warning, and they deliver nothing.
+        let step7 = await SharedRuns.shared.result(Lesson07CustomOperation.AppsViewController.self, bug.scenario).report
+        #expect(step7.iconRequests.underWayAtWarnings > 0)
+        #expect(bug.verdict(step7) == .gone(0))
     }
 }
