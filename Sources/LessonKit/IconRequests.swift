@@ -47,12 +47,25 @@ public struct IconRequests: Codable, Equatable, Sendable {
             let shown = shownMs[url] ?? []
             let downloads = asked.enumerated().map { index, request in
                 let next = index + 1 < asked.count ? asked[index + 1].startMs : .infinity
-                let reached = request.endMs.map { end in shown.contains { $0 >= end && $0 <= next } } ?? false
+                let reached = request.endMs.map { end in Self.first(in: shown, atLeast: end).map { $0 <= next } ?? false }
+                    ?? false
                 return Download(
                     startMs: request.startMs, endMs: request.endMs, outcome: Self.outcome(request), shown: reached)
             }
             return Icon(url: url, row: rowOf[url], downloads: downloads)
         }
+    }
+
+    /// The first of `times` (in story order, as a run notes them) at or after
+    /// `ms`: found by halving, since a long run shows an icon thousands of times.
+    static func first(in times: [Double], atLeast ms: Double) -> Double? {
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] < ms { low = middle + 1 } else { high = middle }
+        }
+        return low < times.count ? times[low] : nil
     }
 
     static func outcome(_ request: Request) -> String {
