@@ -258,9 +258,9 @@ extension KnownBug {
                     + "has run, where iOS lets it go when the operation finishes.",
                 hints: Hints(
                     question:
-                        "Whatever runs a download holds its closures until it ends: a queue its operations' blocks, a "
-                        + "fetch its completion (and on Linux an operation its `completionBlock` for good: it is never "
-                        + "cleared). What do those closures hold?",
+                        "Whatever runs a download holds its closures until it ends: a queue its operations and each "
+                        + "operation its block (on Linux its `completionBlock` too, for good: it is never cleared), a "
+                        + "fetch its completion. What do those closures hold?",
                     place: CodePlace(
                         "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
