@@ -82,6 +82,12 @@ public struct IconRequests: Codable, Equatable, Sendable {
         }.count
     }
 
+    /// Downloads still in flight when the run ended: where the user leaves
+    /// the screen, the ones that could keep its controller.
+    public var inFlightAtEnd: Int {
+        icons.flatMap(\.downloads).filter { $0.endMs == nil }.count
+    }
+
     /// An icon asked for again after an earlier download of it had ended,
     /// never while it was in flight: the earlier download, and the next.
     public struct Repeat: Equatable, Sendable {

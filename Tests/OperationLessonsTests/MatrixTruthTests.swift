@@ -71,4 +71,21 @@ import Testing
         #expect(step7.iconRequests.underWayAtWarnings > 0)
         #expect(bug.verdict(step7) == .gone(0))
     }
+
+    /// Step 1's downloads are over before the user can leave: nothing is out
+    /// to keep its controller, so "freed" says nothing. A controller kept with
+    /// nothing out is still kept (on Linux a `completionBlock` holds it for good).
+    @Test func aControllerFreedWithNothingOutIsNotMeasured() async throws {
+        let bug = try #require(KnownBug.named("the controller is never freed while its downloads run"))
+        let step1 = await SharedRuns.shared.result(Lesson01SyncLoad.AppsViewController.self, bug.scenario).report
+        #expect(step1.controllerFreed && step1.requests > 0 && step1.iconRequests.inFlightAtEnd == 0)
+        #expect(bug.verdict(step1) == .notMeasured)
+        #expect(
+            bug.whyNotMeasured(step1) == "no download was still out when the user left, so none could keep the controller")
+        let step7 = await SharedRuns.shared.result(Lesson07CustomOperation.AppsViewController.self, bug.scenario).report
+        #expect(step7.iconRequests.inFlightAtEnd > 0 && bug.verdict(step7) == .gone(1))
+        var keptWithNothingOut = step1
+        keptWithNothingOut.controllerFreed = false
+        #expect(bug.verdict(keptWithNothingOut) == .present(0))
+    }
 }
