@@ -27,18 +27,31 @@ public struct IconRequests: Codable, Equatable, Sendable {
         public let downloads: [Download]
     }
 
+    /// One scroll of the user's, in story ms: the finger on the table from
+    /// `startMs`, then, after a flick, the table gliding on from `glideMs`
+    /// (`endMs` for a drag) to `endMs`.
+    public struct Scroll: Codable, Equatable, Sendable {
+        public let startMs: Double
+        public let glideMs: Double
+        public let endMs: Double
+    }
+
     public private(set) var icons: [Icon] = []
-    /// When the memory warnings came, in story ms: what the downloads are read against.
+    /// When the memory warnings came, and the user's scrolls, in story ms:
+    /// what the downloads are read against.
     public private(set) var memoryWarningsMs: [Double] = []
+    public private(set) var scrolls: [Scroll] = []
 
     public init() {}
 
     /// From the request log, the icons each cell was given and when (story
-    /// ms, by URL), the catalog's icon of each row, and the memory warnings.
+    /// ms, by URL), the catalog's icon of each row, the memory warnings and the scrolls.
     public init(
-        requests: [Request], shownMs: [String: [Double]], rowIcons: [String], memoryWarningsMs: [Double] = []
+        requests: [Request], shownMs: [String: [Double]], rowIcons: [String], memoryWarningsMs: [Double] = [],
+        scrolls: [Scroll] = []
     ) {
         self.memoryWarningsMs = memoryWarningsMs
+        self.scrolls = scrolls
         let byURL = Dictionary(grouping: requests) { SlowNetwork.resourceName($0.url) }
         let rowOf = Dictionary(
             rowIcons.enumerated().map { (SlowNetwork.resourceName($0.element), $0.offset) }, uniquingKeysWith: min)
@@ -80,6 +93,21 @@ public struct IconRequests: Codable, Equatable, Sendable {
         icons.flatMap(\.downloads).filter { download in
             memoryWarningsMs.contains { download.startMs < $0 && (download.endMs ?? .infinity) >= $0 }
         }.count
+    }
+
+    /// Downloads started while the finger was on the table, and while the
+    /// table glided on after a flick: a queue resumed when the finger lifts
+    /// starts its downloads in the glide.
+    public var startedWhileFingerDown: Int {
+        starts { start, scroll in start > scroll.startMs && start < scroll.glideMs }
+    }
+
+    public var startedWhileGliding: Int {
+        starts { start, scroll in start >= scroll.glideMs && start < scroll.endMs && scroll.glideMs < scroll.endMs }
+    }
+
+    private func starts(_ during: (Double, Scroll) -> Bool) -> Int {
+        icons.flatMap(\.downloads).filter { download in scrolls.contains { during(download.startMs, $0) } }.count
     }
 
     /// Downloads still in flight when the run ended: where the user leaves

@@ -135,6 +135,9 @@ private final class ActiveRun: @unchecked Sendable {
     private var requestsAtMemoryWarning: Int?
     /// From the moment the finger touched down until the table came to rest.
     private var scrollStart: StoryTime?
+    /// When the finger left the table in the scroll under way, if it glides on.
+    private var glideStart: StoryTime?
+    private var scrollsWithGlides: [IconRequests.Scroll] = []
     private var scrolls: [(startMs: Double, endMs: Double)] = []
     private lazy var tableWatcher = TableWatcher(
         icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds })
@@ -484,7 +487,11 @@ private final class ActiveRun: @unchecked Sendable {
                 table.setContentOffset(stepStartOffset + distance * 0.4 * progress / 0.25)
                 return false
             }
-            if table.isDragging { table.endDragging(willDecelerate: true) }
+            if table.isDragging {
+                // Stamped before the delegate hears of it (a tutorial resumes its queue there).
+                glideStart = clock.now
+                table.endDragging(willDecelerate: true)
+            }
             let glide = (progress - 0.25) / 0.75
             table.setContentOffset(stepStartOffset + distance * (0.4 + 0.6 * (1 - (1 - glide) * (1 - glide))))
             if progress >= 1 {
@@ -508,7 +515,12 @@ private final class ActiveRun: @unchecked Sendable {
     private func scrollEnded() {
         guard let start = scrollStart else { return }
         scrolls.append((start.milliseconds, clock.now.milliseconds))
+        scrollsWithGlides.append(
+            IconRequests.Scroll(
+                startMs: start.milliseconds, glideMs: (glideStart ?? clock.now).milliseconds,
+                endMs: clock.now.milliseconds))
         scrollStart = nil
+        glideStart = nil
     }
 
     /// The screen goes away: the table stops asking its data source (as a
@@ -652,7 +664,7 @@ private final class ActiveRun: @unchecked Sendable {
         report.staleDeliveries = tableWatcher.staleDeliveries(requests: log.requests)
         report.iconRequests = IconRequests(
             requests: log.requests, shownMs: tableWatcher.shownMs, rowIcons: catalog.entries.map(\.icon),
-            memoryWarningsMs: tableWatcher.warningsMs)
+            memoryWarningsMs: tableWatcher.warningsMs, scrolls: scrollsWithGlides)
         report.cellRequests = cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0)
         report.cellForRowAtWallMs = tableWatcher.cellForRowAtWall.milliseconds
         report.progressReports = tableWatcher.progressReports

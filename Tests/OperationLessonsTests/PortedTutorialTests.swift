@@ -4,6 +4,8 @@ import LessonKit
 import LessonSupport
 import Testing
 
+@testable import Lesson07CustomOperation
+
 /// The image-list checks tried on controllers ported from published
 /// tutorials (PortedClassicPhotos.swift, PortedLazyTableImages.swift,
 /// PortedCellTasks.swift), each file read as the learner's only one: every
@@ -109,5 +111,37 @@ import Testing
         let kept = try #require(results.first { $0.bug == "the controller is never freed while its downloads run" })
         #expect(!kept.passed && !kept.hint.contains("AppsViewController.swift"))
         #expect(results.first { $0.bug == Self.duplicate }?.passed == true)
+    }
+}
+
+/// A controller that never holds its downloads starts them while the finger
+/// is down and while the table glides: that is the bug of not suspending at
+/// all, and the glide's trap (resuming too early) cannot arise in it, so it
+/// is not measured rather than sent to a drag-end handler the code does not
+/// have. Step 7's resume-on-drag-end variant starts them in the glide only:
+/// the trap itself.
+@Suite struct GlideTrapTests {
+    static let glide = "downloads start while the table still glides"
+
+    @Test func downloadsThatStartWhileTheFingerIsDownLeaveTheGlideTrapUnmeasured() async throws {
+        let results = await PortedTutorialTests.check(7, CellOwnsItsTaskController.self, "PortedCellTasks.swift")
+        let glide = try #require(results.first { $0.bug == Self.glide })
+        #expect(!glide.passed && !glide.wasMeasured)
+        #expect(glide.measured.hasPrefix("not measured: "))
+        #expect(
+            glide.measured.hasSuffix(
+                " started while the finger was on the table: nothing holds them during a drag, so nothing can be "
+                    + "let go too early (that is \"downloads start while the user scrolls\")"))
+        let scrolling = try #require(results.first { $0.bug == "downloads start while the user scrolls" })
+        #expect(!scrolling.passed && scrolling.wasMeasured)
+    }
+
+    @Test func theResumeOnDragEndVariantIsTheTrapItself() async throws {
+        let bug = try #require(KnownBug.named(Self.glide))
+        let variant = try #require(
+            Lesson07CustomOperation.AppsViewController.variants.first { $0.flag == "resume-on-drag-end" })
+        let report = try await ImageListChecks.inProcess(variant.controller, exercise: 7)(bug.scenario)
+        #expect(report.iconRequests.startedWhileGliding > 0 && report.iconRequests.startedWhileFingerDown == 0)
+        #expect(bug.verdict(report).isPresent)
     }
 }
