@@ -261,15 +261,15 @@ public enum ImageListChecks {
                 + "under way worth cancelling for a row that may come back? (Cancel the waiting ones; let a running "
                 + "one finish and keep what it brings.)"
         case ("ok", false):
-            return "\(capitalizedRow)'s first download brought its icon, yet no row "
-                + "showed it and your code asked for it again. Where did that icon go? (A download cancelled while it "
-                + "runs still fetches to the end: what it brings can be kept, not thrown away.)"
+            return "\(capitalizedRow)'s first download brought its icon, yet no row showed it and your code asked for "
+                + "it again. Where did that icon go? (A download cancelled while it runs still fetches to the end: "
+                + "what it brings can be kept, not thrown away.)"
         case ("ok", true):
-            return "\(capitalizedRow) showed its icon, and your code downloaded it again "
-                + "later. Where does your code keep an icon it has downloaded, and does it look there first?"
+            return "\(capitalizedRow) showed its icon, and your code downloaded it again later. Where does your code "
+                + "keep an icon it has downloaded, and does it look there first?"
         default:
-            return "\(capitalizedRow)'s first download failed and the icon was asked for "
-                + "again. Did it fail on purpose? Compare with the step's own run of this scenario."
+            return "\(capitalizedRow)'s first download failed and the icon was asked for again. Did it fail on "
+                + "purpose? Compare with the step's own run of this scenario."
         }
     }
 }

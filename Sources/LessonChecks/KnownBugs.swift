@@ -530,8 +530,11 @@ extension KnownBug {
             measure: Measure(name: "requestsAfterMemoryWarning", unit: "download started after the warning") {
                 $0.requestsAfterMemoryWarning.map(Double.init)
             },
-            shape: Shape({ ($0.requestsAfterMemoryWarning ?? 0) > 0 }) {
-                counted($0.requestsAfterMemoryWarning ?? 0, "download") + " started after the warning"
+            // Only with the stale deliveries: a download started after some warning (`standard` ends with one)
+            // is no shape of its own.
+            shape: Shape({ $0.staleDeliveries > 0 && ($0.requestsAfterMemoryWarning ?? 0) > 0 }) {
+                "the warning stopped nothing: \(counted($0.staleDeliveries, "icon")) delivered after it, and "
+                    + "\(counted($0.requestsAfterMemoryWarning ?? 0, "download")) started after it"
             }),
         KnownBug(
             BugText(
@@ -605,7 +608,6 @@ extension KnownBug {
             measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
                 Double($0.requestsStartedWhileScrolling)
             },
-
             // The trap is resuming too early: a queue never held while the finger is down has nothing to
             // resume, and its downloads are the bug above's.
             situation: Situation({ $0.requests > 0 && $0.iconRequests.startedWhileFingerDown == 0 }) {

@@ -81,8 +81,8 @@ import Testing
         #expect(!stale.passed && stale.measured == "1 icon delivered after the warning")
         #expect(
             stale.diagnosis
-                == "another bug's shape: 1 download started after the warning, as when waiting downloads start after a "
-                + "memory warning (step 7)")
+                == "another bug's shape: the warning stopped nothing: 1 icon delivered after it, and 1 download "
+                + "started after it, as when waiting downloads start after a memory warning (step 7)")
         #expect(stale.hint.hasSuffix("Look at where your controller hears a memory warning."))
         #expect(!stale.hint.contains("BlockOperation"))
         // Its slips of lessons 4 and 5, each named for what was measured.
