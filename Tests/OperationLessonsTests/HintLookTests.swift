@@ -49,3 +49,26 @@ import Testing
         #expect(freeze.standardOutput.contains("   Look:  `cellForRowAt` in IconListController.swift\n"))
     }
 }
+
+/// When the last check recognised another shape than the bug's own, the
+/// hint's first level is what the check saw and its advice, not the bug's
+/// own question: code that has a pool is not asked how it could know a
+/// download is under way.
+@Suite struct HintFollowsTheMeasurementTests {
+    @Test func aDiagnosedFailureIsHintedByWhatWasSeen() throws {
+        let bug = try #require(KnownBug.named("a slow icon scrolled away and back is downloaded twice at once"))
+        let seen = CheckResult(
+            bug: bug.name, passed: false, measured: "0 duplicates in flight · 10 requests for 9 icons",
+            expected: bug.text.expected, hint: "Row 8's first download brought its icon, yet no row showed it.",
+            isSafeguard: false, diagnosis: "row 8's icon was downloaded again")
+        let lines = HintText.bug(bug.text, level: 1, lastCheck: seen, number: "1. ", step: "step 5")
+        #expect(lines.contains("   So:    Row 8's first download brought its icon, yet no row showed it."))
+        #expect(!lines.contains { $0.hasPrefix("   Ask:") || $0.hasPrefix("   Look:") }, "\(lines)")
+        // Failed in the bug's own shape, the bug's own question.
+        let own = CheckResult(
+            bug: bug.name, passed: false, measured: "1 duplicate in flight", expected: bug.text.expected,
+            hint: bug.text.hint, isSafeguard: false)
+        let ownLines = HintText.bug(bug.text, level: 1, lastCheck: own, number: "1. ", step: "step 5")
+        #expect(ownLines.contains("   Ask:   \(bug.text.hints.question)"))
+    }
+}
