@@ -366,13 +366,14 @@ enum HintCommand: LessonsCommand {
         let shown =
             failed.map { failed in exercise.bugs.filter { bug in failed.contains { $0.bug == bug.name } } }
             ?? exercise.bugs.filter { !$0.isSafeguard }
+        let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
         var number = 0
         for bug in shown {
             number += 1
             lines += HintText.bug(
                 bug, level: level, lastCheck: failed?.first { $0.bug == bug.name },
                 number: (bug.isSafeguard ? "Keep right: " : "\(number). "), step: "step \(fixingStep(bug, exercise))",
-                width: StandardStream.output.terminal.columns)
+                width: StandardStream.output.terminal.columns, code: code)
             lines.append("")
         }
         let keeps = exercise.bugs.filter(\.isSafeguard)

@@ -109,7 +109,7 @@ enum ScoreboardCommand: LessonsCommand {
                 bugs: bugs, steps: steps, markdown: options.markdown,
                 width: options.markdown ? nil : StandardStream.output.terminal.columns
             ) { byRun[$0] })
-        say("\n✗ present · ✓ gone · ← the step that fixes it · seed \(options.seed)")
+        say("\n✗ present · ✓ gone · – not measured · ← the step that fixes it · seed \(options.seed)")
         if !crashes.isEmpty {
             say(
                 "runs that crashed and were run again: "
@@ -145,7 +145,10 @@ enum ScoreboardCommand: LessonsCommand {
                         switch bug.verdict(report) {
                         case .present(let value): Cell(step: step.number, present: true, value: value, error: nil)
                         case .gone(let value): Cell(step: step.number, present: false, value: value, error: nil)
-                        case .notMeasured: Cell(step: step.number, present: nil, value: nil, error: "not measured")
+                        case .notMeasured:
+                            Cell(
+                                step: step.number, present: nil, value: nil,
+                                error: "not measured: " + (bug.whyNotMeasured(report) ?? ""))
                         }
                     case .failed(let why)?: Cell(step: step.number, present: nil, value: nil, error: why)
                     case nil: Cell(step: step.number, present: nil, value: nil, error: "not run")

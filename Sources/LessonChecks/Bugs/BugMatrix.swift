@@ -29,10 +29,12 @@ public enum BugMatrix {
     }
 
     /// The matrix as text or Markdown: a row per bug, a column per step. A cell
-    /// is ✗ (present) or ✓ (gone) with the number; the step that fixes the bug
-    /// is marked; a run that crashed says so. On a terminal narrower than the
-    /// text table (`width`), the bugs are numbered and listed first, with what
-    /// their number counts, and the table holds the bare numbers.
+    /// is ✗ (present) or ✓ (gone) with the number, or – where the run could
+    /// not measure it (the bug's situation never arose: no file written, no
+    /// download started), said why under the table; the step that fixes the
+    /// bug is marked; a run that crashed says so. On a terminal narrower than
+    /// the text table (`width`), the bugs are numbered and listed first, with
+    /// what their number counts, and the table holds the bare numbers.
     public static func render(
         bugs: [KnownBug], steps: [LessonEntry], markdown: Bool, width: Int? = nil,
         outcome: (Run) -> Scoreboard.Outcome?
@@ -44,34 +46,28 @@ public enum BugMatrix {
             var cells = [bug.name, bug.scenario.name]
             if markdown { cells.append(bug.measure.name + (bug.measure.units.isEmpty ? "" : " (\(bug.measure.units))")) }
             for step in steps {
-                let mark = step.number == bug.fixedIn ? (markdown ? " ←" : "←") : ""
-                switch outcome(run(for: bug, step: step.number)) {
-                case .measured(let report)?:
-                    cells.append(cell(bug.verdict(report), measure: bug.measure, markdown: markdown) + mark)
-                case .failed(let why)?:
-                    cells.append((why.hasPrefix("crashed") ? "crash" : "error") + mark)
-                case nil:
-                    cells.append("—")
-                }
+                cells.append(cell(bug, step: step, outcome: outcome, bold: markdown, mark: markdown ? " ←" : "←"))
             }
             rows.append(cells)
         }
+        let notes = unmeasuredNotes(bugs: bugs, steps: steps, outcome: outcome)
         if markdown {
             var lines = [
                 "| " + header.joined(separator: " | ") + " |",
                 "|---|---|---|" + String(repeating: "---|", count: steps.count),
             ]
             lines += rows.map { "| " + $0.joined(separator: " | ") + " |" }
-            return lines.joined(separator: "\n")
+            return (lines + (notes.isEmpty ? [] : [""] + notes)).joined(separator: "\n")
         }
         let wide = TextTable(
             keyHeader: header[0], columns: header.dropFirst().map { TextTable.Column($0, alignedRight: false) },
             rows: rows.map { TextTable.Row(key: $0[0], cells: Array($0.dropFirst())) }, ruled: false)
         let text = wide.rendered(width: nil)
         guard let width, text.split(separator: "\n").contains(where: { TerminalText.width(of: $0) > width }) else {
-            return text
+            return ([text] + notes).joined(separator: "\n")
         }
         return narrow(bugs: bugs, steps: steps, width: width, outcome: outcome)
+            + notes.map { "\n" + TerminalText.wrapped($0, width: width) }.joined()
     }
 
     /// The matrix for a narrow terminal: the bugs numbered, each with its
@@ -89,30 +85,58 @@ public enum BugMatrix {
         let rows = bugs.enumerated().map { index, bug in
             TextTable.Row(
                 key: String(index + 1),
-                cells: steps.map { step in
-                    let mark = step.number == bug.fixedIn ? "←" : ""
-                    switch outcome(run(for: bug, step: step.number)) {
-                    case .measured(let report)?:
-                        switch bug.verdict(report) {
-                        case .present(let value): return "✗ \(bug.measure.cell(value))" + mark
-                        case .gone(let value): return "✓ \(bug.measure.cell(value))" + mark
-                        case .notMeasured: return "n/a" + mark
-                        }
-                    case .failed(let why)?: return (why.hasPrefix("crashed") ? "crash" : "error") + mark
-                    case nil: return "—"
-                    }
-                })
+                cells: steps.map { step in cell(bug, step: step, outcome: outcome, bold: false, mark: "←") })
         }
         let table = TextTable(
             keyHeader: "bug", columns: steps.map { TextTable.Column("step \($0.id)", alignedRight: false) }, rows: rows)
         return (lines + ["", table.rendered(width: width)]).joined(separator: "\n")
     }
 
-    private static func cell(_ verdict: Verdict, measure: Measure, markdown: Bool) -> String {
-        switch verdict {
-        case .present(let value): markdown ? "**✗ \(measure.cell(value))**" : "✗ \(measure.cell(value))"
-        case .gone(let value): "✓ \(measure.cell(value))"
-        case .notMeasured: "n/a"
+    /// One bug on one step: ✗ or ✓ and the number (✗ in bold in Markdown),
+    /// – when the run did not measure it, crash or error, "not run"; `mark`
+    /// after the step that fixes the bug.
+    private static func cell(
+        _ bug: KnownBug, step: LessonEntry, outcome: (Run) -> Scoreboard.Outcome?, bold: Bool, mark: String
+    ) -> String {
+        let fixes = step.number == bug.fixedIn ? mark : ""
+        switch outcome(run(for: bug, step: step.number)) {
+        case .measured(let report)?:
+            switch bug.verdict(report) {
+            case .present(let value):
+                let text = "✗ \(bug.measure.cell(value))"
+                return (bold ? "**\(text)**" : text) + fixes
+            case .gone(let value): return "✓ \(bug.measure.cell(value))" + fixes
+            case .notMeasured: return "–" + fixes
+            }
+        case .failed(let why)?: return (why.hasPrefix("crashed") ? "crash" : "error") + fixes
+        case nil: return "not run" + fixes
         }
+    }
+
+    /// Why each – of the matrix is one: "– icons whose URLs end alike share
+    /// one file on disk, steps 01, 02: not measured: no file was written …",
+    /// the steps with the same reason together.
+    static func unmeasuredNotes(
+        bugs: [KnownBug], steps: [LessonEntry], outcome: (Run) -> Scoreboard.Outcome?
+    ) -> [String] {
+        var notes: [String] = []
+        for bug in bugs {
+            var stepsByWhy: [(why: String, steps: [String])] = []
+            for step in steps {
+                guard case .measured(let report)? = outcome(run(for: bug, step: step.number)),
+                    let why = bug.whyNotMeasured(report)
+                else { continue }
+                if let index = stepsByWhy.firstIndex(where: { $0.why == why }) {
+                    stepsByWhy[index].steps.append(step.id)
+                } else {
+                    stepsByWhy.append((why, [step.id]))
+                }
+            }
+            for (why, ids) in stepsByWhy {
+                let which = (ids.count == 1 ? "step " : "steps ") + ids.joined(separator: ", ")
+                notes.append("– \(bug.name), \(which): not measured: \(why).")
+            }
+        }
+        return notes
     }
 }

@@ -100,24 +100,35 @@ public struct CodePlace: Sendable, CustomStringConvertible {
 /// last check saw of it.
 public enum HintText {
     /// One bug: its name, what the last check measured and saw (if it
-    /// failed), then level 1 (the question, where to look), level 2 (the why
+    /// failed), then level 1 (the question, where to look; what the check
+    /// saw instead, when it recognised another shape), level 2 (the why
     /// and the API), level 3 (the code, from `step`: its excerpts, "…" between
     /// two, since each is from another place). A line of code too long for
-    /// `width` is broken where Swift reads on (`CodeLine.fitted`).
+    /// `width` is broken where Swift reads on (`CodeLine.fitted`). Given the
+    /// learner's files (`code`), the place to look is named only where they
+    /// have it, and otherwise by its role (`CodePlace.said(in:)`).
     public static func bug(
-        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil
+        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil,
+        code: LearnerCode? = nil
     ) -> [String] {
         var lines = ["\(number)\(bug.name)"]
+        var diagnosed = false
         if let lastCheck, !lastCheck.passed {
             lines.append("   Last check: \(lastCheck.measured)")
             if let seen = lastCheck.diagnosis {
                 lines.append("   Seen:  \(seen)")
-                // The check recognised the evidence: its own words say why, and what to do.
+                // The check recognised the evidence: its own words say why, and what to do, in place of
+                // the bug's own question (a pool to add, for code whose pool is there and did otherwise).
                 lines.append("   So:    \(lastCheck.hint)")
+                diagnosed = true
             }
         }
-        lines.append("   Ask:   \(bug.hints.question)")
-        lines.append("   Look:  \(bug.hints.place)")
+        if !diagnosed {
+            lines.append("   Ask:   \(bug.hints.question)")
+            let place = bug.hints.place
+            let look: String? = if let code { place.said(in: code) } else { place.description }
+            if let look { lines.append("   Look:  \(look)") }
+        }
         if level >= 2 {
             lines.append("   Why:   \(bug.why)")
             lines.append("   Use:   \(bug.hints.api)")

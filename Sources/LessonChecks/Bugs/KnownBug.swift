@@ -33,15 +33,16 @@ public struct KnownBug: Sendable {
     /// What this bug's evidence looks like in any run, when that tells it
     /// apart from the others: how the checker says which bug a failure shows.
     public let shape: Shape?
-    /// What must happen in a run for the number to mean anything (a file
-    /// written, a download failed): where it did not, the bug is not measured,
-    /// and its `says` tells why. A ✓ with nothing behind it would be a lie.
-    public let situation: Condition?
+    /// What must happen in the run of `scenario` for the number to mean
+    /// anything (a file written, a download failed): where it did not, the
+    /// bug is not measured, and `Situation.says` tells why. A ✓ with nothing
+    /// behind it would be a lie, in a check as in the matrix.
+    public let situation: Situation?
 
     init(
         _ text: BugText, fixedIn: Int, origin: Origin = .stepBefore, scenario: Scenario, measure: Measure,
         presence: Presence = .above(0), conditions: [Condition] = [], shape: Shape? = nil,
-        situation: Condition? = nil
+        situation: Situation? = nil
     ) {
         self.text = text
         self.fixedIn = fixedIn
@@ -62,17 +63,38 @@ public struct KnownBug: Sendable {
         LessonCatalog.imageListSteps.map(\.number).filter { $0 < fixedIn }.max()
     }
 
-    /// Present or gone, by the headline number of one report.
+    /// Present or gone, by the headline number of one report of `scenario`;
+    /// not measured when the report lacks the number or the bug's situation
+    /// never arose in it.
     public func verdict(_ report: Report) -> Verdict {
-        guard let value = measure.value(report) else { return .notMeasured }
+        guard situation?.holds(report) ?? true, let value = measure.value(report) else { return .notMeasured }
         return presence.isPresent(value) ? .present(value) : .gone(value)
+    }
+
+    /// Why a report of `scenario` does not measure this bug, in a sentence
+    /// that follows "not measured: "; nil when it does.
+    public func whyNotMeasured(_ report: Report) -> String? {
+        if let situation, !situation.holds(report) { return situation.says(report) }
+        if measure.value(report) == nil { return "the \(scenario.name) run gave no \(measure.name)" }
+        return nil
     }
 
     /// Every scenario a check of this bug plays.
     public var scenarios: [Scenario] {
         var seen: Set<String> = []
-        let all = [scenario] + conditions.map(\.scenario) + (situation.map { [$0.scenario] } ?? [])
-        return all.filter { seen.insert($0.name).inserted }
+        return ([scenario] + conditions.map(\.scenario)).filter { seen.insert($0.name).inserted }
+    }
+}
+
+/// What must have happened in a bug's own run for its number to mean
+/// anything, and the words that say it did not ("no file was written…").
+public struct Situation: Sendable {
+    let holds: @Sendable (Report) -> Bool
+    let says: @Sendable (Report) -> String
+
+    init(_ holds: @escaping @Sendable (Report) -> Bool, says: @escaping @Sendable (Report) -> String) {
+        self.holds = holds
+        self.says = says
     }
 }
 

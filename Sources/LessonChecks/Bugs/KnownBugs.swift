@@ -257,8 +257,9 @@ extension KnownBug {
                     + "has run, where iOS lets it go when the operation finishes.",
                 hints: Hints(
                     question:
-                        "The queue holds the operation, and the operation holds its block (on Linux its "
-                        + "`completionBlock` too, for good: it is never cleared). What does the block hold?",
+                        "Whatever runs a download holds its closures until it ends: a queue its operations and each "
+                        + "operation its block (on Linux its `completionBlock` too, for good: it is never cleared), a "
+                        + "fetch its completion. What do those closures hold?",
                     place: CodePlace(
                         "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
@@ -282,8 +283,10 @@ extension KnownBug {
                 short: { $0 == 1 ? "freed" : "kept" }
             ) { $0.controllerFreed ? 1 : 0 },
             presence: .below(1),
-            situation: Condition(on: .leaveWhileLoading, { $0.requests > 0 }) { _ in
-                "no download was started before the user left, so none could keep the controller"
+            // Kept with nothing out, it is still kept (on Linux a `completionBlock` holds it for good); freed
+            // with nothing out, nothing was there to keep it.
+            situation: Situation({ !$0.controllerFreed || $0.iconRequests.inFlightAtEnd > 0 }) { _ in
+                "no download was still out when the user left, so none could keep the controller"
             }),
         KnownBug(
             BugText(
@@ -318,7 +321,7 @@ extension KnownBug {
             shape: Shape({ $0.failedRequests > 0 && $0.ownIconsAtEnd < $0.visibleRowsAtEnd && $0.wrongImageFrames == 0 }) {
                 "a row still shows its placeholder at the end, after \(counted($0.failedRequests, "failed request"))"
             },
-            situation: Condition(on: .failOnce, { $0.failedRequests > 0 }) { _ in
+            situation: Situation({ $0.failedRequests > 0 }) { _ in
                 "no download failed (row 2's fails the first time it is asked for), so none had to be tried again"
             }),
         KnownBug(
@@ -410,7 +413,7 @@ extension KnownBug {
                 "\(counted($0.wrongImageFrames, "frame")) with another row's icon, and "
                     + "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
             },
-            situation: Condition(on: .relaunch, { $0.diskCacheFiles > 0 }) {
+            situation: Situation({ $0.diskCacheFiles > 0 }) {
                 "no file was written to the Caches folder (0 files on disk for \(counted($0.uniqueURLs, "icon"))), "
                     + "so no two icons could share one"
             }),
@@ -459,7 +462,7 @@ extension KnownBug {
                         "A download already running when the memory warning comes carries on to the end. What could it "
                         + "ask before it hands its icon over?",
                     place: CodePlace(
-                        "BlockOperation", in: "AppsViewController.swift", role: "your download's operation"),
+                        "BlockOperation", in: "AppsViewController.swift", role: "where your download hands its icon over"),
                     api:
                         "`cancel()` only sets `isCancelled`, and a `BlockOperation`'s block cannot see its own "
                         + "operation. Write an `Operation` subclass whose `main()` checks `isCancelled` before the fetch "
@@ -482,6 +485,14 @@ extension KnownBug {
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(name: "staleDeliveries", unit: "icon delivered after the warning") {
                 Double($0.staleDeliveries)
+            },
+            // A warning that stopped the waiting downloads, not the running ones: where one started after it,
+            // nothing was cancelled at all, and that is the other bug's shape.
+            shape: Shape({ $0.staleDeliveries > 0 && $0.requestsAfterMemoryWarning == 0 }) {
+                counted($0.staleDeliveries, "icon") + " delivered after the warning, though none was downloaded after it"
+            },
+            situation: Situation({ $0.iconRequests.underWayAtWarnings > 0 }) { _ in
+                "no download was under way when the memory warning came, so none could deliver after it"
             }),
         KnownBug(
             BugText(
@@ -517,6 +528,12 @@ extension KnownBug {
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(name: "requestsAfterMemoryWarning", unit: "download started after the warning") {
                 $0.requestsAfterMemoryWarning.map(Double.init)
+            },
+            // Only with the stale deliveries: a download started after some warning (`standard` ends with one)
+            // is no shape of its own.
+            shape: Shape({ $0.staleDeliveries > 0 && ($0.requestsAfterMemoryWarning ?? 0) > 0 }) {
+                "the warning stopped nothing: \(counted($0.staleDeliveries, "icon")) delivered after it, and "
+                    + "\(counted($0.requestsAfterMemoryWarning ?? 0, "download")) started after it"
             }),
         KnownBug(
             BugText(
@@ -590,8 +607,14 @@ extension KnownBug {
             measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
                 Double($0.requestsStartedWhileScrolling)
             },
-            situation: Condition(on: .fastScrollSlowRows, { $0.requests > 0 }) { _ in
-                "no download was started on the fast scroll, so none could start while the table glides"
+            // The trap is resuming too early: a queue never held while the finger is down has nothing to
+            // resume, and its downloads are the bug above's.
+            situation: Situation({ $0.requests > 0 && $0.iconRequests.startedWhileFingerDown == 0 }) {
+                $0.requests == 0
+                    ? "no download was started on the fast scroll, so none could start while the table glides"
+                    : "\(counted($0.iconRequests.startedWhileFingerDown, "download")) started while the finger was "
+                        + "on the table: nothing holds them during a drag, so nothing can be let go too early "
+                        + "(that is \"downloads start while the user scrolls\")"
             }),
         KnownBug(
             BugText(

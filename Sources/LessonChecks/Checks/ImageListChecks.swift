@@ -183,14 +183,10 @@ public enum ImageListChecks {
         guard let report = reports[bug.scenario.name] else {
             return result(false, "the \(bug.scenario.name) run was not played")
         }
-        if let situation = bug.situation, let seen = reports[situation.scenario.name], !situation.holds(seen) {
-            return unmeasured(bug, "not measured: " + situation.says(seen), on: situation.scenario, isSafeguard)
+        if let why = bug.whyNotMeasured(report) {
+            return unmeasured(bug, "not measured: " + why, on: bug.scenario, isSafeguard)
         }
         let verdict = bug.verdict(report)
-        if verdict == .notMeasured {
-            let why = "not measured: the \(bug.scenario.name) run gave no \(bug.measure.name)"
-            return unmeasured(bug, why, on: bug.scenario, isSafeguard)
-        }
         var measured = [bug.measure.says(report)]
         var held = true
         for condition in bug.conditions {
@@ -239,13 +235,14 @@ public enum ImageListChecks {
                 other.text.hints.nudge(in: code)
             )
         }
-        if let report = evidence.first(where: { $0.requests > $0.uniqueURLs && $0.duplicateRequests == 0 }) {
+        if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.iconRequests.firstRepeat != nil }),
+            let again = report.iconRequests.firstRepeat
+        {
             // No known bug downloads an icon again after its first download ended: said as measured.
             return (
                 "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon")), never two of one "
-                    + "icon at once: an icon was downloaded again after its first download had ended",
-                "An icon was asked for again once its first download was over (done, failed or cancelled). When its "
-                    + "row came back, what did that download leave where your code looks before it downloads?"
+                    + "icon at once: \(again.sentence)",
+                hint(again)
             )
         }
         return (
@@ -253,6 +250,28 @@ public enum ImageListChecks {
             "Compare what your code does on this scenario with the step's own: `\(WorkbenchLayout.run) --scenario "
                 + "\(bug.scenario.name)` beside `swift run lessons run \(bug.fixedIn) --scenario \(bug.scenario.name)`."
         )
+    }
+
+    /// What to ask of code that downloaded an icon again, by how its earlier download ended.
+    static func hint(_ again: IconRequests.Repeat) -> String {
+        let row = again.icon.row.map { "row \($0)" } ?? "its row"
+        let capitalizedRow = row.prefix(1).uppercased() + row.dropFirst()
+        switch (again.earlier.outcome, again.earlier.shown) {
+        case ("cancelled", _):
+            return "Your code cancelled \(row)'s download while it ran, then asked for the icon again. Is a download "
+                + "under way worth cancelling for a row that may come back? (Cancel the waiting ones; let a running "
+                + "one finish and keep what it brings.)"
+        case ("ok", false):
+            return "\(capitalizedRow)'s first download brought its icon, yet no row showed it and your code asked for "
+                + "it again. Where did that icon go? (A download cancelled while it runs still fetches to the end: "
+                + "what it brings can be kept, not thrown away.)"
+        case ("ok", true):
+            return "\(capitalizedRow) showed its icon, and your code downloaded it again later. Where does your code "
+                + "keep an icon it has downloaded, and does it look there first?"
+        default:
+            return "\(capitalizedRow)'s first download failed and the icon was asked for again. Did it fail on "
+                + "purpose? Compare with the step's own run of this scenario."
+        }
     }
 }
 

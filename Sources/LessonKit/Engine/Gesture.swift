@@ -21,15 +21,21 @@ struct Gesture {
     }
 
     /// The same for a fling: the finger covers 40 % of the way in the first
-    /// 25 % of the time, then the content glides, slowing down, the rest of the way.
-    func fling(_ table: TableView, elapsed: Double, seconds: Double, ending: () -> Void) -> Bool {
+    /// 25 % of the time, then the content glides, slowing down, the rest of the way
+    /// (`gliding` is called as the finger leaves, before the delegate hears).
+    func fling(
+        _ table: TableView, elapsed: Double, seconds: Double, gliding: () -> Void, ending: () -> Void
+    ) -> Bool {
         let progress = min(1, elapsed / max(seconds, 0.001))
         let distance = targetOffset - startOffset
         if progress < 0.25 {
             table.setContentOffset(startOffset + distance * 0.4 * progress / 0.25)
             return false
         }
-        if table.isDragging { table.endDragging(willDecelerate: true) }
+        if table.isDragging {
+            gliding()
+            table.endDragging(willDecelerate: true)
+        }
         let glide = (progress - 0.25) / 0.75
         table.setContentOffset(startOffset + distance * (0.4 + 0.6 * (1 - (1 - glide) * (1 - glide))))
         if progress >= 1 {
@@ -41,21 +47,29 @@ struct Gesture {
 }
 
 /// When the user was scrolling: from the moment the finger touched down until
-/// the table came to rest, in story milliseconds.
+/// the table came to rest, and when the finger left it if it glided on, in
+/// story milliseconds.
 struct ScrollSpans {
     private var start: StoryTime?
-    private var spans: [(startMs: Double, endMs: Double)] = []
+    private var glide: StoryTime?
+    /// Each scroll so far; a drag's glide begins where it ends.
+    private(set) var withGlides: [IconRequests.Scroll] = []
 
     mutating func began(at instant: StoryTime) { start = instant }
 
+    mutating func glided(at instant: StoryTime) { glide = instant }
+
     mutating func ended(at instant: StoryTime) {
         guard let start else { return }
-        spans.append((start.milliseconds, instant.milliseconds))
+        withGlides.append(
+            IconRequests.Scroll(
+                startMs: start.milliseconds, glideMs: (glide ?? instant).milliseconds, endMs: instant.milliseconds))
         self.start = nil
+        glide = nil
     }
 
     /// How many of `starts` (request start times) fell while the user was scrolling.
     func count(of starts: [Double]) -> Int {
-        starts.filter { start in spans.contains { start > $0.startMs && start < $0.endMs } }.count
+        starts.filter { start in withGlides.contains { start > $0.startMs && start < $0.endMs } }.count
     }
 }

@@ -404,7 +404,8 @@ private final class ActiveRun: @unchecked Sendable {
         case .drag(_, let seconds):
             return gesture?.drag(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
         case .fling(_, let seconds):
-            return gesture?.fling(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
+            return gesture?.fling(table, elapsed: elapsed, seconds: seconds, gliding: { [self] in scrolls.glided(at: clock.now) }, ending: ending)
+                ?? true
         case .pause(let seconds):
             return elapsed >= seconds
         case .settle(let timeout):
@@ -502,6 +503,9 @@ private final class ActiveRun: @unchecked Sendable {
             runWallMs: (ContinuousClock.now - wallStart).milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
             frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
             cellForRowAtWallMs: tableWatcher.cellForRowAtWall.milliseconds)
+        report.network.iconRequests = IconRequests(
+            requests: log.requests, shownMs: tableWatcher.shownMs, rowIcons: catalog.entries.map(\.icon),
+            memoryWarningsMs: tableWatcher.warningsMs, scrolls: scrolls.withGlides)
         let mainQueueWrites = seam_main_queue_file_writes()
         report.disk.mainQueueFileWrites = mainQueueWrites.files
         report.machine.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6

@@ -32,6 +32,8 @@ public struct NetworkFigures: Codable, Equatable, Sendable {
     /// Requests that started while the user was scrolling (finger down, or
     /// the table still gliding): downloads competing with the scroll.
     public var requestsStartedWhileScrolling = 0
+    /// Each icon's downloads, how each ended and whether it reached a cell.
+    public var iconRequests = IconRequests()
 }
 
 /// From the frames (story milliseconds, 60 frames a story second).

@@ -31,6 +31,9 @@ final class TableWatcher: TableViewObserver {
     private(set) var warningsMs: [Double] = []
     /// Icons delivered after the first warning: when, and which.
     private var deliveries: [(ms: Double, icon: String)] = []
+    /// When a cell's image view was given each icon on the main queue, by URL
+    /// (`SlowNetwork.resourceName`): what a download brought reaching the table.
+    private(set) var shownMs: [String: [Double]] = [:]
     /// The progress each cell's image view shows now, by cell.
     private var progressShown: [ObjectIdentifier: Double] = [:]
     /// Progress values shown (above 0), ones that did not rise, and images
@@ -70,6 +73,9 @@ final class TableWatcher: TableViewObserver {
     }
 
     func tableView(_ tableView: TableView, cell: TableViewCell, showsImage image: Image?) {
+        if let image, !image.isPlaceholder, let icon = iconOfFingerprint[image.fingerprint] {
+            shownMs[SlowNetwork.resourceName(icon), default: []].append(now())
+        }
         // A bar still empty (a load from disk shows one until its image comes)
         // never had a report to fall short of.
         guard let image, !image.isPlaceholder, let shown = progressShown[ObjectIdentifier(cell)], shown > 0 else {

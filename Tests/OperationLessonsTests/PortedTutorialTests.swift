@@ -1,0 +1,147 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import LessonSupport
+import Testing
+
+@testable import Lesson07CustomOperation
+
+/// The image-list checks tried on controllers ported from published
+/// tutorials (PortedClassicPhotos.swift, PortedLazyTableImages.swift,
+/// PortedCellTasks.swift), each file read as the learner's only one: every
+/// bug they have is named for what was measured, with a hint about their code.
+@Suite struct PortedTutorialTests {
+    typealias Controller = any LessonController.Type
+
+    /// `file`, beside this one, as the learner's code.
+    static func code(_ file: String) -> LearnerCode {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let text = (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        return LearnerCode(files: [file: text])
+    }
+
+    static func check(_ exercise: Int, _ controller: Controller, _ file: String) async -> [CheckResult] {
+        await ImageListChecks.check(
+            exercise: exercise, code: code(file), run: ImageListChecks.inProcess(controller, exercise: exercise))
+    }
+
+    static let duplicate = "a slow icon scrolled away and back is downloaded twice at once"
+
+    /// Kodeco's ClassicPhotos cancels row 8's running download at scroll end
+    /// and takes it out of its pool; the fetch, which blocks its thread, runs
+    /// on, and its icon is thrown away; back on screen, the row asks for it
+    /// again. Never two at once: not the bug a pool fixes, and not said so.
+    @Test func aDownloadThrownAwayAndAskedForAgainIsSaidAsMeasured() async throws {
+        let report = try await ImageListChecks.inProcess(ClassicPhotosController.self, exercise: 5)(
+            .scrollBackWhileLoading)
+        let row8 = try #require(report.iconRequests.icons.first { $0.row == 8 })
+        #expect(row8.downloads.map(\.outcome) == ["ok", "ok"])
+        #expect(row8.downloads.map(\.shown) == [false, true])
+        #expect(report.iconRequests.icons.filter { $0.downloads.count > 1 }.map(\.row) == [8])
+
+        let results = await Self.check(5, ClassicPhotosController.self, "PortedClassicPhotos.swift")
+        let duplicate = try #require(results.first { $0.bug == Self.duplicate })
+        #expect(!duplicate.passed)
+        #expect(
+            duplicate.measured
+                == "0 duplicates in flight · 10 requests for 9 icons · 8/8 rows with their own icon at the end")
+        #expect(
+            duplicate.diagnosis
+                == "10 requests for 9 icons, never two of one icon at once: row 8's icon was downloaded again (at "
+                + "10249 ms) after its first download brought it (at 10249 ms) and no row showed it")
+        #expect(duplicate.hint.hasPrefix("Row 8's first download brought its icon, yet no row showed it"))
+        #expect(!duplicate.hint.contains("already under way"), "it has a pool: the hint must not ask for one")
+    }
+
+    /// A cell that cancels the download it waited for when it is given
+    /// another row (the image libraries' `prepareForReuse`): the network saw
+    /// row 8's fetch cancelled, and the icon asked for again.
+    @Test func aDownloadCancelledAndAskedForAgainIsSaidAsMeasured() async throws {
+        let results = await Self.check(5, CellOwnsItsTaskController.self, "PortedCellTasks.swift")
+        let duplicate = try #require(results.first { $0.bug == Self.duplicate })
+        #expect(!duplicate.passed)
+        #expect(
+            duplicate.diagnosis
+                == "11 requests for 9 icons, never two of one icon at once: row 8's icon was downloaded again (at "
+                + "1567 ms) after its first download was cancelled (at 1567 ms)")
+        #expect(duplicate.hint.hasPrefix("Your code cancelled row 8's download while it ran, then asked for the icon"))
+        // Its closures hold the controller while a fetch runs: a `[weak self]` inside a closure that captured it.
+        let kept = try #require(results.first { $0.bug == "the controller is never freed while its downloads run" })
+        #expect(!kept.passed && kept.measured == "controller kept")
+        #expect(kept.hint.contains("a fetch its completion") && kept.hint.hasSuffix("Look at where your download starts."))
+    }
+
+    /// ClassicPhotos has no memory-warning handler: its operations check
+    /// `isCancelled` twice, but nothing cancels them, so a waiting download
+    /// starts after the warning too. The hint goes to where the warning is
+    /// heard, not to a `BlockOperation` it does not have.
+    @Test func aWarningThatCancelsNothingIsToldWhereTheWarningIsHeard() async throws {
+        let results = await Self.check(7, ClassicPhotosController.self, "PortedClassicPhotos.swift")
+        let stale = try #require(results.first { $0.bug == "downloads under way at a memory warning deliver after it" })
+        #expect(!stale.passed && stale.measured == "1 icon delivered after the warning")
+        #expect(
+            stale.diagnosis
+                == "another bug's shape: the warning stopped nothing: 1 icon delivered after it, and 1 download "
+                + "started after it, as when waiting downloads start after a memory warning (step 7)")
+        #expect(stale.hint.hasSuffix("Look at where your controller hears a memory warning."))
+        #expect(!stale.hint.contains("BlockOperation"))
+        // Its slips of lessons 4 and 5, each named for what was measured.
+        let broken = results.filter { !$0.passed }.map(\.bug)
+        for bug in [
+            "a memory warning frees nothing", Self.duplicate, "offline, a failed download asks again, forever",
+            "the controller is never freed while its downloads run",
+        ] {
+            #expect(broken.contains(bug), "\(bug)")
+        }
+        let offline = try #require(results.first { $0.bug == "offline, a failed download asks again, forever" })
+        #expect(offline.hint.hasSuffix("Look at `reloadRows` in PortedClassicPhotos.swift."))
+        #expect(results.first { $0.bug == "downloads start while the user scrolls" }?.passed == true)
+    }
+
+    /// Apple's LazyTableImages fixes lesson 7's bugs its own way (fetches
+    /// cancelled at the warning, icons loaded when the table rests) and keeps
+    /// its icons on the model, where no warning frees them.
+    @Test func lazyTableImagesPassesLessonSevenAndKeepsItsIcons() async throws {
+        let results = await Self.check(7, LazyTableImagesController.self, "PortedLazyTableImages.swift")
+        let own = results.filter { !$0.isSafeguard }
+        #expect(own.count == 3 && own.allSatisfy(\.passed), "\(own.map(\.measured))")
+        let memory = try #require(results.first { $0.bug == "a memory warning frees nothing" })
+        #expect(!memory.passed && memory.measured.hasPrefix("6144 image bytes kept after the warning"))
+        #expect(memory.hint.hasSuffix("Look at the type that holds the image."))
+        let kept = try #require(results.first { $0.bug == "the controller is never freed while its downloads run" })
+        #expect(!kept.passed && !kept.hint.contains("AppsViewController.swift"))
+        #expect(results.first { $0.bug == Self.duplicate }?.passed == true)
+    }
+}
+
+/// A controller that never holds its downloads starts them while the finger
+/// is down and while the table glides: that is the bug of not suspending at
+/// all, and the glide's trap (resuming too early) cannot arise in it, so it
+/// is not measured rather than sent to a drag-end handler the code does not
+/// have. Step 7's resume-on-drag-end variant starts them in the glide only:
+/// the trap itself.
+@Suite struct GlideTrapTests {
+    static let glide = "downloads start while the table still glides"
+
+    @Test func downloadsThatStartWhileTheFingerIsDownLeaveTheGlideTrapUnmeasured() async throws {
+        let results = await PortedTutorialTests.check(7, CellOwnsItsTaskController.self, "PortedCellTasks.swift")
+        let glide = try #require(results.first { $0.bug == Self.glide })
+        #expect(!glide.passed && !glide.wasMeasured)
+        #expect(glide.measured.hasPrefix("not measured: "))
+        #expect(
+            glide.measured.hasSuffix(
+                " started while the finger was on the table: nothing holds them during a drag, so nothing can be "
+                    + "let go too early (that is \"downloads start while the user scrolls\")"))
+        let scrolling = try #require(results.first { $0.bug == "downloads start while the user scrolls" })
+        #expect(!scrolling.passed && scrolling.wasMeasured)
+    }
+
+    @Test func theResumeOnDragEndVariantIsTheTrapItself() async throws {
+        let bug = try #require(KnownBug.named(Self.glide))
+        let variant = try #require(
+            Lesson07CustomOperation.AppsViewController.variants.first { $0.flag == "resume-on-drag-end" })
+        let report = try await ImageListChecks.inProcess(variant.controller, exercise: 7)(bug.scenario)
+        #expect(report.iconRequests.startedWhileGliding > 0 && report.iconRequests.startedWhileFingerDown == 0)
+        #expect(bug.verdict(report).isPresent)
+    }
+}
