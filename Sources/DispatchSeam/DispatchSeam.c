@@ -439,24 +439,28 @@ int seam_is_installed(void) {
     return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
 }
 
-void seam_begin_run(void) {
+uint64_t seam_begin_run(void) {
     lock_seam();
     grant_semaphores_locked(1);
     runs += 1;
-    atomic_store(&current_run, runs);
+    uint64_t run = runs;
+    atomic_store(&current_run, run);
     counts = (seam_counts){0};
     queues_used = 0;
     serials = 0;
     note_change_locked();
     unlock_seam();
+    return run;
 }
 
-void seam_end_run(void) {
+void seam_end_run(uint64_t run) {
     lock_seam();
-    // Waiters left when the run ends wait as they would without the seam.
-    grant_semaphores_locked(1);
-    atomic_store(&current_run, 0);
-    note_change_locked();
+    if (atomic_load(&current_run) == run) {
+        // Waiters left when the run ends wait as they would without the seam.
+        grant_semaphores_locked(1);
+        atomic_store(&current_run, 0);
+        note_change_locked();
+    }
     unlock_seam();
 }
 

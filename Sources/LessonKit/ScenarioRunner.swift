@@ -148,6 +148,8 @@ private final class ActiveRun: @unchecked Sendable {
     private var busy: (since: ContinuousClock.Instant, reason: String)?
     private var stuck: String?
     private var isFinished = false
+    /// The Dispatch seam's number for this run (`seam_begin_run`).
+    private var seamRun: UInt64 = 0
     private let wallStart = ContinuousClock.now
     /// Pacing: the wall instant at which the story stood at `storyAnchor`.
     private var wallAnchor = ContinuousClock.now
@@ -177,7 +179,7 @@ private final class ActiveRun: @unchecked Sendable {
             stuck = "the Dispatch seam is not in place: this program's dispatch_async is not the seam's, so the "
                 + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
         }
-        seam_begin_run()
+        seamRun = seam_begin_run()
         asTheApp {
             clock.noteMainQueueThread()
             Instruments.current = instruments
@@ -541,7 +543,7 @@ private final class ActiveRun: @unchecked Sendable {
         // drop its references, then ask whether the last controller is gone.
         let saved = seam_leave_run()
         DispatchQueue.main.async { [self] in
-            seam_end_run()
+            seam_end_run(seamRun)
             report.controllerFreed = retiredControllers.last?() ?? false
             SwiftTaskActivity.stopWatching()
             network.shutdown()

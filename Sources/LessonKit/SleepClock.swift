@@ -73,6 +73,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var holds = 1
         /// Whether the app's Dispatch work is counted (`watchDispatchWork`).
         var watchesDispatchWork = false
+        /// The Dispatch seam's number for the run this clock counts (0: none).
+        var seamRun: UInt64 = 0
     }
 
     private struct Sleeper {
@@ -127,8 +129,9 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// signal, never by looking again; ended by `shutDown`. One clock in the
     /// process at a time (the seam counts one run).
     public func watchDispatchWork() {
-        seam_begin_run()
+        let run = seam_begin_run()
         condition.withLock {
+            state.seamRun = run
             state.watchesDispatchWork = true
             changed()
         }
@@ -342,7 +345,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     public func shutDown() {
         let timers = condition.withLock { () -> [Timer] in
             if state.watchesDispatchWork && !state.isShutDown {
-                seam_end_run()
+                seam_end_run(state.seamRun)
                 seam_note_change()
             }
             state.isShutDown = true

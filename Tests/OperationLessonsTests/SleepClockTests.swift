@@ -36,6 +36,35 @@ import Testing
         #expect(endedAt == .seconds(planned), "it ended at \(endedAt.milliseconds) ms, not when the fetch did")
     }
 
+    /// A clock shut down late, once another run has begun (a check that
+    /// shuts its clock down after it left the scenario gate), leaves that run
+    /// counted: its work still keeps its story going. (Shut down, the late
+    /// clock ended the seam's count of whatever run was on: a step 7 run
+    /// played beside exercise 9's checks ended at 2018 frames instead of 516.)
+    @Test func aClockShutDownLateLeavesTheNextRunCounted() async {
+        let (movedTo, ran) = await ExclusiveRun.run { _ in
+            let late = SleepClock()
+            late.watchDispatchWork()
+            let clock = SleepClock()
+            defer { clock.shutDown() }
+            clock.watchDispatchWork()
+            late.shutDown()
+            let ran = Flag()
+            clock.storyTurn {
+                DispatchQueue.global().async {
+                    // Slow work on a loaded machine: wall time the story does not count.
+                    Thread.sleep(forTimeInterval: 0.05)
+                    ran.set()
+                }
+            }
+            // Something due, so the story has a next step to take too soon.
+            _ = await clock.wait(atMost: 1)
+            return (clock.now, ran.isSet)
+        }
+        #expect(movedTo == .seconds(1))
+        #expect(ran, "the story moved on before the run's work was done")
+    }
+
     /// A fetch that blocks no thread keeps the story going while it is in
     /// flight; one with nothing of it ever due is a hang, and the guard says so.
     @Test func aFetchInFlightWithNothingDueIsAHangNotTheEnd() async {
