@@ -59,7 +59,7 @@ let package = Package(
         // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
         .target(name: "DispatchSeam", linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
         // The Swift runtime's hook for jobs bound to the global executor: how the story clock sees tasks.
-        .target(name: "TaskSeam"),
+        .target(name: "TaskSeam", dependencies: ["DispatchSeam"]),
         .executableTarget(
             name: "lessons",
             dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit"]

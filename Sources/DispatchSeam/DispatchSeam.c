@@ -205,6 +205,8 @@ static int submitter_counts(void) {
     return run != 0 && current != NULL && current->run == run;
 }
 
+int seam_runs_the_runs_work(void) { return submitter_counts(); }
+
 /// Whether work submitted to `queue` now is the run's: what the run's work
 /// submits, and, while a run is on, anything for the main queue but the
 /// harness's own. (The main queue is one for the whole process: a serial

@@ -30,6 +30,8 @@ const void *seam_enter_run(void);
 /// (its own next turn), and its semaphore waits are its own.
 const void *seam_leave_run(void);
 void seam_restore(const void *saved);
+/// Whether the calling thread runs the run's work now (what it submits is counted).
+int seam_runs_the_runs_work(void);
 
 /// The counted work now: queued or running, and of it, waiting in the story
 /// (parked). On the main queue and elsewhere.
