@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "DispatchSeam", dependencies: ["UnseenSync"], linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
         // The Swift runtime's hook for jobs bound to the global executor: how the story clock sees tasks.
-        .target(name: "TaskSeam"),
+        .target(name: "TaskSeam", dependencies: ["DispatchSeam"]),
         .executableTarget(
             name: "lessons",
             dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit", "TerminalKit"]

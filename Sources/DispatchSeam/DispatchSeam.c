@@ -195,6 +195,8 @@ static int submitter_counts(void) {
     return run != 0 && current != NULL && current->run == run;
 }
 
+int seam_runs_the_runs_work(void) { return submitter_counts(); }
+
 /// Whether work submitted to `queue` now is the run's: what the run's work
 /// submits, and, while a run is on, anything for the main queue but the
 /// harness's own. (The main queue is one for the whole process: a serial
@@ -432,11 +434,12 @@ int seam_is_installed(void) {
     return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
 }
 
-void seam_begin_run(void) {
+uint64_t seam_begin_run(void) {
     lock_seam();
     grant_semaphores_locked(1);
     runs += 1;
-    atomic_store(&current_run, runs);
+    uint64_t run = runs;
+    atomic_store(&current_run, run);
     counts = (seam_counts){0};
     atomic_store(&main_queue_files, 0);
     atomic_store(&main_queue_file_stall_ns, 0);
@@ -444,14 +447,17 @@ void seam_begin_run(void) {
     serials = 0;
     note_change_locked();
     unlock_seam();
+    return run;
 }
 
-void seam_end_run(void) {
+void seam_end_run(uint64_t run) {
     lock_seam();
-    // Waiters left when the run ends wait as they would without the seam.
-    grant_semaphores_locked(1);
-    atomic_store(&current_run, 0);
-    note_change_locked();
+    if (atomic_load(&current_run) == run) {
+        // Waiters left when the run ends wait as they would without the seam.
+        grant_semaphores_locked(1);
+        atomic_store(&current_run, 0);
+        note_change_locked();
+    }
     unlock_seam();
 }
 

@@ -1,5 +1,7 @@
 #include "TaskSeam.h"
 
+#include "DispatchSeam.h"
+
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -34,7 +36,9 @@ static void run_on_main_queue(void *context) {
 
 static __attribute__((swiftcall)) void enqueue_global(Job *job, EnqueueOriginal original) {
     atomic_fetch_add(&seen, 1);
-    if (!atomic_load(&watching)) {
+    // Only the run's own work hands its jobs to the story: in a test process, another test's tasks (which may
+    // block their thread) keep the pool.
+    if (!atomic_load(&watching) || !seam_runs_the_runs_work()) {
         original(job);
         return;
     }

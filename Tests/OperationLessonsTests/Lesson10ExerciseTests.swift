@@ -101,6 +101,9 @@ final class FaultyDownloadOperation: Operation, @unchecked Sendable {
         case returnsWhenCancelled
         /// Cancelled before it starts: downloads all the same, then finishes.
         case fetchesWhenCancelled
+        /// Right, on a slow machine: takes 0.3 s of wall time between
+        /// delivering and saying it finished.
+        case slowToSayFinished
 
         var testDescription: String { "\(self)" }
     }
@@ -191,6 +194,7 @@ final class FaultyDownloadOperation: Operation, @unchecked Sendable {
         guard isFirst else { return }
         completion(result)
         if fault == .neverFinishes && result != .failure(.cancelled) { return }
+        if fault == .slowToSayFinished { Thread.sleep(forTimeInterval: 0.3) }
         move(to: .finished)
     }
 }

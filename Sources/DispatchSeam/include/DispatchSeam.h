@@ -15,10 +15,11 @@
 #include <stdint.h>
 
 /// Starts counting a new run: counts start from zero, and work of earlier runs
-/// that is still queued or running no longer counts.
-void seam_begin_run(void);
-/// Stops counting.
-void seam_end_run(void);
+/// that is still queued or running no longer counts. Returns the run's number.
+uint64_t seam_begin_run(void);
+/// Stops counting, if `run` is still the run counted: a clock shut down late,
+/// once another run has begun, leaves that run counted.
+void seam_end_run(uint64_t run);
 /// Whether the seam is in place (this program's own `dispatch_async` is the seam's).
 int seam_is_installed(void);
 
@@ -29,6 +30,8 @@ const void *seam_enter_run(void);
 /// (its own next turn), and its semaphore waits are its own.
 const void *seam_leave_run(void);
 void seam_restore(const void *saved);
+/// Whether the calling thread runs the run's work now (what it submits is counted).
+int seam_runs_the_runs_work(void);
 
 /// The counted work now: queued or running, and of it, waiting in the story
 /// (parked). On the main queue and elsewhere.

@@ -12,19 +12,17 @@ import SlowNetwork
 /// and what the others hear: the queue (does it let the operation go, and
 /// start the next?) and the operation's `completionBlock`, which
 /// swift-corelibs-foundation runs only when it is told the operation finished.
+///
+/// They play on a story clock (`SleepClock`) and read what they saw once the
+/// story has nothing left to play: "it never finishes" is "the story went
+/// idle with it unfinished", and "its completion block never ran" is "idle,
+/// and it had not run", the same in every run, on any machine.
 public enum AsyncOperationChecks {
     public typealias Make = (
         _ url: URL, _ network: SlowNetwork, _ progress: @escaping @Sendable (_ received: Int, _ expected: Int) -> Void,
         _ completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
     ) -> Operation
 
-    /// Story seconds per wall second: a 500 ms download takes 25 ms.
-    static let speed = 20.0
-    /// How long operations get to finish, in wall seconds: twenty times what
-    /// they need (two rounds of 25 ms).
-    static let timeout = 1.0
-    /// How long after an operation says it finished its completion block gets to run.
-    static let announcementWindow = 0.3
     static let downloads = 4
     static let atOnce = 2
 
@@ -124,27 +122,14 @@ public enum AsyncOperationChecks {
     static func conditions() -> NetworkConditions {
         var conditions = NetworkConditions()
         conditions.latency = 0.5
-        conditions.timeScale = speed
         return conditions
     }
 
     static let icons = AppCatalog.bundled().entries.prefix(downloads).compactMap { URL(string: $0.icon) }
 
     public static func check(narrate: ((String) -> Void)? = nil, make: Make) async -> [CheckResult] {
-        // The four plays at once, each on a network of its own: a check waits
-        // for the slowest, not for all of them in turn.
-        let plays = await ExclusiveRun.run { _ in
-            let started = [
-                startByHand(make, count: downloads, cancelFirst: false), startQueue(make),
-                startByHand(make, count: 1, cancelFirst: true), startCancelledInQueue(make),
-            ]
-            return await withTaskGroup(of: (Int, Play).self) { group in
-                for (index, play) in started.enumerated() { group.addTask { (index, await settle(play)) } }
-                var plays: [(Int, Play)] = []
-                for await play in group { plays.append(play) }
-                return plays.sorted { $0.0 < $1.0 }.map(\.1)
-            }
-        }
+        let (plays, stuck) = await ExclusiveRun.run { _ in await playAll(make) }
+        if let stuck { narrate?("the story clock gave up: \(stuck)") }
         let (byHand, queued, cancelled, cancelledInQueue) = (plays[0], plays[1], plays[2], plays[3])
         narrate?("\(downloads) started by hand: \(byHand.summary)")
         narrate?("\(downloads) on a queue of \(atOnce) at once: \(queued.summary)")
@@ -222,38 +207,49 @@ public enum AsyncOperationChecks {
         return operation
     }
 
-    /// Operations on their way: what `settle` waits for.
-    struct Started: Sendable {
+    /// Operations on their way, and what to read them by.
+    struct Started {
         let operations: [Operation]
         let record: Record
         let network: SlowNetwork
         let queue: OperationQueue?
+
+        /// What was seen of them.
+        var play: Play {
+            var play = record.now
+            play.operations = operations.count
+            play.finished = operations.filter(\.isFinished).count
+            play.executingAfter = operations.filter { $0.isFinished && $0.isExecuting }.count
+            play.heldByQueue = queue?.operationCount
+            play.requests = network.log.count
+            return play
+        }
     }
 
-    /// Waits for the operations to say they finished, then for their
-    /// completion blocks; returns what was seen, and ends the network.
-    static func settle(_ started: Started) async -> Play {
-        let (operations, record, queue) = (started.operations, started.record, started.queue)
-        defer { started.network.shutdown() }
-        _ = await OperationWaiter.waitUntilFinished(operations, timeoutSeconds: timeout)
-        let deadline = ContinuousClock.now + .seconds(announcementWindow)
-        while record.now.announced < operations.filter(\.isFinished).count || (queue?.operationCount ?? 0) > 0,
-            ContinuousClock.now < deadline
-        {
-            try? await Task.sleep(for: .milliseconds(5))
+    /// The four plays at once, on one story clock, each on a network of its
+    /// own; read once the story has nothing left to play (nil: why the clock
+    /// gave up first, then they are read as they were).
+    static func playAll(_ make: Make) async -> (plays: [Play], stuck: String?) {
+        let clock = SleepClock()
+        defer { clock.shutDown() }
+        // Everything the plays hand to Dispatch, and what that hands on (a
+        // queue's next operation, a completion block), keeps the time still.
+        clock.watchDispatchWork()
+        let started = clock.storyTurn {
+            [
+                startByHand(make, count: downloads, cancelFirst: false, on: clock), startQueue(make, on: clock),
+                startByHand(make, count: 1, cancelFirst: true, on: clock), startCancelledInQueue(make, on: clock),
+            ]
         }
-        var play = record.now
-        play.operations = operations.count
-        play.finished = operations.filter(\.isFinished).count
-        play.executingAfter = operations.filter { $0.isFinished && $0.isExecuting }.count
-        play.heldByQueue = queue?.operationCount
-        play.requests = started.network.log.count
-        return play
+        let ended = await clock.waitUntilIdle()
+        let plays = started.map(\.play)
+        for play in started { play.network.shutdown() }
+        return (plays, ended ? nil : clock.stuck ?? "it was shut down")
     }
 
     /// Four downloads on a queue that runs two at once.
-    static func startQueue(_ make: Make) -> Started {
-        let network = SlowNetwork(conditions: conditions())
+    static func startQueue(_ make: Make, on clock: SleepClock) -> Started {
+        let network = SlowNetwork(conditions: conditions(), clock: clock)
         let record = Record()
         let operations = icons.map { makeRecorded(make, url: $0, network: network, record: record) }
         let queue = OperationQueue()
@@ -262,22 +258,23 @@ public enum AsyncOperationChecks {
         return Started(operations: operations, record: record, network: network, queue: queue)
     }
 
-    /// Downloads started by hand, each on a thread of its own (after a cancel
-    /// when `cancelFirst`): no queue looks at them, only their own word counts.
-    static func startByHand(_ make: Make, count: Int, cancelFirst: Bool) -> Started {
-        let network = SlowNetwork(conditions: conditions())
+    /// Downloads started by hand, each in a block of its own on a global
+    /// queue (after a cancel when `cancelFirst`): no queue looks at them, only
+    /// their own word counts.
+    static func startByHand(_ make: Make, count: Int, cancelFirst: Bool, on clock: SleepClock) -> Started {
+        let network = SlowNetwork(conditions: conditions(), clock: clock)
         let record = Record()
         let operations = icons.prefix(count).map { makeRecorded(make, url: $0, network: network, record: record) }
         for operation in operations {
             if cancelFirst { operation.cancel() }
-            Thread.detachNewThread { operation.start() }
+            DispatchQueue.global().async { operation.start() }
         }
         return Started(operations: operations, record: record, network: network, queue: nil)
     }
 
     /// One download cancelled while it waits in a suspended queue, which then resumes.
-    static func startCancelledInQueue(_ make: Make) -> Started {
-        let network = SlowNetwork(conditions: conditions())
+    static func startCancelledInQueue(_ make: Make, on clock: SleepClock) -> Started {
+        let network = SlowNetwork(conditions: conditions(), clock: clock)
         let record = Record()
         let operation = makeRecorded(make, url: icons[0], network: network, record: record)
         let queue = OperationQueue()

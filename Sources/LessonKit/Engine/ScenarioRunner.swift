@@ -130,6 +130,8 @@ private final class ActiveRun: @unchecked Sendable {
     private var pacer: Pacer
     private var stuck: String?
     private var isFinished = false
+    /// The Dispatch seam's number for this run (`seam_begin_run`).
+    private var seamRun: UInt64 = 0
     private let wallStart = ContinuousClock.now
 
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
@@ -160,7 +162,7 @@ private final class ActiveRun: @unchecked Sendable {
             stuck = "the Dispatch seam is not in place: this program's dispatch_async is not the seam's, so the "
                 + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
         }
-        seam_begin_run()
+        seamRun = seam_begin_run()
         // The files that count as written on the main queue: the app's own, not another test's.
         seam_watch_writes_in(setup.cachesDirectory.path)
         asTheApp {
@@ -433,7 +435,7 @@ private final class ActiveRun: @unchecked Sendable {
         // drop its references, then ask whether the last controller is gone.
         let saved = seam_leave_run()
         DispatchQueue.main.async { [self] in
-            seam_end_run()
+            seam_end_run(seamRun)
             report.controllerFreed = app.lastRetiredIsFreed
             SwiftTaskActivity.stopWatching()
             // The requests as the story ends, before the shutdown fails those

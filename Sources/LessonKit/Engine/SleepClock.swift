@@ -51,6 +51,9 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         /// The network's deliveries (a fetch's chunks), due and running.
         var deliveries: [Int: Delivery] = [:]
         var deliveriesRunning = 0
+        /// Fetches that block no thread, in flight (`startTask`): each has a
+        /// delivery due or running until it ends.
+        var fetchesInFlight: Set<Int> = []
         var queues: [OperationQueue] = []
         /// The queues whose operations have slept on the clock, in the order they first did.
         var sleptIn: [OperationQueue] = []
@@ -70,6 +73,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var holds = 1
         /// Whether the app's Dispatch work is counted (`watchDispatchWork`).
         var watchesDispatchWork = false
+        /// The Dispatch seam's number for the run this clock counts (0: none).
+        var seamRun: UInt64 = 0
     }
 
     private struct Sleeper {
@@ -86,8 +91,10 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     }
 
     private struct Timer {
-        /// Nil: only its trigger ends it.
+        /// Nil: only its trigger ends it (or the story's end, `endsWhenIdle`).
         let due: StoryTime?
+        /// It ends (true) when the story has nothing left to play (`waitUntilIdle`).
+        var endsWhenIdle = false
         let resume: @Sendable (Bool) -> Void
     }
 
@@ -122,8 +129,9 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// signal, never by looking again; ended by `shutDown`. One clock in the
     /// process at a time (the seam counts one run).
     public func watchDispatchWork() {
-        seam_begin_run()
+        let run = seam_begin_run()
         condition.withLock {
+            state.seamRun = run
             state.watchesDispatchWork = true
             changed()
         }
@@ -191,6 +199,23 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     public func wait(
         atMost seconds: Double? = nil, until start: (_ fire: @escaping @Sendable () -> Void) -> Void = { _ in }
     ) async -> Bool {
+        await wait(atMost: seconds, endsWhenIdle: false, until: start)
+    }
+
+    /// Waits until the story has nothing left to play: nothing the clock
+    /// watches is busy (the story's turns' Dispatch work, the network's
+    /// deliveries, the watched queues), no fetch is in flight, and nothing is
+    /// due but waits like this one. True then; false if the clock gave up
+    /// first (the hang guard: `stuck` says why) or was shut down. So "it never
+    /// finished" is read as "the story went idle, and it had not finished":
+    /// signalled, never a wall-time window.
+    public func waitUntilIdle() async -> Bool {
+        await wait(atMost: nil, endsWhenIdle: true) { _ in }
+    }
+
+    private func wait(
+        atMost seconds: Double?, endsWhenIdle: Bool, until start: (_ fire: @escaping @Sendable () -> Void) -> Void
+    ) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let once = Once(continuation)
             let id = condition.withLock { () -> Int? in
@@ -198,7 +223,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 state.holds -= 1
                 state.lastID += 1
                 state.timers[state.lastID] = Timer(
-                    due: seconds.map { state.time + .seconds(max($0, 0)) }, resume: { once.resume($0) })
+                    due: seconds.map { state.time + .seconds(max($0, 0)) }, endsWhenIdle: endsWhenIdle,
+                    resume: { once.resume($0) })
                 changed()
                 return state.lastID
             }
@@ -319,7 +345,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     public func shutDown() {
         let timers = condition.withLock { () -> [Timer] in
             if state.watchesDispatchWork && !state.isShutDown {
-                seam_end_run()
+                seam_end_run(state.seamRun)
                 seam_note_change()
             }
             state.isShutDown = true
@@ -334,16 +360,28 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         for timer in timers { timer.resume(false) }
     }
 
-    /// A fetch that blocks no thread waits on its deliveries (`run(at:on:)`),
-    /// which the clock counts; the stories on this clock use only the blocking
-    /// fetch, and an asynchronous operation waiting on a fetch would read as
-    /// running to it.
-    public func startTask() -> Int { 0 }
+    /// A fetch that blocks no thread is in flight: it waits in the story for
+    /// its deliveries (`run(at:on:)`), and the story is not over until it ends.
+    public func startTask() -> Int {
+        condition.withLock {
+            state.lastID += 1
+            state.fetchesInFlight.insert(state.lastID)
+            changed()
+            return state.lastID
+        }
+    }
 
-    public func finishTask(_ token: Int) {}
+    public func finishTask(_ token: Int) {
+        condition.withLock {
+            state.fetchesInFlight.remove(token)
+            changed()
+        }
+    }
 
     /// A delivery of the network (a fetch's chunk): the app's work when it
-    /// is due, which the clock waits for until it returns.
+    /// is due, which the clock waits for until it returns. It runs as the
+    /// story's turn (`storyTurn`), so what it hands to Dispatch (a queue's
+    /// next operation, a `completionBlock`) keeps the time still too.
     public func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         condition.withLock {
             guard !state.isShutDown else { return }
@@ -391,11 +429,16 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             // Idle: app work waiting on a semaphore that can be taken takes it, earliest handed over first.
             if condition.withLock({ state.watchesDispatchWork }) && seam_grant_semaphores() > 0 { continue }
             guard let next = nextDue(ifUnchangedSince: count) else {
+                if endWaitsForIdle(ifUnchangedSince: count) { continue }
                 if condition.withLock({ state.changeCount == count && state.sleepers.isEmpty }) {
                     // Waited on with nothing running and nothing due: only the hang guard ends that.
                     let limit = ContinuousClock.now + .seconds(hangSeconds)
                     if !waitForChange(since: count, until: limit) {
-                        giveUp("waited on for something that nothing running will do, and nothing is due")
+                        let fetches = condition.withLock { state.fetchesInFlight.count }
+                        giveUp(
+                            fetches > 0
+                                ? "\(counted(fetches, "request")) in flight with nothing of it due"
+                                : "waited on for something that nothing running will do, and nothing is due")
                         return
                     }
                 }
@@ -421,6 +464,25 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         }
     }
 
+    /// Ends the waits for the story's end (`waitUntilIdle`), if nothing
+    /// changed since `count` and nothing is left to play: no sleeper, no
+    /// fetch in flight, nothing due. True if any ended.
+    private func endWaitsForIdle(ifUnchangedSince count: Int) -> Bool {
+        let ended = condition.withLock { () -> [Timer] in
+            guard
+                state.changeCount == count && state.sleepers.isEmpty && state.fetchesInFlight.isEmpty
+                    && state.deliveries.isEmpty
+            else { return [] }
+            let ending = state.timers.filter(\.value.endsWhenIdle)
+            for id in ending.keys { state.timers[id] = nil }
+            state.holds += ending.count
+            if !ending.isEmpty { changed() }
+            return ending.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for timer in ended { timer.resume(true) }
+        return !ended.isEmpty
+    }
+
     /// Moves the time to `instant` and wakes the sleepers due by then; if
     /// none is, ends the waits due. The app's work at an instant comes before
     /// the story's step at the same instant (a roll due at 1 s is drawn
@@ -440,7 +502,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 state.deliveries[id] = nil
                 state.deliveriesRunning += 1
                 delivery.queue.async { [self] in
-                    delivery.work()
+                    storyTurn { delivery.work() }
                     condition.withLock {
                         state.deliveriesRunning -= 1
                         changed()

@@ -3,8 +3,9 @@ import TaskSeam
 /// The Swift tasks' activity source: whether any job of a Swift task (a new
 /// task, a child task, an actor's turn, a resumed continuation) is waiting to
 /// run or running, seen through the runtime's `swift_task_enqueueGlobal_hook`
-/// (`Sources/TaskSeam`). While a scenario runs, every such job runs on the
-/// main queue, one at a time in the order it was enqueued, so tasks that
+/// (`Sources/TaskSeam`). While a scenario runs, every such job the run's work
+/// enqueues runs on the main queue, one at a time in the order it was
+/// enqueued (another test's keep the pool), so tasks that
 /// start together run in the same order in every run, and a story where a
 /// task still has work to do does not move on (docs/architecture.md, "Swift
 /// tasks"). Jobs of the main actor are the main queue's own work already.
