@@ -14,8 +14,10 @@ import Testing
 @Suite struct Exercise11Tests {
     static let exercise = ExerciseCatalog.exercise(11)!
 
-    /// The story plays the loader's tasks one at a time: the class is as right as the actor there.
-    @Test func exercise11sScenariosCannotTellItsStartFromStep11() async {
+    /// The story's measures cannot tell the class from the actor. The class
+    /// is shared by tasks that may run at once, the race the compiler
+    /// refuses, so under Thread Sanitizer this run in-process is left out.
+    @Test(.racyStepInProcess) func exercise11sScenariosCannotTellItsStartFromStep11() async {
         let start = await ExerciseProof.imageList(11, Exercise11Start.AppsViewController.self)
         let step = await ExerciseProof.imageList(11, Lesson11SwiftConcurrency.AppsViewController.self)
         ExerciseProof.expectSolved(start)
