@@ -18,7 +18,7 @@ extension Trait where Self == ConditionTrait {
     static var racyStepInProcess: Self {
         .disabled(
             if: ThreadSanitizer.isOn,
-            "plays a deliberately racy step in-process; the TSan leg checks it in a child process")
+            "plays deliberately racy code in-process, which Thread Sanitizer would report against the whole run")
     }
 
     /// For a test that plays a deliberately racy step as a child process and
