@@ -90,6 +90,19 @@ public enum RaceCheck {
         var measured = counted(reports.count, "Thread Sanitizer report")
         if let place { measured += " (first: \(place))" }
         if crashed { measured += " · the run crashed" }
+        if let race = RaceReport(
+            errors: errors, codeFolders: [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode)
+        {
+            // What raced, as TSan saw it; the hint follows it unless it is the cache the bug's own hint points at.
+            let variable = race.variable(in: code)
+            let cache = bug.hints.place.name.replacingOccurrences(of: "self.", with: "").prefix { $0 != "[" }
+            let hint =
+                variable == nil || variable == String(cache)
+                ? bug.hints.nudge(in: code) : race.hint(in: code)
+            return CheckResult(
+                bug: bug.name, passed: false, measured: measured, expected: bug.expected, hint: hint,
+                isSafeguard: bug.isSafeguard, diagnosis: race.sentence(in: code))
+        }
         if reports.isEmpty && !crashed && !reported {
             return CheckResult(
                 bug: bug.name, passed: false,
