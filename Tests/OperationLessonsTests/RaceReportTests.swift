@@ -136,6 +136,18 @@ import Testing
         "On which thread does your code write the image cache (and the pool)? On which does `cellForRowAt` read "
         + "them? Look at `self.imageCache[app.icon]` in AppsViewController.swift."
 
+    /// Files that do not have TSan's lines: no name is guessed, the places and their role only.
+    @Test func filesWithoutTheRacedLinesGetTheirPlacesOnly() {
+        let code = LearnerCode(files: ["RecordViewController.swift": "final class Elsewhere {}\n"])
+        let verdict = RaceCheck.judge(errors: Self.recordRace, crashed: false, code: code)
+        #expect(verdict.diagnosis?.hasPrefix("memory read on the main queue (thread T4) at ") == true)
+        #expect(
+            verdict.hint
+                == "On which queue does your code write what these lines touch, and on which does it read it? Touch "
+                + "it from one queue only (hand the result to the main queue, and write it there). Look at "
+                + "RecordViewController.swift:107:23 and RecordViewController.swift:141:22.")
+    }
+
     /// Without the learner's files no name is guessed: the places only.
     @Test func withoutTheLearnersFilesOnlyThePlacesAreSaid() {
         let verdict = RaceCheck.judge(errors: Self.recordRace, crashed: false)
