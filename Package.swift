@@ -94,6 +94,11 @@ let package = Package(
             path: "Tests/Fixtures/RecordRace",
             // Kept as the tutorial wrote it, Swift 5 warnings and all; they are not the build's to show.
             swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
+        // Step 5's controller with the downloaded image force-unwrapped, played by CrashReplayTests:
+        // every failed download crashes it in its own file.
+        .executableTarget(
+            name: "UnwrappedImageFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            path: "Tests/Fixtures/UnwrappedImage", swiftSettings: [.swiftLanguageMode(.v5)]),
     ] + exerciseStartTargets.map {
         .target(
             name: $0,

@@ -68,6 +68,33 @@ import Testing
         #expect(diagnosis.reading.contains("it is the suite's bug"))
     }
 
+    /// A crash on top in the suite's code, called from the learner's: where
+    /// it crashed is the suite's line, and what the runtime said of it is no
+    /// advice for the learner's code.
+    @Test func aHarnessFrameOnTopIsTheSuitesEvenBelowTheLearners() {
+        let errors = """
+            Fatal error: Index out of range
+            *** Program crashed: System trap at 0x0000000000000001 ***
+            Thread 0 "main" crashed:
+            0 0x0000001 _assertionFailure(_:_:file:line:flags:) + 10 in libswiftCore.so
+            1 0x0000002 TableView.reloadRows(at:) + 52 in Workbench at /x/Sources/TableKit/TableView.swift:88:13
+            2 0x0000003 AppsViewController.downloadFinished(icon:image:at:) + 80 in Workbench at \
+            /x/Workbench/Sources/Workbench/AppsViewController.swift:70:19
+            """
+        let diagnosis = CrashDiagnosis(errors: errors, signal: 5, root: Rig.packageRoot)
+        #expect(diagnosis.harnessPlace == "Sources/TableKit/TableView.swift:88:13 (TableView.reloadRows(at:))")
+        #expect(diagnosis.crashedAt == "your program crashed in the suite's code (Sources/TableKit/TableView.swift:88:13 (TableView.reloadRows(at:))), not in yours")
+        #expect(
+            diagnosis.reading
+                == "it crashed in the suite's Sources/TableKit/TableView.swift:88:13 (TableView.reloadRows(at:)), "
+                + "called from your Workbench/Sources/Workbench/AppsViewController.swift:70:19 "
+                + "(AppsViewController.downloadFinished(icon:image:at:)). A data race in your code can corrupt what "
+                + "the suite reads there; if your code shares nothing between threads, it is the suite's bug: "
+                + "please report it")
+        #expect(diagnosis.hint == nil)
+        #expect(diagnosis.summary.contains("where: not in your code"))
+    }
+
     static func lineNumber(of text: String, in file: String) -> Int? {
         let source = try? String(contentsOf: Rig.packageRoot.appendingPathComponent(file), encoding: .utf8)
         return source?.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(text) }

@@ -35,8 +35,18 @@ struct ThreadSanitizerTests {
         )
         #expect(run.crashed || run.status == RaceCheck.reportedStatus)
         // Exercise 5's race check, which `lessons check 5` runs on a TSan-built workbench, sees it too.
-        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Sources/Lesson04CacheDictionary"))
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
         #expect(!verdict.passed)
+        // What raced is the cache its own hint points at: that hint, and TSan's two places in step 4's file.
+        #expect(verdict.hint == RaceReportTests.cacheHint)
+        if !RaceCheck.raceReports(in: run.errors).isEmpty {
+            let seen = try #require(verdict.diagnosis)
+            #expect(seen.hasPrefix("`imageCache` "), "\(seen)")
+            #expect(
+                seen.components(separatedBy: " at Sources/Lesson04CacheDictionary/AppsViewController.swift:").count
+                    == 3, "\(seen)")
+        }
     }
 
     /// The same controller whose download marks its record `.downloading`
@@ -45,13 +55,20 @@ struct ThreadSanitizerTests {
     /// them. Seen once the harness's locks are out of TSan's sight.
     @Test func aModelRecordMarkedOnTheDownloadThreadIsReported() async throws {
         let run = try await LessonProcess.run("RecordRaceFixture", ["--marks-downloading"] + Self.arguments)
-        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/RecordRace"))
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
         #expect(verdict.bug == "the cache is written from download threads (a data race)")
         #expect(!verdict.passed)
         #expect(
             verdict.measured
                 == "1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/RecordViewController.swift:107:23)",
             "\(run.errors.suffix(3000))")
+        // What raced, said of this code: the record's `state`, on the main queue against an operation's thread.
+        let thread = try #require(
+            run.errors.firstMatch(of: #/Previous write of size 1 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        let mainQueue = try #require(run.errors.firstMatch(of: #/  Read of size 1 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        #expect(verdict.diagnosis == RaceReportTests.recordDiagnosis(mainQueue: mainQueue, download: thread))
+        #expect(verdict.hint == RaceReportTests.recordHint)
     }
 
     /// A published tutorial's controller (Tests/Fixtures/RecordRace) writes its

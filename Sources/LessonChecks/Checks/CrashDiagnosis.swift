@@ -11,8 +11,9 @@ public struct CrashDiagnosis: Sendable, Equatable {
     /// "Workbench/Sources/Workbench/AppsViewController.swift:42:95 (function)", when the
     /// crashed thread's frames reach the sources: the learner's code first.
     public let place: String?
-    /// Where the crashed thread was in the suite's own code, when it never
-    /// reached the learner's: said as the suite's, never as theirs.
+    /// Where the crashed thread was in the suite's own code, when that is the
+    /// top of its frames in the package (the learner's code, if any, called
+    /// it): said as the suite's, never as theirs.
     public let harnessPlace: String?
     /// What the crash is, in a sentence.
     public let reading: String
@@ -27,13 +28,15 @@ public struct CrashDiagnosis: Sendable, Equatable {
             String(line[line.range(of: "Fatal error:")!.lowerBound...])
         }
         place = WorkbenchDiagnostics.crashPlace(lines)
-        harnessPlace = place == nil ? WorkbenchDiagnostics.harnessPlace(lines) : nil
+        harnessPlace = WorkbenchDiagnostics.harnessPlace(lines)
         let code = place.flatMap { Self.line(at: $0, root: root) } ?? ""
-        if let harnessPlace, message == nil {
+        if let harnessPlace {
+            // What the runtime said is of the suite's line, not the learner's: no advice for their code from it.
+            let reached = place.map { "it crashed in the suite's \(harnessPlace), called from your \($0)" }
             reading =
-                "the crashed thread never reached your code: it was in the suite's \(harnessPlace). A data race in "
-                + "your code can corrupt what the suite reads there; if your code shares nothing between threads, "
-                + "it is the suite's bug: please report it"
+                (reached ?? "the crashed thread never reached your code: it was in the suite's \(harnessPlace)")
+                + ". A data race in your code can corrupt what the suite reads there; if your code shares nothing "
+                + "between threads, it is the suite's bug: please report it"
             hint = nil
         } else {
             (reading, hint) = Self.read(message: message ?? "", code: code, signal: signal)
@@ -43,14 +46,15 @@ public struct CrashDiagnosis: Sendable, Equatable {
     /// Where it crashed, in a phrase for a verdict: the learner's line, or
     /// the suite's said as the suite's, or that the backtrace does not say.
     public var crashedAt: String {
-        if let place { return "your program crashed at \(place)" }
         if let harnessPlace { return "your program crashed in the suite's code (\(harnessPlace)), not in yours" }
+        if let place { return "your program crashed at \(place)" }
         return "your program crashed (its backtrace does not reach your code)"
     }
 
     /// The whole diagnosis in one line, for a check's verdict.
     public var line: String {
-        [message, place.map { "at " + $0 }, reading, hint.map { "try: " + $0 }].compactMap { $0 }
+        [message, (harnessPlace == nil ? place : nil).map { "at " + $0 }, reading, hint.map { "try: " + $0 }]
+            .compactMap { $0 }
             .joined(separator: " · ")
     }
 
@@ -60,9 +64,9 @@ public struct CrashDiagnosis: Sendable, Equatable {
         if let message { lines.append(message) }
         lines.append(
             "where: "
-                + (place ?? (harnessPlace != nil
+                + (harnessPlace != nil
                     ? "not in your code"
-                    : "not in the backtrace (the crashed thread's frames stop in the runtime)")))
+                    : place ?? "not in the backtrace (the crashed thread's frames stop in the runtime)"))
         lines.append("what:  " + reading)
         if let hint { lines.append("try:   " + hint) }
         return lines.joined(separator: "\n")

@@ -75,7 +75,8 @@ public enum RaceCheck {
     /// The verdict on one TSan-built run: its standard error, whether a signal
     /// ended it, and whether it played its scenario to the report. A run that
     /// ended early without a race played too little to be clean: not measured.
-    /// Its hint is said of `code`, the learner's files, when given.
+    /// Its hint is said of `code`, the learner's files, when given; when TSan
+    /// gave the two places of a race, the verdict says what raced there.
     public static func judge(
         errors: String, crashed: Bool, reported: Bool = true, code: LearnerCode? = nil
     ) -> CheckResult {
@@ -90,6 +91,19 @@ public enum RaceCheck {
         var measured = counted(reports.count, "Thread Sanitizer report")
         if let place { measured += " (first: \(place))" }
         if crashed { measured += " · the run crashed" }
+        if let race = RaceReport(
+            errors: errors, codeFolders: [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode)
+        {
+            // What raced, as TSan saw it, said of the learner's files; the hint follows it unless what raced is
+            // the cache the bug's own hint points at (or there are no files to say it of).
+            let cache = bug.hints.place.name.replacingOccurrences(of: "self.", with: "").prefix { $0 != "[" }
+            let hint =
+                code == nil || race.variable(in: code) == String(cache)
+                ? bug.hints.nudge(in: code) : race.hint(in: code)
+            return CheckResult(
+                bug: bug.name, passed: false, measured: measured, expected: bug.expected, hint: hint,
+                isSafeguard: bug.isSafeguard, diagnosis: race.sentence(in: code))
+        }
         if reports.isEmpty && !crashed && !reported {
             return CheckResult(
                 bug: bug.name, passed: false,

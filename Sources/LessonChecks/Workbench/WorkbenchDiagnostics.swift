@@ -63,11 +63,15 @@ public enum WorkbenchDiagnostics {
         ([learnersCode] + stepsCode).lazy.compactMap { frame(in: lines, under: $0, crashedThreadOnly: true) }.first
     }
 
-    /// The crashed thread's first frame in the suite's own code (the harness,
-    /// its frameworks), for a crash whose thread never reached the learner's:
-    /// never to be shown as the learner's line.
+    /// The crashed thread's top frame in the package's code when it is the
+    /// suite's own (the harness, its frameworks), not the learner's or a
+    /// step's: where it crashed, never to be shown as the learner's line.
     static func harnessPlace(_ lines: [String]) -> String? {
-        frame(in: lines, under: "Sources/", crashedThreadOnly: true)
+        let folders = [learnersCode] + stepsCode + ["Sources/"]
+        guard let top = frame(in: lines, under: folders, crashedThreadOnly: true), top.folder == "Sources/" else {
+            return nil
+        }
+        return top.place
     }
 
     /// The steps' and exercises' own code, and the controllers ported from
@@ -89,16 +93,26 @@ public enum WorkbenchDiagnostics {
     /// The first frame in `folder` ("path:line:col (function)"), in the
     /// thread that crashed or in any thread.
     private static func frame(in lines: [String], under folder: String, crashedThreadOnly: Bool) -> String? {
+        frame(in: lines, under: [folder], crashedThreadOnly: crashedThreadOnly)?.place
+    }
+
+    /// The first frame in any of `folders`, and the first of them its path
+    /// has (a step's folder is listed before "Sources/", which its path has too).
+    private static func frame(in lines: [String], under folders: [String], crashedThreadOnly: Bool) -> (
+        place: String, folder: String
+    )? {
         var inThread = !crashedThreadOnly
         for line in lines {
             if crashedThreadOnly, line.hasPrefix("Thread ") {
                 inThread = line.hasSuffix(" crashed:")
                 continue
             }
-            guard inThread, let sources = line.range(of: folder) else { continue }
+            guard inThread,
+                let found = folders.lazy.compactMap({ folder in line.range(of: folder).map { (folder, $0) } }).first
+            else { continue }
             // "  3 [ra] 0x000055aa564941b5 crash(_:) + 52 in Workbench at /…/Workbench/Sources/Workbench/…"
             let function = line.firstMatch(of: #/0x[0-9a-f]+ (.+?) \+ \d+ in /#).map { " (\($0.1))" } ?? ""
-            return String(line[sources.lowerBound...]) + function
+            return (String(line[found.1.lowerBound...]) + function, found.0)
         }
         return nil
     }

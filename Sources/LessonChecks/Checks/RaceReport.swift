@@ -1,0 +1,140 @@
+import Foundation
+
+/// Thread Sanitizer's first report, read for what raced: each access (read
+/// or written, by which thread, at which line of the code under test), and
+/// the line that allocated the memory. The variable is read from the
+/// learner's own lines, so a verdict names only what their code has.
+struct RaceReport {
+    struct Access {
+        let written: Bool
+        /// "thread T7", or "main thread".
+        let thread: String
+        /// "Tests/Fixtures/…/File.swift:141:22": the first frame in the code under test.
+        let place: String?
+        /// The access's frames pass through the scenario's turns, which the harness plays on the main queue.
+        let onMainQueue: Bool
+        /// The access's frames pass through `OperationQueue`'s running of an operation.
+        let inOperation: Bool
+    }
+
+    let accesses: [Access]
+    /// Where the raced memory was allocated in the code under test.
+    let allocatedAt: String?
+    /// The threads this report shows running the main queue's work.
+    let mainQueueThreads: Set<String>
+
+    /// Nil when `errors` holds no report with two accesses in the code under test.
+    init?(errors: String, codeFolders: [String]) {
+        let lines = errors.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer:") }) else { return nil }
+        let report = lines[(start + 1)...].prefix { !$0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        // "  Previous write of size 1 at 0x… by thread T7:",
+        // "  Modifying access of Swift variable at 0x… by main thread:".
+        let header =
+            #/^  (Previous )?(.+?) (?:of size \d+|of Swift variable) at 0x[0-9a-f]+ by (main thread|thread T\d+)/#
+        let allocation = #/^  Location is .* (?:allocated )?by (main thread|thread T\d+)/#
+        var blocks: [(kind: String?, thread: String, frames: [String])] = []
+        for line in report {
+            if let match = line.firstMatch(of: header) {
+                blocks.append((String(match.2).lowercased(), String(match.3), []))
+            } else if let match = line.firstMatch(of: allocation) {
+                blocks.append((nil, String(match.1), []))
+            } else if line.hasPrefix("  ") && !line.hasPrefix("    ") {
+                blocks.append((nil, "", []))  // Another block (a thread's creation): not read.
+            } else if line.hasPrefix("    #"), !blocks.isEmpty {
+                blocks[blocks.count - 1].frames.append(line)
+            }
+        }
+        func place(_ frames: [String]) -> String? {
+            frames.lazy.compactMap { frame in
+                codeFolders.lazy.compactMap { frame.range(of: $0) }.first.map {
+                    String(frame[$0.lowerBound...].prefix { $0 != " " })
+                }
+            }.first
+        }
+        let onMain: ([String]) -> Bool = { frames in
+            frames.contains { $0.contains("Sources/LessonKit/Engine/ScenarioRunner.swift") }
+        }
+        accesses = blocks.filter { $0.kind != nil }.map { block in
+            Access(
+                written: block.kind!.contains("write") || block.kind!.contains("modifying"), thread: block.thread,
+                place: place(block.frames), onMainQueue: onMain(block.frames),
+                inOperation: block.frames.contains { $0.contains("OperationQueueC8_execute") })
+        }
+        let allocationBlock = blocks.first { $0.kind == nil && !$0.thread.isEmpty }
+        allocatedAt = allocationBlock.flatMap { place($0.frames) }
+        mainQueueThreads = Set(blocks.filter { !$0.thread.isEmpty && onMain($0.frames) }.map(\.thread))
+        guard accesses.count == 2, accesses.allSatisfy({ $0.place != nil }) else { return nil }
+    }
+
+    /// The variable both accesses touch, read from the learner's lines: nil
+    /// when their files do not have those lines, or the two lines disagree.
+    func variable(in code: LearnerCode?) -> String? {
+        let names = accesses.map { access in access.place.flatMap { Self.touched(at: $0, in: code) } }
+        guard let first = names.first ?? nil, names.allSatisfy({ $0 == first }) else { return nil }
+        return first
+    }
+
+    /// "`record.state` (of an `IconRecord`) read on the main queue (thread T4) at …:107:23 and written by
+    /// thread T7, in an operation, at …:141:22, with nothing ordering the two".
+    func sentence(in code: LearnerCode?) -> String {
+        let variable = variable(in: code)
+        // The allocating line names a type (`IconRecord(…)`) when the raced memory is an object of the learner's.
+        let type =
+            allocatedAt.flatMap { Self.touched(at: $0, in: code) }.flatMap { name -> String? in
+                guard let initial = name.first, initial.isUppercase else { return nil }
+                return " (of \("AEIOU".contains(initial) ? "an" : "a") `\(name)`)"
+            } ?? ""
+        let said = accesses.map { access in
+            "\(access.written ? "written" : "read") \(on(access)) at \(access.place!)"
+        }
+        return (variable.map { "`\($0)`\(type) " } ?? "memory\(type) ")
+            + said.joined(separator: " and ") + ", with nothing ordering the two"
+    }
+
+    /// What to ask of the code, naming the variable and the two lines.
+    func hint(in code: LearnerCode?) -> String {
+        let what = variable(in: code).map { "`\($0)`" } ?? "what these lines touch"
+        let lines = accesses.compactMap(\.place).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let question =
+            accesses.allSatisfy(\.written)
+            ? "On which threads does your code write \(what)?"
+            : "On which queue does your code write \(what), and on which does it read it?"
+        return question + " Touch it from one queue only (hand the result to the main queue, and write it there). "
+            + "Look at \(lines.joined(separator: " and "))."
+    }
+
+    private func on(_ access: Access) -> String {
+        if access.thread == "main thread" { return "on the main thread" }
+        if mainQueueThreads.contains(access.thread) { return "on the main queue (\(access.thread))" }
+        return "by \(access.thread)" + (access.inOperation ? ", in an operation," : "")
+    }
+
+    /// The name at `place` ("…/File.swift:141:22") in the learner's file of that name: the dotted name the column
+    /// is in, else the first of the line before it, without `self.`.
+    static func touched(at place: String, in code: LearnerCode?) -> String? {
+        let parts = place.split(separator: ":")
+        guard parts.count >= 3, let number = Int(parts[1]), let column = Int(parts[2]),
+            let name = parts[0].split(separator: "/").last, let text = code?.files[String(name)]
+        else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.indices.contains(number - 1) else { return nil }
+        let line = Substring(lines[number - 1])
+        var names: [(name: String, covers: Bool)] = []
+        for match in line.matches(of: #/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/#) {
+            let first = line.utf8.distance(from: line.startIndex, to: match.range.lowerBound) + 1
+            let last = line.utf8.distance(from: line.startIndex, to: match.range.upperBound)
+            let enumCase =
+                match.range.lowerBound > line.startIndex && line[line.index(before: match.range.lowerBound)] == "."
+            guard first <= column, !enumCase, !keywords.contains(String(match.output)) else { continue }
+            names.append((String(match.output), column <= last))
+        }
+        // Not in a name (TSan points a write at its `=`): what is assigned, the line's first name.
+        let chosen = names.first { $0.covers }?.name ?? names.first?.name
+        return chosen.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }
+    }
+
+    private static let keywords: Set<String> = [
+        "switch", "if", "let", "var", "guard", "return", "case", "self", "else", "try", "await", "in", "for", "while",
+    ]
+}

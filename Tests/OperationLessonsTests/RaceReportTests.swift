@@ -1,0 +1,161 @@
+import Foundation
+import LessonChecks
+import Testing
+
+/// The race verdict says what Thread Sanitizer saw, in the learner's words:
+/// read from a report as TSan wrote it: the first report of
+/// `RecordRaceFixture --marks-downloading --scenario fast-scroll-slow-rows`,
+/// of each stack its first five frames and those of the code under test, of
+/// its operation and of the scenario's turn, paths under /x.
+@Suite struct RaceReportTests {
+    static let recordRace = """
+            ==================
+            WARNING: ThreadSanitizer: data race (pid=1899)
+              Read of size 1 at 0x721000004630 by thread T4:
+                #0 $s17RecordRaceFixture0A14ViewControllerC05tableD0_12cellForRowAt8TableKit0kD4CellCAF0kD0C_20FoundationEssentials9IndexPathVtF /x/Tests/Fixtures/RecordRace/RecordViewController.swift:107:23 (RecordRaceFixture+0x3753c0)
+                #1 $s8TableKit0A14ViewControllerCAA0aC10DataSourceA2aDP05tableC0_12cellForRowAtAA0aC4CellCAA0aC0C_20FoundationEssentials9IndexPathVtFTW /<compiler-generated> (RecordRaceFixture+0x3c43d6)
+                #2 $s8TableKit0A4ViewC11installCell33_2F3D08A66C676FBADB81EC9638829135LL2atySi_tF /x/Sources/TableKit/TableView.swift:163:40 (RecordRaceFixture+0x3bd3ad)
+                #3 $s8TableKit0A4ViewC10layoutRows33_2F3D08A66C676FBADB81EC9638829135LLyyF /x/Sources/TableKit/TableView.swift:155:58 (RecordRaceFixture+0x3bcd1b)
+                #4 $s8TableKit0A4ViewC16setContentOffsetyySdF /x/Sources/TableKit/TableView.swift:102:9 (RecordRaceFixture+0x3c2e6e)
+                #13 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC8asTheAppyyyyXEF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:187:9 (RecordRaceFixture+0x27733a)
+
+              Previous write of size 1 at 0x721000004630 by thread T7:
+                #0 $s17RecordRaceFixture17MarkingDownloaderC4mainyyF /x/Tests/Fixtures/RecordRace/RecordViewController.swift:141:22 (RecordRaceFixture+0x376006)
+                #1 $s10Foundation14OperationQueueC8_executeyyAA0B0CF <null> (libFoundation.so+0x34112e)
+                #2 __tsan::dispatch_callback_wrap(void*) /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_libdispatch.cpp:140:3 (RecordRaceFixture+0x1234bc)
+                #3 _dispatch_continuation_pop crtstuff.c (libdispatch.so+0x2c087)
+
+              Location is heap block of size 64 at 0x721000004600 allocated by thread T4:
+                #0 malloc /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:686:5 (RecordRaceFixture+0xa5b20)
+                #1 swift_slowAlloc <null> (libswiftCore.so+0x46fa6e)
+                #2 $s17RecordRaceFixture0A14ViewControllerC7recordsSayAA04IconA0CGvgAGyXEfU_AfA7AppInfoVXEfU_ /x/Tests/Fixtures/RecordRace/RecordViewController.swift:78:27 (RecordRaceFixture+0x36e021)
+                #3 $sSlsE3mapySayqd__Gqd__7ElementQzqd_0_YKXEqd_0_YKs5ErrorRd_0_r0_lF /<compiler-generated> (RecordRaceFixture+0x12c99d)
+                #4 $s17RecordRaceFixture0A14ViewControllerC7recordsSayAA04IconA0CGvgAGyXEfU_ /x/Tests/Fixtures/RecordRace/RecordViewController.swift:78:21 (RecordRaceFixture+0x36dd13)
+                #5 $s17RecordRaceFixture0A14ViewControllerC7recordsSayAA04IconA0CGvg /x/Tests/Fixtures/RecordRace/RecordViewController.swift:74:38 (RecordRaceFixture+0x37492c)
+                #6 $s17RecordRaceFixture0A14ViewControllerC05tableD0_21numberOfRowsInSectionSi8TableKit0lD0C_SitF /x/Tests/Fixtures/RecordRace/RecordViewController.swift:99:9 (RecordRaceFixture+0x374ffc)
+                #12 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC8asTheAppyyyyXEF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:187:9 (RecordRaceFixture+0x27733a)
+
+              Thread T4 '-qos.overcommit' (tid=2135, running) created by thread T1 at:
+                #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (RecordRaceFixture+0xa770a)
+                #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+                #2 dispatch_async /x/Sources/DispatchSeam/DispatchSeam.c:300:68 (RecordRaceFixture+0x1287b2)
+                #3 $s8Dispatch0A5QueueC5async5group3qos5flags7executeyAA0A5GroupCSg_AA0A3QoSVAA0A13WorkItemFlagsVyyYbXBtF <null> (libswiftDispatch.so+0x1e2e0)
+                #4 $s9LessonKit14ScenarioRunnerO3runyAA0C6ResultVAA0C5SetupVYaFZyScCyAFs5NeverOGXEfU_TA /<compiler-generated> (RecordRaceFixture+0x273a91)
+
+              Thread T7 '-qos.overcommit' (tid=2185, running) created by thread T5 at:
+                #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (RecordRaceFixture+0xa770a)
+                #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+
+            SUMMARY: ThreadSanitizer: data race /work/h2-words/Tests/Fixtures/RecordRace/RecordViewController.swift:107:23 in $s17RecordRaceFixture0A14ViewControllerC05tableD0_12cellForRowAt8TableKit0kD4CellCAF0kD0C_20FoundationEssentials9IndexPathVtF
+            """
+
+    static let recordCode = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/RecordRace"))
+
+    /// What the race check says of the record race, its threads as TSan numbered them in the run.
+    static func recordDiagnosis(mainQueue: some StringProtocol, download: some StringProtocol) -> String {
+        "`record.state` (of an `IconRecord`) read on the main queue (\(mainQueue)) at "
+            + "Tests/Fixtures/RecordRace/RecordViewController.swift:107:23 and written by \(download), in an "
+            + "operation, at Tests/Fixtures/RecordRace/RecordViewController.swift:141:22, with nothing ordering the two"
+    }
+
+    static let recordHint =
+        "On which queue does your code write `record.state`, and on which does it read it? Touch it from one queue "
+        + "only (hand the result to the main queue, and write it there). Look at RecordViewController.swift:107:23 "
+        + "and RecordViewController.swift:141:22."
+
+    @Test func aModelRecordRaceNamesTheRecordsVariableAndBothLines() {
+        let verdict = RaceCheck.judge(errors: Self.recordRace, crashed: false, code: Self.recordCode)
+        #expect(!verdict.passed)
+        #expect(verdict.diagnosis == Self.recordDiagnosis(mainQueue: "thread T4", download: "thread T7"))
+        #expect(verdict.hint == Self.recordHint)
+    }
+
+    /// Step 4's first report: two download threads writing its cache at
+    /// once. The cache is what the bug's own hint points at: that hint stays.
+    static let cacheRace = """
+            WARNING: ThreadSanitizer: Swift access race (pid=2082)
+              Modifying access of Swift variable at 0x721400005040 by thread T58:
+                #0 $s23Lesson04CacheDictionary18AppsViewControllerC05imageB0SDySS8TableKit5ImageCGvM /<compiler-generated> (Lesson04CacheDictionary+0x12d62c)
+                #1 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtFyyYbcfU_ /x/Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 (Lesson04CacheDictionary+0x12a75a)
+                #2 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtFyyYbcfU_TA /<compiler-generated> (Lesson04CacheDictionary+0x12ab5c)
+                #3 $sIegh_ytIeghr_TRTA AffineTransform.swift.o (libFoundation.so+0x33da20)
+                #4 __tsan::dispatch_callback_wrap(void*) /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_libdispatch.cpp:140:3 (Lesson04CacheDictionary+0x11ecec)
+
+              Previous modifying access of Swift variable at 0x721400005040 by thread T16:
+                #0 $s23Lesson04CacheDictionary18AppsViewControllerC05imageB0SDySS8TableKit5ImageCGvM /<compiler-generated> (Lesson04CacheDictionary+0x12d62c)
+                #1 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtFyyYbcfU_ /x/Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 (Lesson04CacheDictionary+0x12a75a)
+                #2 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtFyyYbcfU_TA /<compiler-generated> (Lesson04CacheDictionary+0x12ab5c)
+                #3 $sIegh_ytIeghr_TRTA AffineTransform.swift.o (libFoundation.so+0x33da20)
+                #4 __tsan::dispatch_callback_wrap(void*) /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_libdispatch.cpp:140:3 (Lesson04CacheDictionary+0x11ecec)
+
+              Location is heap block of size 72 at 0x721400005000 allocated by thread T3:
+                #0 malloc /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:686:5 (Lesson04CacheDictionary+0xa1350)
+                #1 swift_slowAlloc <null> (libswiftCore.so+0x46fa6e)
+                #2 $s23Lesson04CacheDictionary18AppsViewControllerC13LessonSupport0gF0AadEP11environmentxAD0G11EnvironmentV_tcfCTW /<compiler-generated> (Lesson04CacheDictionary+0x12b3b0)
+                #3 $s9LessonKit11LaunchedAppC6launchyyF /x/Sources/LessonKit/Engine/LaunchedApp.swift:35:31 (Lesson04CacheDictionary+0x1d4ece)
+                #4 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC5startyyFyyXEfU_ /x/Sources/LessonKit/Engine/ScenarioRunner.swift:174:17 (Lesson04CacheDictionary+0x279ec0)
+                #5 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC5startyyFyyXEfU_TA /<compiler-generated> (Lesson04CacheDictionary+0x27a14d)
+                #6 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC8asTheAppyyyyXEF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:187:9 (Lesson04CacheDictionary+0x27a57a)
+                #7 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC5startyyF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:168:9 (Lesson04CacheDictionary+0x292d58)
+                #8 $s9LessonKit14ScenarioRunnerO3runyAA0C6ResultVAA0C5SetupVYaFZyScCyAFs5NeverOGXEfU_yyYbScMYccfU_ /x/Sources/LessonKit/Engine/ScenarioRunner.swift:87:79 (Lesson04CacheDictionary+0x276ee9)
+                #9 $s9LessonKit14ScenarioRunnerO3runyAA0C6ResultVAA0C5SetupVYaFZyScCyAFs5NeverOGXEfU_yyYbScMYccfU_TA /<compiler-generated> (Lesson04CacheDictionary+0x28fdf6)
+                #10 $sIegh_IeyBh_TR /<compiler-generated> (Lesson04CacheDictionary+0x277052)
+                #11 __tsan::invoke_and_release_block(void*) /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_libdispatch.cpp:155:3 (Lesson04CacheDictionary+0x11eea6)
+
+              Thread T58 '-qos.overcommit' (tid=2141, running) created by thread T57 at:
+                #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (Lesson04CacheDictionary+0xa2f3a)
+                #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+
+              Thread T16 '-qos.overcommit' (tid=2099, running) created by thread T15 at:
+                #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (Lesson04CacheDictionary+0xa2f3a)
+                #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+
+              Thread T3 '-qos.overcommit' (tid=2086, running) created by thread T1 at:
+                #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (Lesson04CacheDictionary+0xa2f3a)
+                #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+                #2 dispatch_async /x/Sources/DispatchSeam/DispatchSeam.c:300:68 (Lesson04CacheDictionary+0x123fe2)
+                #3 $s8Dispatch0A5QueueC5async5group3qos5flags7executeyAA0A5GroupCSg_AA0A3QoSVAA0A13WorkItemFlagsVyyYbXBtF <null> (libswiftDispatch.so+0x1e2e0)
+                #4 $s9LessonKit14ScenarioRunnerO3runyAA0C6ResultVAA0C5SetupVYaFZyScCyAFs5NeverOGXEfU_TA /<compiler-generated> (Lesson04CacheDictionary+0x276cd1)
+
+            SUMMARY: ThreadSanitizer: Swift access race /<compiler-generated> in $s23Lesson04CacheDictionary18AppsViewControllerC05imageB0SDySS8TableKit5ImageCGvM
+            """
+
+    @Test func stepFoursCacheKeepsTheBugsOwnHint() {
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Sources/Lesson04CacheDictionary"))
+        let verdict = RaceCheck.judge(errors: Self.cacheRace, crashed: false, code: code)
+        #expect(
+            verdict.diagnosis
+                == "`imageCache` written by thread T58 at Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 "
+                + "and written by thread T16 at Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39, with "
+                + "nothing ordering the two")
+        #expect(verdict.hint == Self.cacheHint)
+    }
+
+    /// The cache's own hint, said of step 4's code.
+    static let cacheHint =
+        "On which thread does your code write the image cache (and the pool)? On which does `cellForRowAt` read "
+        + "them? Look at `self.imageCache[app.icon]` in AppsViewController.swift."
+
+    /// Files that do not have TSan's lines: no name is guessed, the places and their role only.
+    @Test func filesWithoutTheRacedLinesGetTheirPlacesOnly() {
+        let code = LearnerCode(files: ["RecordViewController.swift": "final class Elsewhere {}\n"])
+        let verdict = RaceCheck.judge(errors: Self.recordRace, crashed: false, code: code)
+        #expect(verdict.diagnosis?.hasPrefix("memory read on the main queue (thread T4) at ") == true)
+        #expect(
+            verdict.hint
+                == "On which queue does your code write what these lines touch, and on which does it read it? Touch "
+                + "it from one queue only (hand the result to the main queue, and write it there). Look at "
+                + "RecordViewController.swift:107:23 and RecordViewController.swift:141:22.")
+    }
+
+    /// Without the learner's files no name is guessed: the places only.
+    @Test func withoutTheLearnersFilesOnlyThePlacesAreSaid() {
+        let verdict = RaceCheck.judge(errors: Self.recordRace, crashed: false)
+        #expect(
+            verdict.diagnosis
+                == "memory read on the main queue (thread T4) at "
+                + "Tests/Fixtures/RecordRace/RecordViewController.swift:107:23 and written by thread T7, in an "
+                + "operation, at Tests/Fixtures/RecordRace/RecordViewController.swift:141:22, with nothing ordering "
+                + "the two")
+    }
+}
