@@ -41,7 +41,7 @@ struct QueueExperiments: Sendable {
             operations.append(operation)
             queue.addOperation(operation)
         }
-        queue.isSuspended = false
+        clock.storyTurn { queue.isSuspended = false }
         _ = await clock.waitUntilFinished(operations)
         return order.current
     }
@@ -87,7 +87,7 @@ struct QueueExperiments: Sendable {
                 }
             }
             operations.append(operation)
-            queue.addOperation(operation)
+            clock.storyTurn { queue.addOperation(operation) }
         }
         _ = await clock.waitUntilFinished(operations)
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
@@ -143,24 +143,28 @@ struct QueueExperiments: Sendable {
     /// operation; held back until the operation has left its queue (as a
     /// calling thread that loses the CPU at that line would be), it loses.
     func completionBlockSetAfterAdding(rounds: Int = 1000) async -> LateCompletion {
+        // The queue letting go is heard through the Dispatch seam: its work is the story's turns'.
+        clock.watchDispatchWork()
         let queue = OperationQueue()
         let ran = Locked(0)
-        for _ in 0..<rounds {
-            let operation = BlockOperation {}
-            queue.addOperation(operation)
-            operation.completionBlock = { ran.withLock { $0 += 1 } }
+        clock.storyTurn {
+            for _ in 0..<rounds {
+                let operation = BlockOperation {}
+                queue.addOperation(operation)
+                operation.completionBlock = { ran.withLock { $0 += 1 } }
+            }
         }
         // The queue lets go of an operation only after reading its completion
         // block (`isFinished` comes a little before that).
         await clock.waitUntilEmpty(queue)
-        await Self.completionBlocksAlreadyDueHaveRun(on: queue)
+        await completionBlocksAlreadyDueHaveRun(on: queue)
 
         let late = BlockOperation {}
-        queue.addOperation(late)
+        clock.storyTurn { queue.addOperation(late) }
         await clock.waitUntilEmpty(queue)
         let lateRan = Locked(false)
         late.completionBlock = { lateRan.withLock { $0 = true } }
-        await Self.completionBlocksAlreadyDueHaveRun(on: queue)
+        await completionBlocksAlreadyDueHaveRun(on: queue)
         return LateCompletion(
             rounds: rounds, ranWhenSetRightAfter: ran.current, ranWhenSetAfterItLeft: lateRan.current)
     }
@@ -168,11 +172,11 @@ struct QueueExperiments: Sendable {
     /// Returns once a completion block set the right way, before
     /// `addOperation`, has run: the blocks of operations that finished
     /// earlier were handed to the same global queue before it.
-    private static func completionBlocksAlreadyDueHaveRun(on queue: OperationQueue) async {
+    private func completionBlocksAlreadyDueHaveRun(on queue: OperationQueue) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let marker = BlockOperation {}
             marker.completionBlock = { done.resume() }
-            queue.addOperation(marker)
+            clock.storyTurn { queue.addOperation(marker) }
         }
     }
 
@@ -202,7 +206,9 @@ struct QueueExperiments: Sendable {
                 }
                 let lane = self.trace.currentLane()
                 let start = self.trace.now()
-                self.trace.span("waiting") { queue.addOperations(operations, waitUntilFinished: true) }
+                self.trace.span("waiting") {
+                    self.clock.storyTurn { queue.addOperations(operations, waitUntilFinished: true) }
+                }
                 let blockedMs = self.trace.now() - start
                 let allFinished = operations.allSatisfy(\.isFinished)
                 let work = self.trace.spans(since: start).filter { $0.name.hasPrefix("op ") }
@@ -272,7 +278,7 @@ struct QueueExperiments: Sendable {
         let start = trace.now()
         let queue = OperationQueue()
         clock.watch(queue)
-        queue.addOperation(operation)
+        clock.storyTurn { queue.addOperation(operation) }
         _ = await clock.waitUntilFinished([operation])
         let blocks = trace.spans(since: start).filter { $0.name.hasPrefix("block ") }
         return SeveralBlocks(
@@ -300,7 +306,7 @@ struct QueueExperiments: Sendable {
         let operations = (0..<count).map { _ in
             BlockOperation { self.trace.span(name, kind: "limit") { self.clock.sleep(seconds: 0.3) } }
         }
-        operations.forEach(queue.addOperation)
+        clock.storyTurn { operations.forEach(queue.addOperation) }
         _ = await clock.waitUntilFinished(operations)
         let spans = trace.spans(since: start).filter { $0.name == name }
         return Limit(limit: limit, maxAtOnce: OperationTrace.maxOverlap(spans), totalMs: trace.now() - start)

@@ -36,6 +36,8 @@ final class Tour {
     func play() async -> CustomLessonOutcome {
         console.say(
             "Lesson 08 · dependencies · seed \(conditions.seed) · speed \(String(format: "%g", run.options.speed))×")
+        // What the tour's turns hand to Dispatch keeps the time still, and a queue letting go is heard.
+        clock.watchDispatchWork()
         let parts = plan.parts
         if parts.contains("chain") {
             if plan.showsBroken { await chain(withDependencies: false) }
@@ -119,7 +121,7 @@ final class Tour {
                 : "  install on OperationQueue.main; download and unzip on a background queue; no addDependency")
         console.say("  unzip takes \(Int(world.unzipSeconds * 1000)) ms (drawn from seed \(conditions.seed))")
         let start = trace.now()
-        let operations = update.start(withDependencies)
+        let operations = clock.storyTurn { update.start(withDependencies) }
         _ = await clock.waitUntilFinished(operations)
         let steps = world.finishedSteps
         recordSpans(of: world)
@@ -159,7 +161,7 @@ final class Tour {
     private func cancelledDependency() async {
         heading("A cancelled dependency does not hold back what depends on it", timeline: "cancelled")
         let (update, world) = makeUpdate()
-        let operations = update.startWithCancelledDownload()
+        let operations = clock.storyTurn { update.startWithCancelledDownload() }
         _ = await clock.waitUntilFinished(operations)
         let steps = world.finishedSteps
         recordSpans(of: world)
@@ -178,7 +180,7 @@ final class Tour {
         heading("A dependency cycle, unchecked (the bug)", timeline: "cycle")
         let (update, world) = makeUpdate()
         console.say("  the tutorial's commented-out line switched on: download.addDependency(install)")
-        let operations = update.startWithUncheckedCycle()
+        let operations = clock.storyTurn { update.startWithUncheckedCycle() }
         let finishedInTime = await clock.waitUntilFinished(operations, atMost: cycleTimeout)
         let finished = operations.filter(\.isFinished).count
         let ready = operations.filter(\.isReady).count
@@ -191,11 +193,13 @@ final class Tour {
         // dependency gone, would otherwise start its work before the loop reaches it.
         trace.event("cycle cancelled")
         let releaseStart = trace.now()
-        OperationQueue.main.isSuspended = true
-        update.backgroundQueue.isSuspended = true
-        for operation in operations { operation.cancel() }
-        update.backgroundQueue.isSuspended = false
-        OperationQueue.main.isSuspended = false
+        clock.storyTurn {
+            OperationQueue.main.isSuspended = true
+            update.backgroundQueue.isSuspended = true
+            for operation in operations { operation.cancel() }
+            update.backgroundQueue.isSuspended = false
+            OperationQueue.main.isSuspended = false
+        }
         let released = await clock.waitUntilFinished(operations)
         let ran = world.finishedSteps.count
         console.say(

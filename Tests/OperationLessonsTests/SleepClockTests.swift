@@ -49,20 +49,69 @@ import Testing
             defer { clock.shutDown() }
             clock.watchDispatchWork()
             late.shutDown()
-            let ran = Flag()
-            clock.storyTurn {
-                DispatchQueue.global().async {
-                    // Slow work on a loaded machine: wall time the story does not count.
-                    Thread.sleep(forTimeInterval: 0.05)
-                    ran.set()
-                }
-            }
+            let ran = Self.startSlowWork(in: clock)
             // Something due, so the story has a next step to take too soon.
             _ = await clock.wait(atMost: 1)
             return (clock.now, ran.isSet)
         }
         #expect(movedTo == .seconds(1))
         #expect(ran, "the story moved on before the run's work was done")
+    }
+
+    /// Starts, in a story turn, work that takes the machine a while and no
+    /// story time; set once it has run.
+    private static func startSlowWork(in clock: SleepClock) -> Flag {
+        let ran = Flag()
+        clock.storyTurn {
+            DispatchQueue.global().async {
+                // Slow work on a loaded machine: wall time the story does not count.
+                Thread.sleep(forTimeInterval: 0.05)
+                ran.set()
+            }
+        }
+        return ran
+    }
+
+    /// A story part that asks for the Dispatch work to be counted when the
+    /// story already counts it (the tour's late completion blocks) changes
+    /// nothing: the work started before still keeps the time still. (Asked
+    /// again, the clock began a new count, and the story moved on without
+    /// that work.)
+    @Test func watchingDispatchWorkAgainLeavesTheWorkStartedBeforeCounted() async {
+        let (movedTo, ran) = await ExclusiveRun.run { _ in
+            let clock = SleepClock()
+            defer { clock.shutDown() }
+            clock.watchDispatchWork()
+            let ran = Self.startSlowWork(in: clock)
+            clock.watchDispatchWork()
+            _ = await clock.wait(atMost: 1)
+            return (clock.now, ran.isSet)
+        }
+        #expect(movedTo == .seconds(1))
+        #expect(ran, "the story moved on before the work started before the second call was done")
+    }
+
+    /// A queue that never lets go of an operation that says it is finished
+    /// (it never announced it) keeps the time still, waited for on the
+    /// seam's signal and never by spinning, until the hang guard ends the
+    /// story, naming the queue.
+    @Test func aQueueThatNeverLetsGoIsTheHangGuardsNamingTheQueue() async {
+        let (emptied, stuck) = await ExclusiveRun.run { _ in
+            let clock = SleepClock(hangSeconds: 0.3)
+            defer { clock.shutDown() }
+            clock.watchDispatchWork()
+            let queue = OperationQueue()
+            queue.name = "silent queue"
+            clock.watch(queue)
+            let silent = FinishedUnannounced()
+            clock.storyTurn { queue.addOperation(silent) }
+            // Started before the guard's window opens: a loaded machine may take a while to start it.
+            silent.started.wait()
+            let emptied = await clock.waitUntilEmpty(queue, atMost: 1)
+            return (emptied, clock.stuck)
+        }
+        #expect(!emptied, "the queue never let go, yet the wait said it was empty")
+        #expect(stuck?.hasSuffix("silent queue: letting go of a finished operation") == true, "\(stuck ?? "nil")")
     }
 
     /// A fetch that blocks no thread keeps the story going while it is in
@@ -84,4 +133,24 @@ private final class Flag: @unchecked Sendable {
 
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
+}
+
+/// An operation that never announces it is finished (no `isFinished` change
+/// notice) and says it is to every thread but the one its queue started it
+/// on: the queue, which asks that thread as `start()` returns, never lets go
+/// of it, and everyone else reads it finished from then on.
+private final class FinishedUnannounced: Operation, @unchecked Sendable {
+    private let lock = NSLock()
+    private var startedOn: pthread_t?
+    /// Signalled once its queue has started it.
+    let started = DispatchSemaphore(value: 0)
+
+    override var isAsynchronous: Bool { true }
+    override var isFinished: Bool {
+        lock.withLock { startedOn.map { pthread_equal($0, pthread_self()) == 0 } ?? false }
+    }
+    override func start() {
+        lock.withLock { startedOn = pthread_self() }
+        started.signal()
+    }
 }

@@ -3,10 +3,6 @@ import Foundation
 import LessonSupport
 import SlowNetwork
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The story clock of the steps that are not a table (8, 9 and the checks of
 /// exercises 8–10): story time that moves only when every operation it
 /// watches is waiting on it, so the same flags give the same figures on a busy
@@ -23,8 +19,10 @@ import SlowNetwork
 /// that is left, the time jumps to the next thing due.
 ///
 /// A change it is not told of (an operation finishing without sleeping) it
-/// learns by waiting for that operation on a thread of its own: it never
-/// looks again on a timer. One wall-time limit is left, the hang guard: when
+/// learns by waiting for that operation on a thread of its own, and a queue
+/// letting go of a finished operation from the Dispatch seam's signal as the
+/// block doing it ends (`watchDispatchWork`): it never looks again on a timer,
+/// and never spins. One wall-time limit is left, the hang guard: when
 /// the same work keeps it still for `hangSeconds`, or it is waited on with
 /// nothing running and nothing due, it gives up, wakes everyone, and says what
 /// was busy (`stuck`).
@@ -64,8 +62,6 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var awaitedConditions: [Int: @Sendable () -> Bool] = [:]
         /// Operations a thread of the clock's waits on (`whenFinished`).
         var awaited: Set<ObjectIdentifier> = []
-        /// Queues letting go of an operation that has finished, each watched until it has.
-        var leaving: Set<ObjectIdentifier> = []
         /// A turn of the main queue asked for, to hear when its work so far is done.
         var mainTurnAsked = false
         /// The story's own hold: the time stands still while the story does
@@ -128,13 +124,16 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// sleeps, and the clock learns its queue. Heard through the seam's
     /// signal, never by looking again; ended by `shutDown`. One clock in the
     /// process at a time (the seam counts one run).
+    /// Called again, it changes nothing.
     public func watchDispatchWork() {
-        let run = seam_begin_run()
-        condition.withLock {
-            state.seamRun = run
+        let begins = condition.withLock { () -> Bool in
+            guard !state.watchesDispatchWork && !state.isShutDown else { return false }
+            state.seamRun = seam_begin_run()
             state.watchesDispatchWork = true
             changed()
+            return true
         }
+        guard begins else { return }
         Thread.detachNewThread { [self] in
             var generation = seam_generation()
             while !condition.withLock({ state.isShutDown }) {
@@ -274,9 +273,19 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     }
 
     /// True once `queue` holds no operation (it has let go of each, after
-    /// reading its completion block); false if `seconds` of story time pass first.
+    /// reading its completion block); false if `seconds` of story time pass
+    /// first, or the clock gives up.
+    ///
+    /// corelibs lets go of an operation after `waitUntilAllOperationsAreFinished`
+    /// would return and says nothing when it has; the end of the Dispatch block
+    /// that lets go is all that follows. So the clock must count the queue's work
+    /// (`watchDispatchWork`, its operations added in `storyTurn`): the seam's
+    /// signal is heard then, and a queue that never lets go is the hang guard's.
     @discardableResult
     public func waitUntilEmpty(_ queue: OperationQueue, atMost seconds: Double? = nil) async -> Bool {
+        precondition(
+            condition.withLock { state.watchesDispatchWork },
+            "waitUntilEmpty hears a queue let go through the Dispatch seam: call watchDispatchWork first")
         let queue = UncheckedQueue(queue)
         let id = condition.withLock { () -> Int in
             state.lastID += 1
@@ -286,11 +295,14 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         }
         defer { condition.withLock { state.awaitedConditions[id] = nil } }
         return await wait(atMost: seconds) { fire in
-            Thread.detachNewThread {
-                queue.queue.waitUntilAllOperationsAreFinished()
-                // corelibs returns as the last operation finishes, a moment before the queue lets go of it,
-                // and says nothing when it does: yield to the thread letting go until it has.
-                while queue.queue.operationCount > 0 { sched_yield() }
+            // Not `waitUntilAllOperationsAreFinished` first: for an operation never announced it would block for good.
+            Thread.detachNewThread { [self] in
+                while true {
+                    // Read before looking, so a block ending between the look and the wait is not missed.
+                    let generation = seam_generation()
+                    if queue.queue.operationCount == 0 || condition.withLock({ state.isShutDown }) { break }
+                    seam_wait_for_change(generation, 60_000_000_000)
+                }
                 fire()
             }
         }
@@ -554,7 +566,6 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var what: [String] = []
         var toAwait: [Operation] = []
         var mainQueueBusy = false
-        var letting: [OperationQueue] = []
     }
 
     private func busy(
@@ -580,10 +591,11 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             let name = queue.name ?? "an operation queue"
             inWatchedQueues.formUnion(seen.unfinished.map { ObjectIdentifier($0.operation) })
             // A finished operation the queue still holds: it lets go in a moment, and what the app does next
-            // may depend on it (step 9's resume starts a new loop only once `operationCount` is 0).
-            if seen.finishedHeld > 0 && queue !== OperationQueue.main {
+            // may depend on it (step 9's resume starts a new loop only once `operationCount` is 0). The end of
+            // the Dispatch block letting go is heard through the seam's signal (`watchDispatchWork`); without
+            // the seam nothing says it, and the time does not wait for it.
+            if watchesDispatchWork && seen.finishedHeld > 0 && queue !== OperationQueue.main {
                 busy.what.append("\(name): letting go of a finished operation")
-                busy.letting.append(queue)
             }
             let running = seen.unfinished.filter(\.isExecuting)
             let asleep = waiting(ObjectIdentifier(queue))
@@ -626,25 +638,6 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         }
         for operation in fresh {
             Self.whenFinished([operation]) { [weak self] in self?.poke() }
-        }
-        let freshLetting = condition.withLock { () -> [OperationQueue] in
-            let fresh = busy.letting.filter { !state.leaving.contains(ObjectIdentifier($0)) }
-            for queue in fresh { state.leaving.insert(ObjectIdentifier(queue)) }
-            return fresh
-        }
-        for queue in freshLetting.map(UncheckedQueue.init) {
-            Thread.detachNewThread { [self] in
-                // corelibs says nothing when a queue lets go: yield to the thread doing it until it has (or
-                // the clock has given up on an operation that is never let go).
-                while queue.queue.operations.contains(where: \.isFinished) && !condition.withLock({ state.isShutDown })
-                {
-                    sched_yield()
-                }
-                self.condition.withLock {
-                    self.state.leaving.remove(ObjectIdentifier(queue.queue))
-                    self.changed()
-                }
-            }
         }
         if askMainTurn {
             DispatchQueue.main.async { [self] in
