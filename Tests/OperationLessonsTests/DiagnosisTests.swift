@@ -98,20 +98,10 @@ import Testing
         let results = await ImageListChecks.check(
             exercise: 7,
             run: ImageListChecks.inChildProcesses(executable, arguments: ["--assign-delegate"], root: Rig.packageRoot))
-        // Both crash only when a download still calls back after the run has let the controller go, which
-        // depends on the threads' timing: either way, none of their verdicts may be a ✗ the crash caused.
-        // (CrashReplayTests crashes on every run, and checks the not-measured verdict itself.)
-        let crashedScenarios: Set<String> = []
-        let mayCrash: Set<String> = ["leave-while-loading", "fast-scroll-slow-rows"]
+        let crashedScenarios: Set<String> = ["leave-while-loading", "fast-scroll-slow-rows"]
         for bug in ImageListChecks.bugs(exercise: 7) {
             let result = try #require(results.first { $0.bug == bug.name })
-            if !bug.scenarios.contains(where: { crashedScenarios.contains($0.name) }),
-                bug.scenarios.contains(where: { mayCrash.contains($0.name) })
-            {
-                #expect(
-                    result.passed || result.measured.hasPrefix("not measured: your program crashed"),
-                    "\(bug.name): \(result.measured)")
-            } else if bug.scenarios.contains(where: { crashedScenarios.contains($0.name) }) {
+            if bug.scenarios.contains(where: { crashedScenarios.contains($0.name) }) {
                 #expect(!result.passed && !result.wasMeasured, "\(bug.name)")
                 #expect(result.measured.hasPrefix("not measured: your program crashed"), "\(result.measured)")
                 #expect(result.diagnosis?.contains("`assign` delegate") == true, "\(result.diagnosis ?? "")")

@@ -63,10 +63,11 @@ public enum LotteryChecks {
     public static func check(narrate: ((String) -> Void)? = nil, machine: any ScreenController.Type) async
         -> [CheckResult]
     {
-        let clock = SleepClock()
-        defer { clock.shutDown() }
-        let trace = OperationTrace(clock: clock)
         let outcome = await ExclusiveRun.run { instruments -> Result<Session, ScreenSession.MissingOutlet> in
+            // The session's clock ends with it, before the gate lets the next run in.
+            let clock = SleepClock()
+            defer { clock.shutDown() }
+            let trace = OperationTrace(clock: clock)
             switch await MainActor.run(body: { ScreenSession.make(machine, seed: 7, trace: trace) }) {
             case .failure(let missing):
                 return .failure(missing)

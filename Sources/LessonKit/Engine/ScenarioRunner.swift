@@ -130,6 +130,8 @@ private final class ActiveRun: @unchecked Sendable {
     private var pacer: Pacer
     private var stuck: String?
     private var isFinished = false
+    /// Set once the story has ended, while the app hears that its requests failed (`finish`).
+    private var ending: Ending?
     /// The Dispatch seam's number for this run (`seam_begin_run`).
     private var seamRun: UInt64 = 0
     private let wallStart = ContinuousClock.now
@@ -200,9 +202,9 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// One turn of the main queue: look, and move on once the app is idle.
     private func turn() {
-        guard !isFinished else { return }
+        guard !isFinished || ending != nil else { return }
         clock.noteMainQueueThread()
-        if stuck != nil { return finish() }
+        if stuck != nil { return ending == nil ? finish() : close() }
         let changes = seam_generation()
         clock.grantFreeSlots()
         switch activity.look(mainThreadWaits: false) {
@@ -220,6 +222,7 @@ private final class ActiveRun: @unchecked Sendable {
         case .idle:
             hangGuard.clear()
             if activity.releaseHeldWork() { return nextTurn() }
+            if ending != nil { return close() }
             if events.measuresMemoryOnceIdle { measureMemoryAfterWarning() }
             moveOn()
         }
@@ -435,28 +438,44 @@ private final class ActiveRun: @unchecked Sendable {
         // drop its references, then ask whether the last controller is gone.
         let saved = seam_leave_run()
         DispatchQueue.main.async { [self] in
-            seam_end_run(seamRun)
             report.controllerFreed = app.lastRetiredIsFreed
-            SwiftTaskActivity.stopWatching()
-            // The requests as the story ends, before the shutdown fails those
-            // still in flight on threads of their own, at a moment of theirs.
-            let requests = network.log.inStoryOrder
+            // The requests as the story ends, before the shutdown fails those still in flight.
+            ending = Ending(report: report, requests: network.log.inStoryOrder)
+            // The run closes once the app is idle again: what it does on
+            // hearing of the failures (a completion that calls a controller
+            // that is gone) runs in every run, not as the threads' timing has it.
             network.shutdown()
-            if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
-            if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
-            Instruments.current = nil
-            var timeline = Timeline()
-            timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
-            timeline.caption = Self.caption(report)
-            timeline.durationMs = report.durationMs
-            timeline.screen = frames.recorder.screen
-            timeline.allVisibleMs = report.timeToAllVisibleMs
-            timeline.stalls = frames.recorder.stalls
-            timeline.events = events.timeline
-            timeline.requests = requests
-            done(ScenarioResult(report: report, timeline: timeline))
+            asTheApp { turn() }
         }
         seam_restore(saved)
+    }
+
+    /// What the run hands back, kept from the story's end until it closes.
+    private struct Ending {
+        var report: Report
+        let requests: [Request]
+    }
+
+    /// Ends the run once the app is idle after the shutdown: the result goes back.
+    private func close() {
+        guard var report = ending?.report, let requests = ending?.requests else { return }
+        ending = nil
+        report.clock.stuck = report.clock.stuck ?? stuck
+        seam_end_run(seamRun)
+        SwiftTaskActivity.stopWatching()
+        if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
+        if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
+        Instruments.current = nil
+        var timeline = Timeline()
+        timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
+        timeline.caption = Self.caption(report)
+        timeline.durationMs = report.durationMs
+        timeline.screen = frames.recorder.screen
+        timeline.allVisibleMs = report.timeToAllVisibleMs
+        timeline.stalls = frames.recorder.stalls
+        timeline.events = events.timeline
+        timeline.requests = requests
+        done(ScenarioResult(report: report, timeline: timeline))
     }
 
     /// Fetches still in flight at the end with nothing of theirs due: no

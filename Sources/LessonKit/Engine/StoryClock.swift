@@ -139,7 +139,16 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
         guard let admitted else { return nil }
         if !admitted { parked { wake.wait() } }
-        return condition.withUnseenLock { isShutDown ? nil : time }
+        return condition.withUnseenLock {
+            guard !isShutDown else {
+                // Shut out while it waited for a slot: it never enters, so it never leaves.
+                callers[thread] = nil
+                wakes[thread] = nil
+                changed()
+                return nil
+            }
+            return time
+        }
     }
 
     /// The limit of the operation queue the calling code runs in (inside an
@@ -177,7 +186,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         guard let wake else { return false }
         if isOnMainQueueThread { whileMainThreadWaits?() }
         parked { wake.wait() }
-        return condition.withUnseenLock { callers[thread]?.state == .released }
+        return condition.withUnseenLock { !isShutDown && callers[thread]?.state == .released }
     }
 
     func leave() {
@@ -191,7 +200,12 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     func shutDown() {
         condition.withUnseenLock {
             isShutDown = true
-            for (thread, caller) in callers where caller.state != .released { wakes[thread]?.signal() }
+            // Each woken caller is on its way out, and busy until it has left:
+            // the run waits for what the app does on hearing of the failure.
+            for (thread, caller) in callers where caller.state != .released {
+                callers[thread]?.state = .released
+                wakes[thread]?.signal()
+            }
             timers.removeAll()
             changed()
         }
