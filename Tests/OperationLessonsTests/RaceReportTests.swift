@@ -1,5 +1,5 @@
 import Foundation
-import LessonChecks
+@testable import LessonChecks
 import Testing
 
 /// The race verdict says what Thread Sanitizer saw, in the learner's words:
@@ -137,6 +137,16 @@ import Testing
         + "them? Look at `self.imageCache[app.icon]` in AppsViewController.swift."
 
     /// Files that do not have TSan's lines: no name is guessed, the places and their role only.
+    /// TSan points a write at its `=`: the name is what is assigned, past its
+    /// subscript, not the first name on the line.
+    @Test func aWriteAtItsEqualsSignNamesWhatIsAssigned() {
+        let code = LearnerCode(files: [
+            "AppsViewController.swift": "\n            if let image { self?.pictures[app.icon] = image }\n"
+        ])
+        #expect(RaceReport.touched(at: "Workbench/AppsViewController.swift:2:53", in: code) == "pictures")
+        #expect(RaceReport.touched(at: "Workbench/AppsViewController.swift:2:22", in: code) == "image")
+    }
+
     @Test func filesWithoutTheRacedLinesGetTheirPlacesOnly() {
         let code = LearnerCode(files: ["RecordViewController.swift": "final class Elsewhere {}\n"])
         let verdict = RaceCheck.judge(errors: Self.recordRace, crashed: false, code: code)

@@ -129,9 +129,26 @@ struct RaceReport {
             guard first <= column, !enumCase, !keywords.contains(String(match.output)) else { continue }
             names.append((String(match.output), column <= last))
         }
-        // Not in a name (TSan points a write at its `=`): what is assigned, the line's first name.
-        let chosen = names.first { $0.covers }?.name ?? names.first?.name
+        // Not in a name (TSan points a write at its `=`): what is assigned, else the line's first name.
+        let chosen = names.first { $0.covers }?.name ?? assigned(before: column, in: line) ?? names.first?.name
         return chosen.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }
+    }
+
+    /// The name an assignment at `column` writes: the one just left of it, past its subscripts
+    /// (`pictures` in `if let image { self?.pictures[app.icon] = image }`).
+    private static func assigned(before column: Int, in line: Substring) -> String? {
+        var left = Substring(line.utf8.prefix(max(0, column - 1))) ?? ""
+        while true {
+            left = left.dropLast(left.reversed().prefix { $0 == " " }.count)
+            guard left.last == "]" else { break }
+            var depth = 0
+            guard let open = left.indices.reversed().first(where: { index in
+                if left[index] == "]" { depth += 1 } else if left[index] == "[" { depth -= 1 }
+                return depth == 0
+            }) else { return nil }
+            left = left[..<open]
+        }
+        return left.firstMatch(of: #/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/#).map { String($0.output) }
     }
 
     private static let keywords: Set<String> = [
