@@ -139,13 +139,18 @@ struct RaceReport {
     private static func assigned(before column: Int, in line: Substring) -> String? {
         var left = Substring(line.utf8.prefix(max(0, column - 1))) ?? ""
         while true {
-            left = left.dropLast(left.reversed().prefix { $0 == " " }.count)
+            while left.last == " " { left = left.dropLast() }
             guard left.last == "]" else { break }
             var depth = 0
-            guard let open = left.indices.reversed().first(where: { index in
+            var open: Substring.Index?
+            for index in left.indices.reversed() {
                 if left[index] == "]" { depth += 1 } else if left[index] == "[" { depth -= 1 }
-                return depth == 0
-            }) else { return nil }
+                if depth == 0 {
+                    open = index
+                    break
+                }
+            }
+            guard let open else { return nil }
             left = left[..<open]
         }
         return left.firstMatch(of: #/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/#).map { String($0.output) }
