@@ -67,6 +67,10 @@ public struct StepProcess: Sendable {
         if let signal = finished.signal {
             return .failed("crashed (signal \(signal))")
         }
+        // A Thread Sanitizer build catches the signal itself and exits instead.
+        if finished.errors.contains("ThreadSanitizer:DEADLYSIGNAL") {
+            return .failed("crashed (a signal Thread Sanitizer caught)")
+        }
         guard finished.status == 0 else {
             let firstLine = finished.errors.split(separator: "\n").first.map(String.init) ?? ""
             return .failed("exit status \(finished.status): \(firstLine)")
