@@ -137,7 +137,7 @@ struct RaceReport {
     /// The name an assignment at `column` writes: the one just left of it, past its subscripts
     /// (`pictures` in `if let image { self?.pictures[app.icon] = image }`).
     private static func assigned(before column: Int, in line: Substring) -> String? {
-        var left = Substring(line.utf8.prefix(max(0, column - 1))) ?? ""
+        var left = Substring(line.utf8.prefix(max(0, column - 1)))
         while true {
             while left.last == " " { left = left.dropLast() }
             guard left.last == "]" else { break }
