@@ -54,6 +54,10 @@ import Testing
         #expect(step6.diskCacheFiles == 8 && tutorial.diskCacheFiles == 8)
         #expect(step6.ownIconsAtEnd == 8 && tutorial.ownIconsAtEnd == 8)
         #expect(WriteOnMainQueueViewController.encoded(try #require(Image(data: Self.icon))) == Self.icon)
+        // Its summary does not say the main queue never stalled beside the stall its writes took.
+        #expect(!tutorial.summary.contains("The main queue never stalled"))
+        #expect(tutorial.summary.contains("On the story clock the main queue never stalled"))
+        #expect(step6.summary.contains("The main queue never stalled"))
     }
 
     /// A 1×1 binary PPM, the icons' format.

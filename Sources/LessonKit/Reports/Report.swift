@@ -170,6 +170,11 @@ public struct Report: Codable, Equatable, Sendable {
 
     private var stallSentence: String {
         guard self.maxMainStallMs > 0 else {
+            // Writes on the main queue take wall time only, which the frame clock does not see: say it is story time.
+            guard self.mainQueueFileWrites == 0 else {
+                return "On the story clock the main queue never stalled: none of the \(counted(self.frames, "frame")) "
+                    + "was dropped (its file writes took wall time only, below)."
+            }
             return "The main queue never stalled: none of the \(counted(self.frames, "frame")) was dropped."
         }
         return "The main queue stalled for up to \(milliseconds(self.maxMainStallMs)): "
