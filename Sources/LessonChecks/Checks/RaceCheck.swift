@@ -76,7 +76,9 @@ public enum RaceCheck {
     /// ended it, and whether it played its scenario to the report. A run that
     /// ended early without a race played too little to be clean: not measured.
     /// Its hint is said of `code`, the learner's files, when given; when TSan
-    /// gave the two places of a race, the verdict says what raced there.
+    /// gave the two places of a race, the verdict says what raced there, and
+    /// unless that is this bug's shape (a dictionary of theirs written off the
+    /// main queue) the row is titled by what raced and its hint follows it.
     public static func judge(
         errors: String, crashed: Bool, reported: Bool = true, code: LearnerCode? = nil
     ) -> CheckResult {
@@ -94,15 +96,13 @@ public enum RaceCheck {
         if let race = RaceReport(
             errors: errors, codeFolders: [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode)
         {
-            // What raced, as TSan saw it, said of the learner's files; the hint follows it unless what raced is
-            // the cache the bug's own hint points at (or there are no files to say it of).
-            let cache = bug.hints.place.name.replacingOccurrences(of: "self.", with: "").prefix { $0 != "[" }
-            let hint =
-                code == nil || race.variable(in: code) == String(cache)
-                ? bug.hints.nudge(in: code) : race.hint(in: code)
+            // One row of the exercise's table whatever raced, so that every count stays one: its title and hint
+            // say what TSan measured when that is not the cache.
+            let cache = race.racedOnADictionary(in: code)
             return CheckResult(
-                bug: bug.name, passed: false, measured: measured, expected: bug.expected, hint: hint,
-                isSafeguard: bug.isSafeguard, diagnosis: race.sentence(in: code))
+                bug: bug.name, passed: false, measured: measured, expected: bug.expected,
+                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code), isSafeguard: bug.isSafeguard,
+                diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code))
         }
         if reports.isEmpty && !crashed && !reported {
             return CheckResult(
