@@ -207,6 +207,9 @@ enum CheckCommand: LessonsCommand {
             return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
         }
         var verdict = RaceCheck.bug.result(passed: true, measured: "")
+        // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
+        // unless a later run sees a race.
+        var unmeasured: CheckResult?
         for attempt in 1...RaceCheck.runs {
             say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
             var child = ChildProcess.scenario(workbench, RaceCheck.arguments)
@@ -224,11 +227,12 @@ enum CheckCommand: LessonsCommand {
                 return RaceCheck.bug.result(
                     passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
             }
-            verdict = RaceCheck.judge(
+            let judged = RaceCheck.judge(
                 errors: run.errors, crashed: run.signal != nil, reported: run.report != nil,
                 code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
-            if !verdict.passed { return verdict }
+            if !judged.passed && judged.wasMeasured { return judged }
+            if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }
-        return verdict
+        return unmeasured ?? verdict
     }
 }

@@ -80,8 +80,10 @@ public enum RaceCheck {
     /// unless that is this bug's shape (a dictionary of theirs written off the
     /// main queue) the row is titled by what raced and its hint follows it.
     public static func judge(
-        errors: String, crashed: Bool, reported: Bool = true, code: LearnerCode? = nil
+        errors: String, crashed signalled: Bool, reported: Bool = true, code: LearnerCode? = nil
     ) -> CheckResult {
+        // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
+        let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
         let reports = raceReports(in: errors)
         let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
         // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
@@ -103,6 +105,18 @@ public enum RaceCheck {
                 bug: bug.name, passed: false, measured: measured, expected: bug.expected,
                 hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code), isSafeguard: bug.isSafeguard,
                 diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code))
+        }
+        if crashed && reports.isEmpty {
+            // A crash is no evidence of a race, nor of none: where it crashed, and what that line does.
+            let crash = CrashDiagnosis(errors: errors, signal: nil, code: code)
+            return CheckResult(
+                bug: bug.name, passed: false, measured: "not measured: \(crash.crashedAt) (the Thread Sanitizer run)",
+                expected: bug.expected,
+                hint: crash.hint
+                    ?? (crash.harnessPlace == nil
+                        ? "What does the line it crashed at touch that another thread may change at the same time?"
+                        : "It crashed in the suite's code: if yours shares nothing between threads, please report it."),
+                isSafeguard: bug.isSafeguard, diagnosis: crash.line, notMeasured: true)
         }
         if reports.isEmpty && !crashed && !reported {
             return CheckResult(
