@@ -119,6 +119,20 @@ extension [CheckResult] {
     }
 }
 
+extension Exercise {
+    /// The race check's verdict as this exercise lists it: a bug to fix in
+    /// the exercise whose step fixes it, an earlier fix to keep after that.
+    public func listed(race verdict: CheckResult) -> CheckResult {
+        number > ImageListChecks.raceFixedIn ? verdict.asSafeguard : verdict
+    }
+
+    /// `lessons check`'s whole verdict: the compiler's first (exercise 11's own
+    /// bug), the workbench's, then the race's; one result per bug of `bugs`.
+    public func verdict(workbench: [CheckResult], swift6: CheckResult?, race: CheckResult?) -> [CheckResult] {
+        (swift6.map { [$0] } ?? []) + workbench + (race.map { [listed(race: $0)] } ?? [])
+    }
+}
+
 /// One bug as the learner reads about it: its name, what a fixed step
 /// measures, the why (in the lesson text's words), and the hints `lessons
 /// hint` gives a level at a time. A failed check prints the first level.
