@@ -108,21 +108,17 @@ enum CheckCommand: LessonsCommand {
             }
             break
         }
-        if exercise.checksSwift6 && status != 2 {
-            let verdict = try swift6Check(workspace)
-            // The exercise's own bug: first, as its task lists it.
-            results = results.map { [verdict] + $0 }
-            say("\n" + [verdict].renderedBugs)
-            if !verdict.passed { status = 1 }
+        let swift6 = exercise.checksSwift6 && status != 2 ? try swift6Check(workspace) : nil
+        if let swift6 {
+            say("\n" + [swift6].renderedBugs)
+            if !swift6.passed { status = 1 }
         }
-        if exercise.checksRaces && status != 2 {
-            var race = try raceCheck(exercise, workspace)
-            // From exercise 6 on, the race is an earlier fix to keep.
-            if exercise.number > ImageListChecks.raceFixedIn { race = race.asSafeguard }
-            results = results.map { $0 + [race] }
+        let race = exercise.checksRaces && status != 2 ? exercise.listed(race: try raceCheck(exercise, workspace)) : nil
+        if let race {
             say("\n" + [race].renderedBugs)
             if !race.passed { status = 1 }
         }
+        results = results.map { exercise.verdict(workbench: $0, swift6: swift6, race: race) }
         if exercise.checksSwift6 || exercise.checksRaces, status != 2, let results {
             // The workbench's verdict came before these builds judged their bugs: its count again, with them in it.
             say("\n" + results.summary(exercise: exercise.number))
@@ -207,6 +203,9 @@ enum CheckCommand: LessonsCommand {
             return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
         }
         var verdict = RaceCheck.bug.result(passed: true, measured: "")
+        // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
+        // unless a later run sees a race.
+        var unmeasured: CheckResult?
         for attempt in 1...RaceCheck.runs {
             say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
             var child = ChildProcess.scenario(workbench, RaceCheck.arguments)
@@ -224,11 +223,12 @@ enum CheckCommand: LessonsCommand {
                 return RaceCheck.bug.result(
                     passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
             }
-            verdict = RaceCheck.judge(
+            let judged = RaceCheck.judge(
                 errors: run.errors, crashed: run.signal != nil, reported: run.report != nil,
                 code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
-            if !verdict.passed { return verdict }
+            if !judged.passed && judged.wasMeasured { return judged }
+            if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }
-        return verdict
+        return unmeasured ?? verdict
     }
 }

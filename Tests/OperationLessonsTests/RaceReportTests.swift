@@ -63,11 +63,93 @@ import Testing
         + "only (hand the result to the main queue, and write it there). Look at RecordViewController.swift:107:23 "
         + "and RecordViewController.swift:141:22."
 
+    /// The row's title when what raced is a record's `state`, not a cache.
+    static let recordTitle = "a data race on `record.state` (of an `IconRecord`)"
+
+    /// One row of the exercise's table (its name is the key the counts go by), titled by what raced.
     @Test func aModelRecordRaceNamesTheRecordsVariableAndBothLines() {
         let verdict = RaceCheck.judge(errors: Self.recordRace, crashed: false, code: Self.recordCode)
-        #expect(!verdict.passed)
+        #expect(!verdict.passed && verdict.wasMeasured)
+        #expect(verdict.bug == RaceCheck.bug.name)
+        #expect(verdict.shape == Self.recordTitle)
         #expect(verdict.diagnosis == Self.recordDiagnosis(mainQueue: "thread T4", download: "thread T7"))
         #expect(verdict.hint == Self.recordHint)
+        #expect(
+            [verdict.asSafeguard].renderedBugs == """
+                ✗ broken    a data race on `record.state` (of an `IconRecord`)
+                    measured: 1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/RecordViewController.swift:107:23)
+                    expected: 0 Thread Sanitizer reports, no crash
+                    seen:     \(Self.recordDiagnosis(mainQueue: "thread T4", download: "thread T7"))
+                    hint:     \(Self.recordHint)
+                """)
+        #expect(
+            [verdict.asSafeguard].summary(exercise: 6).hasPrefix(
+                "Exercise 6 not solved yet: 0 of 2 bugs fixed; broken on the way: \(Self.recordTitle).")
+        )
+    }
+
+    /// The first report of `RecordRaceFixture --counts-downloads --scenario
+    /// fast-scroll-slow-rows` (4 reports in that run, all of this count): the
+    /// download thread counts a plain `Int` of the controller while
+    /// `cellForRowAt` reads it on the main queue. Cut as `recordRace` is.
+    static let countRace = """
+        ==================
+        WARNING: ThreadSanitizer: data race (pid=16973)
+          Read of size 8 at 0x7214000050e0 by thread T4:
+            #0 $s17RecordRaceFixture08CountingA14ViewControllerC17downloadsUnderWaySivg /<compiler-generated> (RecordRaceFixture+0x370b4a)
+            #1 $s17RecordRaceFixture08CountingA14ViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtF /x/Tests/Fixtures/RecordRace/CountingRecordViewController.swift:29:37 (RecordRaceFixture+0x370eb9)
+            #2 $s8TableKit0A14ViewControllerCAA0aC10DataSourceA2aDP05tableC0_12cellForRowAtAA0aC4CellCAA0aC0C_20FoundationEssentials9IndexPathVtFTW /<compiler-generated> (RecordRaceFixture+0x3c9586)
+            #3 $s8TableKit0A4ViewC11installCell33_2F3D08A66C676FBADB81EC9638829135LL2atySi_tF /x/Sources/TableKit/TableView.swift:163:40 (RecordRaceFixture+0x3c255d)
+            #4 $s8TableKit0A4ViewC10layoutRows33_2F3D08A66C676FBADB81EC9638829135LLyyF /x/Sources/TableKit/TableView.swift:155:58 (RecordRaceFixture+0x3c1ecb)
+            #7 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC5startyyFyyXEfU_ /x/Sources/LessonKit/Engine/ScenarioRunner.swift:176:17 (RecordRaceFixture+0x277cc0)
+            #9 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC8asTheAppyyyyXEF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:189:9 (RecordRaceFixture+0x27837a)
+            #10 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC5startyyF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:170:9 (RecordRaceFixture+0x295348)
+            #11 $s9LessonKit14ScenarioRunnerO3runyAA0C6ResultVAA0C5SetupVYaFZyScCyAFs5NeverOGXEfU_yyYbScMYccfU_ /x/Sources/LessonKit/Engine/ScenarioRunner.swift:87:79 (RecordRaceFixture+0x274c59)
+
+          Previous write of size 1 at 0x7214000050e0 by thread T5:
+            #0 $s17RecordRaceFixture18CountingDownloaderC4mainyyF /x/Tests/Fixtures/RecordRace/CountingRecordViewController.swift:15:39 (RecordRaceFixture+0x3707dd)
+            #1 $s10Foundation14OperationQueueC8_executeyyAA0B0CF <null> (libFoundation.so+0x34112e)
+            #2 __tsan::dispatch_callback_wrap(void*) /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_libdispatch.cpp:140:3 (RecordRaceFixture+0x12446c)
+            #3 _dispatch_continuation_pop crtstuff.c (libdispatch.so+0x2c087)
+
+          Location is heap block of size 72 at 0x7214000050a0 allocated by thread T4:
+            #0 malloc /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:686:5 (RecordRaceFixture+0xa6ad0)
+            #1 swift_slowAlloc <null> (libswiftCore.so+0x46fa6e)
+            #2 $s17RecordRaceFixture0A14ViewControllerC13LessonSupport0fE0AadEP11environmentxAD0F11EnvironmentV_tcfCTW /<compiler-generated> (RecordRaceFixture+0x3741e0)
+            #3 $s9LessonKit11LaunchedAppC6launchyyF /x/Sources/LessonKit/Engine/LaunchedApp.swift:35:31 (RecordRaceFixture+0x1d2c3e)
+            #4 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC5startyyFyyXEfU_ /x/Sources/LessonKit/Engine/ScenarioRunner.swift:176:17 (RecordRaceFixture+0x277cc0)
+            #6 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC8asTheAppyyyyXEF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:189:9 (RecordRaceFixture+0x27837a)
+            #7 $s9LessonKit9ActiveRun33_374AEBFFCA50DDCC92B97CCC1C555B5ALLC5startyyF /x/Sources/LessonKit/Engine/ScenarioRunner.swift:170:9 (RecordRaceFixture+0x295348)
+            #8 $s9LessonKit14ScenarioRunnerO3runyAA0C6ResultVAA0C5SetupVYaFZyScCyAFs5NeverOGXEfU_yyYbScMYccfU_ /x/Sources/LessonKit/Engine/ScenarioRunner.swift:87:79 (RecordRaceFixture+0x274c59)
+
+          Thread T4 '-qos.overcommit' (tid=16993, running) created by thread T1 at:
+            #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (RecordRaceFixture+0xa86ba)
+            #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+
+          Thread T5 '-qos.overcommit' (tid=16994, running) created by thread T4 at:
+            #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (RecordRaceFixture+0xa86ba)
+            #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+
+        SUMMARY: ThreadSanitizer: data race /<compiler-generated> in $s17RecordRaceFixture08CountingA14ViewControllerC17downloadsUnderWaySivg
+        """
+
+    @Test func aRaceOnAPlainPropertyOfTheControllerIsSaidAsMeasured() {
+        let verdict = RaceCheck.judge(errors: Self.countRace, crashed: false, code: Self.recordCode)
+        #expect(!verdict.passed && verdict.wasMeasured)
+        #expect(verdict.bug == RaceCheck.bug.name)
+        #expect(verdict.measured == "1 Thread Sanitizer report")
+        #expect(verdict.shape == "a data race on `downloadsUnderWay` (of a `CountingRecordViewController`)")
+        #expect(
+            verdict.diagnosis
+                == "`downloadsUnderWay` (of a `CountingRecordViewController`) read on the main queue (thread T4) at "
+                + "Tests/Fixtures/RecordRace/CountingRecordViewController.swift:29:37 and written by thread T5, in an "
+                + "operation, at Tests/Fixtures/RecordRace/CountingRecordViewController.swift:15:39, with nothing "
+                + "ordering the two")
+        #expect(
+            verdict.hint
+                == "On which queue does your code write `downloadsUnderWay`, and on which does it read it? Touch it "
+                + "from one queue only (hand the result to the main queue, and write it there). Look at "
+                + "CountingRecordViewController.swift:29:37 and CountingRecordViewController.swift:15:39.")
     }
 
     /// Step 4's first report: two download threads writing its cache at
@@ -120,15 +202,30 @@ import Testing
             SUMMARY: ThreadSanitizer: Swift access race /<compiler-generated> in $s23Lesson04CacheDictionary18AppsViewControllerC05imageB0SDySS8TableKit5ImageCGvM
             """
 
+    /// A dictionary the controller declares (`var imageCache: [String: Image]`), written by download threads:
+    /// the bug's own shape, its own name and hint.
     @Test func stepFoursCacheKeepsTheBugsOwnHint() {
         let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Sources/Lesson04CacheDictionary"))
         let verdict = RaceCheck.judge(errors: Self.cacheRace, crashed: false, code: code)
+        #expect(verdict.shape == nil && verdict.title == "the cache is written from download threads (a data race)")
         #expect(
             verdict.diagnosis
-                == "`imageCache` written by thread T58 at Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 "
-                + "and written by thread T16 at Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39, with "
-                + "nothing ordering the two")
+                == "`imageCache` (of an `AppsViewController`) written by thread T58 at "
+                + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 and written by thread T16 at "
+                + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39, with nothing ordering the two")
         #expect(verdict.hint == Self.cacheHint)
+    }
+
+    /// The same report said of a controller whose `imageCache` is a type of
+    /// its own: not a dictionary, so not the bug's shape, whatever its name.
+    @Test func aCacheThatIsNoDictionaryIsSaidAsMeasured() throws {
+        let step4 = Rig.packageRoot.appendingPathComponent("Sources/Lesson04CacheDictionary/AppsViewController.swift")
+        let text = try String(contentsOf: step4, encoding: .utf8).replacingOccurrences(
+            of: "var imageCache: [String: Image] = [:]", with: "var imageCache = ImageShelf()")
+        let verdict = RaceCheck.judge(
+            errors: Self.cacheRace, crashed: false, code: LearnerCode(files: ["AppsViewController.swift": text]))
+        #expect(verdict.shape == "a data race on `imageCache` (of an `AppsViewController`)")
+        #expect(verdict.hint.hasPrefix("On which threads does your code write `imageCache`?"))
     }
 
     /// The cache's own hint, said of step 4's code.

@@ -58,6 +58,7 @@ struct ThreadSanitizerTests {
         let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/RecordRace"))
         let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
         #expect(verdict.bug == "the cache is written from download threads (a data race)")
+        #expect(verdict.shape == RaceReportTests.recordTitle)
         #expect(!verdict.passed)
         #expect(
             verdict.measured

@@ -111,7 +111,8 @@ public enum HintText {
         _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil,
         code: LearnerCode? = nil
     ) -> [String] {
-        var lines = ["\(number)\(bug.name)"]
+        // A row the check titled by what it measured (a race on a record, not on a cache) keeps that title.
+        var lines = ["\(number)\(lastCheck.flatMap { $0.passed ? nil : $0.shape } ?? bug.name)"]
         var diagnosed = false
         if let lastCheck, !lastCheck.passed {
             lines.append("   Last check: \(lastCheck.measured)")

@@ -24,10 +24,14 @@ public struct CheckResult: Sendable, Equatable, Codable {
     /// Set when no run gave the evidence (every one crashed, or ended without
     /// a report): neither fixed nor broken, and never passed. Nil in older verdicts.
     public let notMeasured: Bool?
+    /// What was measured when it is not the shape the bug's name says (a race
+    /// on a record's `state`, not on a cache): the row's title in its place.
+    /// The name stays the key that the counts and the hints go by.
+    public let shape: String?
 
     public init(
         bug: String, passed: Bool, measured: String, expected: String, hint: String, isSafeguard: Bool,
-        diagnosis: String? = nil, notMeasured: Bool = false
+        diagnosis: String? = nil, notMeasured: Bool = false, shape: String? = nil
     ) {
         self.bug = bug
         self.passed = passed
@@ -37,7 +41,11 @@ public struct CheckResult: Sendable, Equatable, Codable {
         self.isSafeguard = isSafeguard
         self.diagnosis = diagnosis
         self.notMeasured = notMeasured ? true : nil
+        self.shape = shape
     }
+
+    /// What the row is called: the measured shape, else the bug's name.
+    public var title: String { shape ?? bug }
 
     /// Judged on evidence (see `notMeasured`).
     public var wasMeasured: Bool { notMeasured != true }
@@ -46,7 +54,7 @@ public struct CheckResult: Sendable, Equatable, Codable {
     public var asSafeguard: CheckResult {
         CheckResult(
             bug: bug, passed: passed, measured: measured, expected: expected, hint: hint, isSafeguard: true,
-            diagnosis: diagnosis, notMeasured: !wasMeasured)
+            diagnosis: diagnosis, notMeasured: !wasMeasured, shape: shape)
     }
 }
 
@@ -64,8 +72,8 @@ extension [CheckResult] {
     /// what broke on the way or could not be measured.
     public func summary(exercise: Int, stillToCheck: String? = nil) -> String {
         let fixed = fixedCount(of: ExerciseCatalog.exercise(exercise)?.bugs)
-        let broken = filter { $0.isSafeguard && !$0.passed && $0.wasMeasured }.map(\.bug)
-        let unmeasured = filter { !$0.wasMeasured }.map(\.bug)
+        let broken = filter { $0.isSafeguard && !$0.passed && $0.wasMeasured }.map(\.title)
+        let unmeasured = filter { !$0.wasMeasured }.map(\.title)
         if allPassed, let stillToCheck {
             return "Exercise \(exercise): \(fixed), nothing broken on the way; still to check: \(stillToCheck)."
         }
@@ -99,7 +107,7 @@ extension [CheckResult] {
                 case (false, true): "✗ broken   "
                 }
             // What a run measured may quote what the learner's program wrote: shown as text only.
-            lines.append("\(mark) \(result.bug)")
+            lines.append("\(mark) \(TerminalText.printable(result.title))")
             lines.append("    measured: \(TerminalText.printable(result.measured))")
             lines.append("    expected: \(result.expected)")
             if !result.passed, let diagnosis = result.diagnosis {
@@ -108,6 +116,20 @@ extension [CheckResult] {
             if !result.passed { lines.append("    hint:     \(result.hint)") }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension Exercise {
+    /// The race check's verdict as this exercise lists it: a bug to fix in
+    /// the exercise whose step fixes it, an earlier fix to keep after that.
+    public func listed(race verdict: CheckResult) -> CheckResult {
+        number > ImageListChecks.raceFixedIn ? verdict.asSafeguard : verdict
+    }
+
+    /// `lessons check`'s whole verdict: the compiler's first (exercise 11's own
+    /// bug), the workbench's, then the race's; one result per bug of `bugs`.
+    public func verdict(workbench: [CheckResult], swift6: CheckResult?, race: CheckResult?) -> [CheckResult] {
+        (swift6.map { [$0] } ?? []) + workbench + (race.map { [listed(race: $0)] } ?? [])
     }
 }
 

@@ -23,13 +23,23 @@ public struct CrashDiagnosis: Sendable, Equatable {
     /// Reads `errors` (standard error of the crashed process); `root` is the
     /// package folder, where the line at `place` is looked up.
     public init(errors: String, signal: Int32?, root: URL) {
-        let lines = errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        self.init(errors: errors, signal: signal) { Self.line(at: $0, root: root) }
+    }
+
+    /// The same, the line at `place` looked up in the learner's files (a Thread Sanitizer run's crash).
+    init(errors: String, signal: Int32?, code: LearnerCode?) {
+        self.init(errors: errors, signal: signal) { place in code.flatMap { Self.line(at: place, in: $0) } }
+    }
+
+    private init(errors: String, signal: Int32?, lineAt: (String) -> String?) {
+        let written = errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = Self.sanitizersStackAsBacktrace(written) ?? written
         message = lines.first { $0.contains("Fatal error:") }.map { line in
             String(line[line.range(of: "Fatal error:")!.lowerBound...])
         }
         place = WorkbenchDiagnostics.crashPlace(lines)
         harnessPlace = WorkbenchDiagnostics.harnessPlace(lines)
-        let code = place.flatMap { Self.line(at: $0, root: root) } ?? ""
+        let code = place.flatMap(lineAt) ?? ""
         if let harnessPlace {
             // What the runtime said is of the suite's line, not the learner's: no advice for their code from it.
             let reached = place.map { "it crashed in the suite's \(harnessPlace), called from your \($0)" }
@@ -107,10 +117,47 @@ public struct CrashDiagnosis: Sendable, Equatable {
     /// The text of the line `place` ("Sources/…/File.swift:42:95 (function)") names.
     static func line(at place: String, root: URL) -> String? {
         let parts = place.prefix { $0 != " " }.split(separator: ":")
-        guard parts.count >= 2, let number = Int(parts[1]), number > 0,
+        guard parts.count >= 2, let number = Int(parts[1]),
             let text = try? String(contentsOf: root.appendingPathComponent(String(parts[0])), encoding: .utf8)
         else { return nil }
+        return line(number, of: text)
+    }
+
+    /// The same, in the learner's file of that name.
+    static func line(at place: String, in code: LearnerCode) -> String? {
+        let parts = place.prefix { $0 != " " }.split(separator: ":")
+        guard parts.count >= 2, let number = Int(parts[1]),
+            let name = parts[0].split(separator: "/").last, let text = code.files[String(name)]
+        else { return nil }
+        return line(number, of: text)
+    }
+
+    private static func line(_ number: Int, of text: String) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        return lines.indices.contains(number - 1) ? String(lines[number - 1]) : nil
+        return number > 0 && lines.indices.contains(number - 1) ? String(lines[number - 1]) : nil
+    }
+
+    /// Thread Sanitizer's first line when it caught a crash itself (and exited
+    /// with its report's status, not by the signal).
+    public static let caughtBySanitizer = "ThreadSanitizer:DEADLYSIGNAL"
+
+    /// What Thread Sanitizer writes when it catches a crash itself (its first
+    /// line, then the crashed thread's frames as `#2 symbol
+    /// /path/File.swift:11:22 (Module+0x…) (BuildId: …)`), in the shape of the
+    /// Swift runtime's backtrace, so that one reader finds the learner's line in
+    /// both. Nil when `lines` hold no such crash.
+    static func sanitizersStackAsBacktrace(_ lines: [String]) -> [String]? {
+        guard let caught = lines.firstIndex(of: caughtBySanitizer),
+            let start = lines[caught...].firstIndex(where: { $0.contains("ERROR: ThreadSanitizer:") })
+        else { return nil }
+        let stack = lines[(start + 1)...].prefix { !$0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        let frames = stack.compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let number = words.first, number.hasPrefix("#"),
+                let path = words.dropFirst(2).first(where: { $0.hasPrefix("/") })
+            else { return nil }
+            return "\(number.dropFirst()) at \(path)"
+        }
+        return lines[..<caught] + ["Thread 0 crashed:"] + frames
     }
 }

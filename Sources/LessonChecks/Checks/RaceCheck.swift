@@ -76,10 +76,14 @@ public enum RaceCheck {
     /// ended it, and whether it played its scenario to the report. A run that
     /// ended early without a race played too little to be clean: not measured.
     /// Its hint is said of `code`, the learner's files, when given; when TSan
-    /// gave the two places of a race, the verdict says what raced there.
+    /// gave the two places of a race, the verdict says what raced there, and
+    /// unless that is this bug's shape (a dictionary of theirs written off the
+    /// main queue) the row is titled by what raced and its hint follows it.
     public static func judge(
-        errors: String, crashed: Bool, reported: Bool = true, code: LearnerCode? = nil
+        errors: String, crashed signalled: Bool, reported: Bool = true, code: LearnerCode? = nil
     ) -> CheckResult {
+        // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
+        let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
         let reports = raceReports(in: errors)
         let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
         // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
@@ -94,15 +98,25 @@ public enum RaceCheck {
         if let race = RaceReport(
             errors: errors, codeFolders: [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode)
         {
-            // What raced, as TSan saw it, said of the learner's files; the hint follows it unless what raced is
-            // the cache the bug's own hint points at (or there are no files to say it of).
-            let cache = bug.hints.place.name.replacingOccurrences(of: "self.", with: "").prefix { $0 != "[" }
-            let hint =
-                code == nil || race.variable(in: code) == String(cache)
-                ? bug.hints.nudge(in: code) : race.hint(in: code)
+            // One row of the exercise's table whatever raced, so that every count stays one: its title and hint
+            // say what TSan measured when that is not the cache.
+            let cache = race.racedOnADictionary(in: code)
             return CheckResult(
-                bug: bug.name, passed: false, measured: measured, expected: bug.expected, hint: hint,
-                isSafeguard: bug.isSafeguard, diagnosis: race.sentence(in: code))
+                bug: bug.name, passed: false, measured: measured, expected: bug.expected,
+                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code), isSafeguard: bug.isSafeguard,
+                diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code))
+        }
+        if crashed && reports.isEmpty {
+            // A crash is no evidence of a race, nor of none: where it crashed, and what that line does.
+            let crash = CrashDiagnosis(errors: errors, signal: nil, code: code)
+            return CheckResult(
+                bug: bug.name, passed: false, measured: "not measured: \(crash.crashedAt) (the Thread Sanitizer run)",
+                expected: bug.expected,
+                hint: crash.hint
+                    ?? (crash.harnessPlace == nil
+                        ? "What does the line it crashed at touch that another thread may change at the same time?"
+                        : "It crashed in the suite's code: if yours shares nothing between threads, please report it."),
+                isSafeguard: bug.isSafeguard, diagnosis: crash.line, notMeasured: true)
         }
         if reports.isEmpty && !crashed && !reported {
             return CheckResult(

@@ -75,16 +75,28 @@ struct RaceReport {
         return first
     }
 
+    /// Whether what raced is the bug's own shape, a cache or pool: a dictionary
+    /// the learner's files declare as a stored property, written off the main
+    /// queue. Unknown (false) without the files or the variable's name.
+    func racedOnADictionary(in code: LearnerCode?) -> Bool {
+        guard let code, let variable = variable(in: code),
+            accesses.contains(where: { $0.written && !ranOnMainQueue($0) })
+        else { return false }
+        return StoredProperty.declared(variable, in: code, owner: allocatedType(in: code))?.isDictionary == true
+    }
+
+    /// The verdict's title for a race on anything but a cache, said in the
+    /// learner's words: "a data race on `record.state` (of an `IconRecord`)".
+    func title(in code: LearnerCode?) -> String {
+        guard let variable = variable(in: code) else { return "a data race on what the lines below share" }
+        return "a data race on `\(variable)`\(ofType(in: code))"
+    }
+
     /// "`record.state` (of an `IconRecord`) read on the main queue (thread T4) at …:107:23 and written by
     /// thread T7, in an operation, at …:141:22, with nothing ordering the two".
     func sentence(in code: LearnerCode?) -> String {
         let variable = variable(in: code)
-        // The allocating line names a type (`IconRecord(…)`) when the raced memory is an object of the learner's.
-        let type =
-            allocatedAt.flatMap { Self.touched(at: $0, in: code) }.flatMap { name -> String? in
-                guard let initial = name.first, initial.isUppercase else { return nil }
-                return " (of \("AEIOU".contains(initial) ? "an" : "a") `\(name)`)"
-            } ?? ""
+        let type = ofType(in: code)
         let said = accesses.map { access in
             "\(access.written ? "written" : "read") \(on(access)) at \(access.place!)"
         }
@@ -108,6 +120,26 @@ struct RaceReport {
         if access.thread == "main thread" { return "on the main thread" }
         if mainQueueThreads.contains(access.thread) { return "on the main queue (\(access.thread))" }
         return "by \(access.thread)" + (access.inOperation ? ", in an operation," : "")
+    }
+
+    private func ranOnMainQueue(_ access: Access) -> Bool {
+        access.thread == "main thread" || mainQueueThreads.contains(access.thread)
+    }
+
+    /// The type whose object raced, when the allocating line is the learner's and makes one (`IconRecord(…)`).
+    private func allocatedType(in code: LearnerCode?) -> String? {
+        allocatedAt.flatMap { Self.touched(at: $0, in: code) }.flatMap { name in
+            name.first?.isUppercase == true ? name : nil
+        }
+    }
+
+    /// " (of an `IconRecord`)", or nothing when neither the allocation nor a declaration names the type.
+    private func ofType(in code: LearnerCode?) -> String {
+        let declared = code.flatMap { code in
+            variable(in: code).flatMap { StoredProperty.declared($0, in: code, owner: nil)?.owner }
+        }
+        guard let type = allocatedType(in: code) ?? declared, let initial = type.first else { return "" }
+        return " (of \("AEIOU".contains(initial) ? "an" : "a") `\(type)`)"
     }
 
     /// The name at `place` ("…/File.swift:141:22") in the learner's file of that name: the dotted name the column
@@ -159,4 +191,77 @@ struct RaceReport {
     private static let keywords: Set<String> = [
         "switch", "if", "let", "var", "guard", "return", "case", "self", "else", "try", "await", "in", "for", "while",
     ]
+}
+
+/// A stored property as the learner's files declare it: the type that holds
+/// it, and whether it holds a dictionary (`[String: Image]`, `Dictionary<…>`).
+struct StoredProperty {
+    let owner: String
+    let isDictionary: Bool
+
+    /// The declaration of `variable`'s last name (`state` of `record.state`)
+    /// in a type's body: of `owner` when given and it has one, else the only
+    /// one there is. Nil when no type declares it, or several do.
+    static func declared(_ variable: String, in code: LearnerCode, owner: String?) -> StoredProperty? {
+        let name = String(variable.split(separator: ".").last ?? Substring(variable))
+        let found = code.files.sorted { $0.key < $1.key }.flatMap { declarations(of: name, in: $0.value) }
+        if let owner, let own = found.first(where: { $0.owner == owner }) { return own }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// Every `var name`/`let name` directly in the body of a type (or an extension) in `text`.
+    private static func declarations(of name: String, in text: String) -> [StoredProperty] {
+        let typeLine = #/^\s*(?:[a-z]+(?:\([a-z]+\))? )*(?:class|struct|actor|enum|extension) ([A-Za-z_][A-Za-z0-9_]*)/#
+        var found: [StoredProperty] = []
+        var depth = 0
+        var bodies: [(type: String, depth: Int)] = []
+        var opening: String?
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = code(of: rawLine)
+            while let body = bodies.last, depth < body.depth { bodies.removeLast() }
+            if let match = line.firstMatch(of: typeLine), !line.contains("func ") {
+                opening = String(match.1)
+            } else if let body = bodies.last, body.depth == depth, let type = declaredType(of: name, in: line) {
+                found.append(StoredProperty(owner: body.type, isDictionary: isDictionary(type)))
+            }
+            let before = depth
+            depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+            if let type = opening, line.contains("{") {
+                bodies.append((type, before + 1))
+                opening = nil
+            }
+        }
+        return found
+    }
+
+    /// What `var name: T = …` or `var name = T()` says of its type, after the name; nil when the line declares
+    /// no property of that name.
+    private static func declaredType(of name: String, in line: Substring) -> Substring? {
+        let words = #/^\s*(?:@[A-Za-z]+ )*(?:[a-z]+(?:\([a-z]+\))? )*(?:var|let) ([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$/#
+        guard let match = line.firstMatch(of: words), match.1 == name else { return nil }
+        return match.2.drop { $0 == ":" || $0 == "=" || $0 == " " }
+    }
+
+    /// `[Key: Value]` (a colon at the outer bracket's depth) or `Dictionary<…>`, as a type or as what makes one.
+    private static func isDictionary(_ type: Substring) -> Bool {
+        if type.hasPrefix("Dictionary<") { return true }
+        guard type.first == "[" else { return false }
+        var depth = 0
+        for character in type {
+            switch character {
+            case "[", "(", "<": depth += 1
+            case "]", ")", ">": depth -= 1
+            case ":" where depth == 1: return true
+            default: break
+            }
+            if depth == 0 { return false }
+        }
+        return false
+    }
+
+    /// The line without its comment and its string literals' text, so that their braces are not counted.
+    private static func code(of line: Substring) -> Substring {
+        let unquoted = line.replacing(#/"(?:[^"\\]|\\.)*"/#, with: "\"\"")
+        return unquoted.firstRange(of: "//").map { unquoted[..<$0.lowerBound] } ?? unquoted[...]
+    }
 }

@@ -130,8 +130,8 @@ public enum VerdictChange {
             + (after.contains { $0.isSafeguard && !$0.passed && $0.wasMeasured } ? ", an earlier fix broken" : "")
         guard let before else { return "First check: \(standing)." }
         let was = Dictionary(before.map { ($0.bug, $0.passed) }, uniquingKeysWith: { $1 })
-        let nowPassing = after.filter { $0.passed && was[$0.bug] == false }.map(\.bug)
-        let nowFailing = after.filter { !$0.passed && was[$0.bug] == true }.map(\.bug)
+        let nowPassing = after.filter { $0.passed && was[$0.bug] == false }.map(\.title)
+        let nowFailing = after.filter { !$0.passed && was[$0.bug] == true }.map(\.title)
         guard !nowPassing.isEmpty || !nowFailing.isEmpty else {
             return "Since the last check: no bug changed. Now: \(standing)."
         }
