@@ -6,7 +6,7 @@ import TableKit
 extension NetworkFigures {
     /// From the request log, the counts at the script's last relaunch and
     /// memory warning, and when the user scrolled.
-    init(_ log: RequestLog, events: ScriptEvents, scrolls: ScrollSpans) {
+    init(_ log: RequestLog, events: ScriptEvents) {
         self.init()
         requests = log.count
         uniqueURLs = log.uniqueURLs
@@ -19,7 +19,7 @@ extension NetworkFigures {
         requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
         requestsAfterRelaunch = events.requestsAtRelaunch.map { log.count - $0 }
         requestsAfterMemoryWarning = events.requestsAtMemoryWarning.map { log.count - $0 }
-        requestsStartedWhileScrolling = scrolls.count(of: log.requests.map(\.startMs))
+        requestsStartedWhileScrolling = events.scrolls.count(of: log.requests.map(\.startMs))
     }
 }
 
