@@ -3,10 +3,10 @@ import Foundation
 import SlowNetwork
 import TableKit
 
-/// What the harness sets around the app for one run, and the only places it
-/// sees the app through: the story clock and its idle check, the network and
-/// the catalog the app is given, the Dispatch seam's count of the run's work,
-/// and the watchers of the table, the images and the caches folder.
+/// What the harness sets around the app for one run, and watches it through:
+/// the story clock and its idle check, the network and the catalog the app is
+/// given, the Dispatch seam's count of the run's work, and the watchers of
+/// the table, the images and the caches folder.
 final class RunSeams {
     let clock = StoryClock()
     let activity: AppActivity
