@@ -408,7 +408,8 @@ private final class ActiveRun: @unchecked Sendable {
         if let display = setup.display { display(screenFrame(app.snapshot(), finishedStep: nil)) }
         event("end")
         if stuck == nil { stuck = fetchesKeptForEver() }
-        var report = measuredReport()
+        var report = Report(
+            measuring: setup, seams: seams, app: app, frames: frames, events: events, wall: wall, stuck: stuck)
         app.retire()
         // One more turn of the main queue, so work already queued there can
         // drop its references, then ask whether the last controller is gone.
@@ -473,47 +474,6 @@ private final class ActiveRun: @unchecked Sendable {
         ]
         if let ms = report.timeToAllVisibleMs { parts.append("all visible icons after \(Int(ms.rounded())) ms") }
         return parts.joined(separator: " · ")
-    }
-
-    // MARK: the report
-
-    private func measuredReport() -> Report {
-        let (network, clock, watcher) = (seams.network, seams.clock, seams.tableWatcher)
-        let log = network.log
-        var report = Report()
-        report.run = RunFigures(
-            lesson: setup.lesson, title: setup.title, scenario: setup.scenario.name, seed: setup.options.seed,
-            speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds)
-        report.network = NetworkFigures(log, events: events)
-        report.screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: clock.firstQueueLimit)
-        report.idealTimeToAllVisibleMs = FrameFigures.idealTimeToAllVisibleMs(
-            firstScreenIcons: events.firstScreenIcons, network: network, downloadQueueLimit: report.downloadQueueLimit,
-            requests: report.network)
-        report.app = AppFigures(events: events, watcher: watcher, log: log, instruments: seams.instruments, app: app)
-        report.disk = seams.cachesFolder.figures()
-        report.machine = WallFigures(
-            runWallMs: wall.sinceStart.milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
-            frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
-            cellForRowAtWallMs: watcher.cellForRowAtWall.milliseconds)
-        report.network.iconRequests = IconRequests(
-            requests: log.requests, shownMs: watcher.shownMs, rowIcons: seams.rowIcons,
-            memoryWarningsMs: watcher.warningsMs, scrolls: events.scrolls.withGlides)
-        let mainQueueWrites = seam_main_queue_file_writes()
-        report.disk.mainQueueFileWrites = mainQueueWrites.files
-        report.machine.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
-        report.clock = ClockFigures(
-            clockNotes: Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork), stuck: stuck)
-        return report
-    }
-
-    /// What the clock could not see in time, in words (empty: the run is exact).
-    private static func clockNotes(requestsFromUnseenWork: Int) -> [String] {
-        guard requestsFromUnseenWork > 0 else { return [] }
-        return [
-            "\(counted(requestsFromUnseenWork, "request")) came from work the harness does not see (a Thread of "
-                + "the app's own, not Dispatch or an OperationQueue), which the clock cannot wait for until it "
-                + "asks the network"
-        ]
     }
 
     private func event(_ label: String) {
