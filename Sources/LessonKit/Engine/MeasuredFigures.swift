@@ -1,12 +1,58 @@
+import DispatchSeam
 import SlowNetwork
 import TableKit
 
 // Each group of a scenario's report, read at its end from what the run kept.
 
+extension Report {
+    /// A scenario's report as its story ends, group by group from what the
+    /// run kept; `controllerFreed` is known only a main-queue turn later.
+    init(
+        measuring setup: ScenarioSetup, seams: RunSeams, app: LaunchedApp, frames: FrameTrack, events: ScriptEvents,
+        wall: WallTime, stuck: String?
+    ) {
+        self.init()
+        let (network, clock, watcher) = (seams.network, seams.clock, seams.tableWatcher)
+        let log = network.log
+        run = RunFigures(
+            lesson: setup.lesson, title: setup.title, scenario: setup.scenario.name, seed: setup.options.seed,
+            speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds)
+        self.network = NetworkFigures(log, events: events)
+        screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: clock.firstQueueLimit)
+        self.idealTimeToAllVisibleMs = FrameFigures.idealTimeToAllVisibleMs(
+            firstScreenIcons: events.firstScreenIcons, network: network, downloadQueueLimit: self.downloadQueueLimit,
+            requests: self.network)
+        self.app = AppFigures(events: events, watcher: watcher, log: log, instruments: seams.instruments, app: app)
+        disk = seams.cachesFolder.figures()
+        machine = WallFigures(
+            runWallMs: wall.sinceStart.milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
+            frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
+            cellForRowAtWallMs: watcher.cellForRowAtWall.milliseconds)
+        self.network.iconRequests = IconRequests(
+            requests: log.requests, shownMs: watcher.shownMs, rowIcons: seams.rowIcons,
+            memoryWarningsMs: watcher.warningsMs, scrolls: events.scrolls.withGlides)
+        let mainQueueWrites = seam_main_queue_file_writes()
+        disk.mainQueueFileWrites = mainQueueWrites.files
+        machine.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
+        self.clock = ClockFigures(
+            clockNotes: Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork), stuck: stuck)
+    }
+
+    /// What the clock could not see in time, in words (empty: the run is exact).
+    private static func clockNotes(requestsFromUnseenWork: Int) -> [String] {
+        guard requestsFromUnseenWork > 0 else { return [] }
+        return [
+            "\(counted(requestsFromUnseenWork, "request")) came from work the harness does not see (a Thread of "
+                + "the app's own, not Dispatch or an OperationQueue), which the clock cannot wait for until it "
+                + "asks the network"
+        ]
+    }
+}
+
 extension NetworkFigures {
     /// From the request log, the counts at the script's last relaunch and
     /// memory warning, and when the user scrolled.
-    init(_ log: RequestLog, events: ScriptEvents, scrolls: ScrollSpans) {
+    init(_ log: RequestLog, events: ScriptEvents) {
         self.init()
         requests = log.count
         uniqueURLs = log.uniqueURLs
@@ -19,7 +65,7 @@ extension NetworkFigures {
         requestsOnMainQueue = log.requests.filter { $0.thread == Request.mainQueue }.count
         requestsAfterRelaunch = events.requestsAtRelaunch.map { log.count - $0 }
         requestsAfterMemoryWarning = events.requestsAtMemoryWarning.map { log.count - $0 }
-        requestsStartedWhileScrolling = scrolls.count(of: log.requests.map(\.startMs))
+        requestsStartedWhileScrolling = events.scrolls.count(of: log.requests.map(\.startMs))
     }
 }
 

@@ -101,84 +101,63 @@ public enum ScenarioRunner {
 /// screen shows. Its turns count as the app's for the Dispatch seam (what the
 /// app submits from them is the run's work); its own next turn does not.
 private final class ActiveRun: @unchecked Sendable {
-    /// Its scenario's steps grow as its keys, if it has any, are pressed.
-    private var setup: ScenarioSetup
+    private let setup: ScenarioSetup
     private let done: (ScenarioResult) -> Void
-    private let clock = StoryClock()
-    private let activity: AppActivity
-    private let network: SlowNetwork
-    private let instruments = Instruments()
-    /// The catalog the run plays on (`Scenario.playedCatalog`), and the file
-    /// written for it, if one was, to remove at the end.
-    private let catalog: AppCatalog
-    private let catalogFile: URL?
-    private let tableWatcher: TableWatcher
+    private let seams: RunSeams
     private let app: LaunchedApp
-    private let cachesFolder: CachesFolderWatch
     private var frames: FrameTrack
-    /// The icon URLs of the rows on the first screen, for the physical limit.
-    private var firstScreenIcons: [String] = []
-
-    /// The script step under way: its number, when it began, its gesture if it scrolls.
-    private var stepIndex = 0
-    private var stepStart: StoryTime?
-    private var gesture: Gesture?
-    private var scrolls = ScrollSpans()
+    private var script: ScriptCursor
     private var events = ScriptEvents()
-
-    private var hangGuard: HangGuard
-    private var pacer: Pacer
+    private var wall: WallTime
+    /// Why the run cannot go on, once something has stopped it.
     private var stuck: String?
-    private var isFinished = false
-    /// Set once the story has ended, while the app hears that its requests failed (`finish`).
-    private var ending: Ending?
-    /// The Dispatch seam's number for this run (`seam_begin_run`).
-    private var seamRun: UInt64 = 0
-    private let wallStart = ContinuousClock.now
+    private var phase = Phase.playing
+
+    /// Where the run is between its start and the result handed back.
+    private enum Phase {
+        /// The script plays.
+        case playing
+        /// The story has ended; the report waits for one more main-queue turn (`finish`).
+        case finishing
+        /// The network is shut down, and the app hears that its requests failed;
+        /// the run closes once it is idle again.
+        case hearingFailures(Ending)
+        case closed
+    }
+
+    /// What the run hands back, kept from the story's end until it closes.
+    private struct Ending {
+        var report: Report
+        let requests: [Request]
+    }
 
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
         self.done = done
-        (catalog, catalogFile) = setup.scenario.playedCatalog(
-            setup.catalog, folder: FileManager.default.temporaryDirectory)
-        var conditions = NetworkConditions(setup.options)
-        conditions.offline = setup.options.offline || setup.scenario.startsOffline
-        conditions.jitter = setup.scenario.jitter
-        conditions.rules = setup.scenario.rules(for: catalog)
-        activity = AppActivity(clock: clock)
-        network = SlowNetwork(conditions: conditions, clock: clock, isMainQueue: { [clock] in clock.isOnMainQueueThread })
+        seams = RunSeams(setup)
         let environment = LessonEnvironment(
-            network: network, catalogURL: catalog.source, cachesDirectory: setup.cachesDirectory)
-        tableWatcher = TableWatcher(icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds })
-        app = LaunchedApp(setup.controller, environment: environment, watcher: tableWatcher)
-        frames = FrameTrack(iconURLs: catalog.entries.map(\.icon))
-        cachesFolder = CachesFolderWatch(setup.cachesDirectory)
-        hangGuard = HangGuard(limit: setup.hangLimit)
-        pacer = Pacer(speed: setup.options.speed)
+            network: seams.network, catalogURL: seams.catalog.source, cachesDirectory: setup.cachesDirectory)
+        app = LaunchedApp(setup.controller, environment: environment, watcher: seams.tableWatcher)
+        frames = FrameTrack(iconURLs: seams.rowIcons)
+        script = ScriptCursor(setup.scenario)
+        wall = WallTime(pacedAt: setup.paced ? setup.options.speed : nil, hangLimit: setup.hangLimit)
     }
 
     func start() {
-        // Without the seam the clock would take the app's work for idle and
-        // move on without it: say so rather than report figures that are not the app's.
-        if seam_is_installed() == 0 {
-            stuck = "the Dispatch seam is not in place: this program's dispatch_async is not the seam's, so the "
-                + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
-        }
-        seamRun = seam_begin_run()
-        // The files that count as written on the main queue: the app's own, not another test's.
-        seam_watch_writes_in(setup.cachesDirectory.path)
+        stuck = seams.begin()
         asTheApp {
-            clock.noteMainQueueThread()
-            Instruments.current = instruments
-            clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
+            seams.clock.noteMainQueueThread()
+            Instruments.current = seams.instruments
+            seams.clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
             if stuck == nil { stuck = SwiftTaskActivity.startWatching() }
             event("launch")
             app.launch()
             // After the launch: an app may make its caches folder as it starts.
-            cachesFolder.watchReads()
-            firstScreenIcons = app.snapshot().rows.compactMap {
-                catalog.entries.indices.contains($0.row) ? catalog.entries[$0.row].icon : nil
-            }
+            seams.cachesFolder.watchReads()
+            let icons = seams.rowIcons
+            events.launched(firstScreenIcons: app.snapshot().rows.compactMap {
+                icons.indices.contains($0.row) ? icons[$0.row] : nil
+            })
             turn()
         }
     }
@@ -202,12 +181,15 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// One turn of the main queue: look, and move on once the app is idle.
     private func turn() {
-        guard !isFinished || ending != nil else { return }
-        clock.noteMainQueueThread()
-        if stuck != nil { return ending == nil ? finish() : close() }
+        switch phase {
+        case .finishing, .closed: return
+        case .playing, .hearingFailures: break
+        }
+        seams.clock.noteMainQueueThread()
+        if stuck != nil { return isPlaying ? finish() : close() }
         let changes = seam_generation()
-        clock.grantFreeSlots()
-        switch activity.look(mainThreadWaits: false) {
+        seams.clock.grantFreeSlots()
+        switch seams.activity.look(mainThreadWaits: false) {
         case .busy(let reason):
             noteBusy(reason)
             // Work for the main queue runs before the next turn; work elsewhere
@@ -220,9 +202,9 @@ private final class ActiveRun: @unchecked Sendable {
             }
             nextTurn()
         case .idle:
-            hangGuard.clear()
-            if activity.releaseHeldWork() { return nextTurn() }
-            if ending != nil { return close() }
+            wall.hangGuard.clear()
+            if seams.activity.releaseHeldWork() { return nextTurn() }
+            if case .hearingFailures = phase { return close() }
             if events.measuresMemoryOnceIdle { measureMemoryAfterWarning() }
             moveOn()
         }
@@ -235,7 +217,7 @@ private final class ActiveRun: @unchecked Sendable {
         events.measuresMemoryOnceIdle = false
         let cells = app.table?.allCells ?? []
         let heldByCells = Set(cells.compactMap { $0.imageView.image.map(ObjectIdentifier.init) })
-        events.liveImageBytesAfterWarning = instruments.liveImageBytes(excluding: heldByCells)
+        events.liveImageBytesAfterWarning = seams.instruments.liveImageBytes(excluding: heldByCells)
     }
 
     /// The longest the main queue waits for a change before it takes a turn anyway.
@@ -245,11 +227,11 @@ private final class ActiveRun: @unchecked Sendable {
     private func moveOn() {
         while true {
             let frameTime = frames.nextTime
-            let due = clock.nextDue.map { min($0, frameTime) } ?? frameTime
+            let due = seams.clock.nextDue.map { min($0, frameTime) } ?? frameTime
             if waitsToPace(until: due) { return }
             // Answers due at a frame's instant are played before it (their code
             // runs and the app is idle again) and the frame on a later turn.
-            guard clock.advance(to: due) == 0 && due == frameTime else { break }
+            guard seams.clock.advance(to: due) == 0 && due == frameTime else { break }
             let cellsBefore = app.cellsProvided
             frame()
             // A frame that started no work (a pause, a settle that waits, a drag
@@ -257,54 +239,56 @@ private final class ActiveRun: @unchecked Sendable {
             // can follow at once. A frame that asked the app for a cell takes a
             // turn of the main queue: the cell may have handed work to the main
             // actor (`Task { @MainActor in … }`), which no hook sees.
-            clock.grantFreeSlots()
-            guard !isFinished, !setup.paced, !events.measuresMemoryOnceIdle, app.cellsProvided == cellsBefore,
-                activity.look(mainThreadWaits: false) == .idle, !activity.releaseHeldWork()
+            seams.clock.grantFreeSlots()
+            guard isPlaying, wall.pacer == nil, !events.measuresMemoryOnceIdle, app.cellsProvided == cellsBefore,
+                seams.activity.look(mainThreadWaits: false) == .idle, !seams.activity.releaseHeldWork()
             else { break }
         }
-        if !isFinished { nextTurn() }
+        if isPlaying { nextTurn() }
     }
+
+    private var isPlaying: Bool { if case .playing = phase { true } else { false } }
 
     /// The main thread itself waits in the network (step 1's download in
     /// `cellForRowAt`): no frame can be drawn, so the story moves on from one
     /// answer to the next until the main thread's own has come. Frames that
     /// fall meanwhile are dropped, as they are on a phone.
     private func playWhileMainThreadWaits() {
-        while !clock.mainThreadIsReleased {
-            if hangGuard.isPastLimit, let reason = hangGuard.reason {
+        while !seams.clock.mainThreadIsReleased {
+            if wall.hangGuard.isPastLimit, let reason = wall.hangGuard.reason {
                 stuck = reason
-                clock.shutDown()
+                seams.clock.shutDown()
                 return
             }
             let changes = seam_generation()
-            clock.grantFreeSlots()
-            switch activity.look(mainThreadWaits: true) {
+            seams.clock.grantFreeSlots()
+            switch seams.activity.look(mainThreadWaits: true) {
             case .busy(let reason):
                 noteBusy(reason)
                 seam_wait_for_change(changes, Self.waitSliceNs)
             case .idle:
-                hangGuard.clear()
-                if activity.releaseHeldWork() { continue }
-                guard let due = clock.nextDue else { return }
-                if setup.paced, let wait = pacer.wait(until: due) { Thread.sleep(forTimeInterval: wait.seconds) }
-                clock.advance(to: due)
+                wall.hangGuard.clear()
+                if seams.activity.releaseHeldWork() { continue }
+                guard let due = seams.clock.nextDue else { return }
+                if let wait = wall.paceWait(until: due) { Thread.sleep(forTimeInterval: wait.seconds) }
+                seams.clock.advance(to: due)
             }
         }
     }
 
     /// Records what keeps the clock waiting; past the hang limit the run ends.
     private func noteBusy(_ reason: String) {
-        hangGuard.note(reason)
-        if hangGuard.isPastLimit {
+        wall.hangGuard.note(reason)
+        if wall.hangGuard.isPastLimit {
             stuck = "the app stayed busy for \(setup.hangLimit) of wall time without the story moving on: \(reason)\n  "
-                + activity.whatIsBusy
+                + seams.activity.whatIsBusy
         }
     }
 
     /// With pacing on, schedules a turn for when the wall clock catches up
     /// with `instant` and returns true; false when it is time already.
     private func waitsToPace(until instant: StoryTime) -> Bool {
-        guard setup.paced, let wait = pacer.wait(until: instant) else { return false }
+        guard let wait = wall.paceWait(until: instant) else { return false }
         let saved = seam_leave_run()
         DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(wait.nanoseconds))) {
             self.asTheApp { self.turn() }
@@ -321,14 +305,14 @@ private final class ActiveRun: @unchecked Sendable {
         let scripted = ContinuousClock.now
         // The main queue may have waited in the network meanwhile (step 1):
         // the screen shows what the frame did when the frame is done.
-        let now = clock.now
+        let now = seams.clock.now
         let snapshot = app.snapshot()
         frames.commit(snapshot, at: now)
         if let display = setup.display, frames.next % 2 == 0 || finished != nil {
             display(screenFrame(snapshot, finishedStep: finished))
         }
         frames.work.add(total: ContinuousClock.now - started, recording: ContinuousClock.now - scripted)
-        if stepIndex == setup.scenario.steps.count && setup.scenario.keys?.hasQuit != false { finish() }
+        if script.isOver { finish() }
     }
 
     /// Plays the script up to now; returns the step that finished, if one did.
@@ -338,62 +322,52 @@ private final class ActiveRun: @unchecked Sendable {
     /// committed, and counted by `timeToAllVisibleMs`, before the next drag
     /// moves it), as a user who waits for the screen sees it before scrolling.
     private func advanceScript() -> String? {
-        if stepIndex == setup.scenario.steps.count, let keys = setup.scenario.keys,
-            let step = keys.next(
-                atSeconds: clock.now.seconds, topRow: app.table?.contentOffset ?? 0,
-                visibleRows: Array(app.table?.visibleRows ?? 0..<0))
-        {
-            setup.scenario.steps.append(step)
-        }
-        guard stepIndex < setup.scenario.steps.count else { return nil }
-        let step = setup.scenario.steps[stepIndex]
-        if stepStart == nil {
-            stepStart = clock.now
-            begin(step)
-        }
-        let elapsed = (clock.now - (stepStart ?? clock.now)).seconds
-        guard advance(step, elapsed: elapsed) else { return nil }
-        stepIndex += 1
-        stepStart = nil
+        guard let (step, begins) = script.stepUnderWay(at: seams.clock.now, table: app.table) else { return nil }
+        if begins { begin(step) }
+        guard advance(step, elapsed: script.elapsed(at: seams.clock.now)) else { return nil }
+        script.stepEnded()
         return "\(step)"
     }
 
     private func begin(_ step: Scenario.Step) {
         guard let table = app.table else { return }
-        cachesFolder.drain()
+        seams.cachesFolder.drain()
         switch step {
         case .drag(let row, _), .fling(let row, _):
             // A row past the end means "to the end": the table stops there, and
             // so does the gesture, at the same pace whatever the catalog's length.
-            gesture = Gesture(startOffset: table.contentOffset, targetOffset: min(max(0, row), table.maximumOffset))
-            event("drag to row \(Int(gesture?.targetOffset ?? 0))")
+            let gesture = Gesture(
+                startOffset: table.contentOffset, targetOffset: min(max(0, row), table.maximumOffset))
+            script.gesture = gesture
+            event("drag to row \(Int(gesture.targetOffset))")
             table.beginDragging()
             // Stamped after the delegate has heard of it (step 7 suspends its
             // queue there): what starts from now on started while scrolling.
-            scrolls.began(at: clock.now)
+            events.scrolls.began(at: seams.clock.now)
         case .memoryWarning:
             event("memory warning")
-            tableWatcher.memoryWarningDelivered()
-            events.memoryWarning(requestsSoFar: network.log.count)
+            seams.tableWatcher.memoryWarningDelivered()
+            events.memoryWarning(requestsSoFar: seams.network.log.count)
             app.controller?.didReceiveMemoryWarning()
         case .goOffline:
             event("offline")
-            network.setOffline(true)
+            seams.network.setOffline(true)
         case .goOnline:
             event("online")
-            network.setOffline(false)
+            seams.network.setOffline(false)
         case .relaunch:
             event("relaunch")
             app.retire()
-            events.relaunch(requestsSoFar: network.log.count)
+            events.relaunch(requestsSoFar: seams.network.log.count)
             app.launch()
         case .deleteCachesFolder:
             event("caches folder deleted")
             try? FileManager.default.removeItem(at: setup.cachesDirectory)
         case .slowDown(let rows):
             event("rows \(rows.first ?? 0)–\(rows.last ?? 0) slowed")
-            let icons = rows.filter(catalog.entries.indices.contains).map { catalog.entries[$0].icon }
-            network.addRule(URLRule(urls: Set(icons), behavior: .slow(setup.scenario.slowSeconds)))
+            let icons = seams.rowIcons
+            let slowed = rows.filter(icons.indices.contains).map { icons[$0] }
+            seams.network.addRule(URLRule(urls: Set(slowed), behavior: .slow(setup.scenario.slowSeconds)))
         case .pause, .settle:
             break
         }
@@ -404,19 +378,21 @@ private final class ActiveRun: @unchecked Sendable {
         guard let table = app.table else { return true }
         // Stamped before the delegate hears the scroll end (step 7 resumes its
         // queue there): what starts from then on started after the scrolling.
-        let ending = { [self] in scrolls.ended(at: clock.now) }
+        let ending = { [self] in events.scrolls.ended(at: seams.clock.now) }
         switch step {
         case .drag(_, let seconds):
-            return gesture?.drag(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
+            return script.gesture?.drag(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
         case .fling(_, let seconds):
-            return gesture?.fling(table, elapsed: elapsed, seconds: seconds, gliding: { [self] in scrolls.glided(at: clock.now) }, ending: ending)
+            let gliding = { [self] in events.scrolls.glided(at: seams.clock.now) }
+            return script.gesture?.fling(table, elapsed: elapsed, seconds: seconds, gliding: gliding, ending: ending)
                 ?? true
         case .pause(let seconds):
             return elapsed >= seconds
         case .settle(let timeout):
             // Every visible row shows its own icon, the time is up, or the app
             // has stopped: nothing loading, nothing that could start by itself.
-            return frames.recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout || activity.hasStopped
+            return frames.recorder.allVisibleShowOwnIcon(table.snapshot()) || elapsed >= timeout
+                || seams.activity.hasStopped
         case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder, .slowDown:
             return true
         }
@@ -425,14 +401,15 @@ private final class ActiveRun: @unchecked Sendable {
     // MARK: the end
 
     private func finish() {
-        guard !isFinished else { return }
-        isFinished = true
+        guard isPlaying else { return }
+        phase = .finishing
         frames.recorder.finish()
         // The last frame is counted only now: the screen shows the counts the report will.
         if let display = setup.display { display(screenFrame(app.snapshot(), finishedStep: nil)) }
         event("end")
         if stuck == nil { stuck = fetchesKeptForEver() }
-        var report = measuredReport()
+        var report = Report(
+            measuring: setup, seams: seams, app: app, frames: frames, events: events, wall: wall, stuck: stuck)
         app.retire()
         // One more turn of the main queue, so work already queued there can
         // drop its references, then ask whether the last controller is gone.
@@ -440,31 +417,25 @@ private final class ActiveRun: @unchecked Sendable {
         DispatchQueue.main.async { [self] in
             report.controllerFreed = app.lastRetiredIsFreed
             // The requests as the story ends, before the shutdown fails those still in flight.
-            ending = Ending(report: report, requests: network.log.inStoryOrder)
+            phase = .hearingFailures(Ending(report: report, requests: seams.network.log.inStoryOrder))
             // The run closes once the app is idle again: what it does on
             // hearing of the failures (a completion that calls a controller
             // that is gone) runs in every run, not as the threads' timing has it.
-            network.shutdown()
+            seams.network.shutdown()
             asTheApp { turn() }
         }
         seam_restore(saved)
     }
 
-    /// What the run hands back, kept from the story's end until it closes.
-    private struct Ending {
-        var report: Report
-        let requests: [Request]
-    }
-
     /// Ends the run once the app is idle after the shutdown: the result goes back.
     private func close() {
-        guard var report = ending?.report, let requests = ending?.requests else { return }
-        ending = nil
+        guard case .hearingFailures(let ending) = phase else { return }
+        phase = .closed
+        var report = ending.report
         report.clock.stuck = report.clock.stuck ?? stuck
-        seam_end_run(seamRun)
+        seams.end()
         SwiftTaskActivity.stopWatching()
         if setup.cachesDirectoryIsScratch { try? FileManager.default.removeItem(at: setup.cachesDirectory) }
-        if let catalogFile { try? FileManager.default.removeItem(at: catalogFile) }
         Instruments.current = nil
         var timeline = Timeline()
         timeline.title = "Lesson \(setup.lesson) · \(setup.title) · \(setup.scenario.name)"
@@ -474,16 +445,16 @@ private final class ActiveRun: @unchecked Sendable {
         timeline.allVisibleMs = report.timeToAllVisibleMs
         timeline.stalls = frames.recorder.stalls
         timeline.events = events.timeline
-        timeline.requests = requests
+        timeline.requests = ending.requests
         done(ScenarioResult(report: report, timeline: timeline))
     }
 
     /// Fetches still in flight at the end with nothing of theirs due: no
     /// answer will ever end them, and the clock would keep them for good.
     private func fetchesKeptForEver() -> String? {
-        let fetches = clock.tasksInFlight
-        guard fetches > 0, clock.deliveriesPending == 0 else { return nil }
-        let waiting = network.log.requests.filter { $0.endMs == nil && $0.thread == Request.noThread }
+        let fetches = seams.clock.tasksInFlight
+        guard fetches > 0, seams.clock.deliveriesPending == 0 else { return nil }
+        let waiting = seams.network.log.requests.filter { $0.endMs == nil && $0.thread == Request.noThread }
         let named = waiting.prefix(3).map { request in
             let url = TerminalText.fitted(request.url, to: 60, padded: false)
             let length = request.url.count > 60 ? " (\(request.url.count) characters)" : ""
@@ -505,48 +476,8 @@ private final class ActiveRun: @unchecked Sendable {
         return parts.joined(separator: " · ")
     }
 
-    // MARK: the report
-
-    private func measuredReport() -> Report {
-        let log = network.log
-        var report = Report()
-        report.run = RunFigures(
-            lesson: setup.lesson, title: setup.title, scenario: setup.scenario.name, seed: setup.options.seed,
-            speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds)
-        report.network = NetworkFigures(log, events: events, scrolls: scrolls)
-        report.screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: clock.firstQueueLimit)
-        report.idealTimeToAllVisibleMs = FrameFigures.idealTimeToAllVisibleMs(
-            firstScreenIcons: firstScreenIcons, network: network, downloadQueueLimit: report.downloadQueueLimit,
-            requests: report.network)
-        report.app = AppFigures(events: events, watcher: tableWatcher, log: log, instruments: instruments, app: app)
-        report.disk = cachesFolder.figures()
-        report.machine = WallFigures(
-            runWallMs: (ContinuousClock.now - wallStart).milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
-            frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
-            cellForRowAtWallMs: tableWatcher.cellForRowAtWall.milliseconds)
-        report.network.iconRequests = IconRequests(
-            requests: log.requests, shownMs: tableWatcher.shownMs, rowIcons: catalog.entries.map(\.icon),
-            memoryWarningsMs: tableWatcher.warningsMs, scrolls: scrolls.withGlides)
-        let mainQueueWrites = seam_main_queue_file_writes()
-        report.disk.mainQueueFileWrites = mainQueueWrites.files
-        report.machine.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
-        report.clock = ClockFigures(
-            clockNotes: Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork), stuck: stuck)
-        return report
-    }
-
-    /// What the clock could not see in time, in words (empty: the run is exact).
-    private static func clockNotes(requestsFromUnseenWork: Int) -> [String] {
-        guard requestsFromUnseenWork > 0 else { return [] }
-        return [
-            "\(counted(requestsFromUnseenWork, "request")) came from work the harness does not see (a Thread of "
-                + "the app's own, not Dispatch or an OperationQueue), which the clock cannot wait for until it "
-                + "asks the network"
-        ]
-    }
-
     private func event(_ label: String) {
-        events.note(label, atMs: clock.now.milliseconds)
+        events.note(label, atMs: seams.clock.now.milliseconds)
     }
 
     private func screenFrame(_ snapshot: ScreenSnapshot, finishedStep: String?) -> ScreenFrame {
@@ -564,13 +495,13 @@ private final class ActiveRun: @unchecked Sendable {
         }
         // Live counts, not the log: copying the log every frame would make a
         // frame cost grow with every request the run has made.
-        let counts = network.counts
+        let counts = seams.network.counts
         let status = [
             "requests \(counts.requests) (\(counts.uniqueURLs) icons, \(counts.duplicateRequests) dup) · in flight \(counts.inFlight)",
             "stall max \(Int(recorder.maxStallMs)) ms · dropped \(recorder.droppedFrames) · wrong-icon frames \(recorder.wrongImageFrames)"
-                + (network.isOffline ? " · OFFLINE" : ""),
+                + (seams.network.isOffline ? " · OFFLINE" : ""),
         ].joined(separator: "\n")
         return ScreenFrame(
-            storyMs: clock.now.milliseconds, snapshot: snapshot, marks: marks, status: status, finishedStep: finishedStep)
+            storyMs: seams.clock.now.milliseconds, snapshot: snapshot, marks: marks, status: status, finishedStep: finishedStep)
     }
 }

@@ -1,8 +1,12 @@
 /// What the script's events did to the app, noted as they happen: the
-/// timeline's events, and the marks the report counts from (the request
-/// count at a relaunch or a memory warning, what the app kept after one).
+/// timeline's events, and the marks the report counts from (the first
+/// screen's icons, when the user scrolled, the request count at a relaunch or
+/// a memory warning, what the app kept after one).
 struct ScriptEvents {
     private(set) var timeline: [Timeline.Event] = []
+    /// The icon URLs of the rows on the first screen, for the physical limit.
+    private(set) var firstScreenIcons: [String] = []
+    var scrolls = ScrollSpans()
     private(set) var memoryWarnings = 0
     private(set) var requestsAtRelaunch: Int?
     private(set) var requestsAtMemoryWarning: Int?
@@ -14,6 +18,8 @@ struct ScriptEvents {
     mutating func note(_ label: String, atMs ms: Double) {
         timeline.append(Timeline.Event(ms: ms, label: label))
     }
+
+    mutating func launched(firstScreenIcons icons: [String]) { firstScreenIcons = icons }
 
     mutating func memoryWarning(requestsSoFar: Int) {
         memoryWarnings += 1

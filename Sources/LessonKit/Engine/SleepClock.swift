@@ -43,30 +43,47 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var isShutDown = false
         var stuck: String?
         var changeCount = 0
+        /// The last id handed out, shared by sleepers, timers, waits and the
+        /// network's work: deliveries run in the order of their ids.
         var lastID = 0
+        /// The story's own hold: the time stands still while the story does
+        /// something other than wait on the clock (`hold`, `wait`).
+        var holds = 1
+        var waits = Waits()
+        var network = NetworkWork()
+        var watched = Watched()
+    }
+
+    /// What waits on the clock: threads asleep, the story's waits and what each waits for.
+    private struct Waits {
         var sleepers: [Int: Sleeper] = [:]
         var timers: [Int: Timer] = [:]
+        /// Operations a story waits for (`waitUntilFinished`), by wait.
+        var waitedFor: [Int: [Operation]] = [:]
+        /// What each wait for a condition waits for: once it holds, the
+        /// wait's trigger is on its way, and the time must not run past it.
+        var awaitedConditions: [Int: @Sendable () -> Bool] = [:]
+    }
+
+    /// The network's work that holds no thread.
+    private struct NetworkWork {
         /// The network's deliveries (a fetch's chunks), due and running.
         var deliveries: [Int: Delivery] = [:]
         var deliveriesRunning = 0
         /// Fetches that block no thread, in flight (`startTask`): each has a
         /// delivery due or running until it ends.
         var fetchesInFlight: Set<Int> = []
+    }
+
+    /// What the clock watches of the app's queues, and how it hears of them.
+    private struct Watched {
         var queues: [OperationQueue] = []
         /// The queues whose operations have slept on the clock, in the order they first did.
         var sleptIn: [OperationQueue] = []
-        /// Operations a story waits for (`waitUntilFinished`), by wait.
-        var waitedFor: [Int: [Operation]] = [:]
-        /// What each wait for a condition waits for: once it holds, the
-        /// wait's trigger is on its way, and the time must not run past it.
-        var awaitedConditions: [Int: @Sendable () -> Bool] = [:]
         /// Operations a thread of the clock's waits on (`whenFinished`).
         var awaited: Set<ObjectIdentifier> = []
         /// A turn of the main queue asked for, to hear when its work so far is done.
         var mainTurnAsked = false
-        /// The story's own hold: the time stands still while the story does
-        /// something other than wait on the clock (`hold`, `wait`).
-        var holds = 1
         /// Whether the app's Dispatch work is counted (`watchDispatchWork`).
         var watchesDispatchWork = false
         /// The Dispatch seam's number for the run this clock counts (0: none).
@@ -127,9 +144,9 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// Called again, it changes nothing.
     public func watchDispatchWork() {
         let begins = condition.withLock { () -> Bool in
-            guard !state.watchesDispatchWork && !state.isShutDown else { return false }
-            state.seamRun = seam_begin_run()
-            state.watchesDispatchWork = true
+            guard !state.watched.watchesDispatchWork && !state.isShutDown else { return false }
+            state.watched.seamRun = seam_begin_run()
+            state.watched.watchesDispatchWork = true
             changed()
             return true
         }
@@ -154,12 +171,12 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
 
     /// The operation queues whose operations have slept on the clock, in the
     /// order they first did (the main queue among them if its work slept).
-    public var queuesSleptIn: [OperationQueue] { condition.withLock { state.sleptIn } }
+    public var queuesSleptIn: [OperationQueue] { condition.withLock { state.watched.sleptIn } }
 
     /// Watches a queue's operations: the time waits for them.
     public func watch(_ queues: OperationQueue...) {
         condition.withLock {
-            for queue in queues where !state.queues.contains(where: { $0 === queue }) { state.queues.append(queue) }
+            for queue in queues where !state.watched.queues.contains(where: { $0 === queue }) { state.watched.queues.append(queue) }
             changed()
         }
     }
@@ -221,7 +238,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 guard !state.isShutDown else { return nil }
                 state.holds -= 1
                 state.lastID += 1
-                state.timers[state.lastID] = Timer(
+                state.waits.timers[state.lastID] = Timer(
                     due: seconds.map { state.time + .seconds(max($0, 0)) }, endsWhenIdle: endsWhenIdle,
                     resume: { once.resume($0) })
                 changed()
@@ -231,7 +248,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             start { [self] in
                 let timer = condition.withLock { () -> Timer? in
                     defer { changed() }
-                    let timer = state.timers.removeValue(forKey: id)
+                    let timer = state.waits.timers.removeValue(forKey: id)
                     // The story holds the clock again from the moment its wait ends.
                     if timer != nil { state.holds += 1 }
                     return timer
@@ -256,15 +273,15 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         let waited = UncheckedOperations(operations)
         let id = condition.withLock { () -> Int in
             state.lastID += 1
-            state.waitedFor[state.lastID] = operations
-            state.awaitedConditions[state.lastID] = { waited.all.allSatisfy(\.isFinished) }
+            state.waits.waitedFor[state.lastID] = operations
+            state.waits.awaitedConditions[state.lastID] = { waited.all.allSatisfy(\.isFinished) }
             changed()
             return state.lastID
         }
         defer {
             condition.withLock {
-                state.waitedFor[id] = nil
-                state.awaitedConditions[id] = nil
+                state.waits.waitedFor[id] = nil
+                state.waits.awaitedConditions[id] = nil
             }
         }
         return await wait(atMost: seconds) { fire in
@@ -284,16 +301,16 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     @discardableResult
     public func waitUntilEmpty(_ queue: OperationQueue, atMost seconds: Double? = nil) async -> Bool {
         precondition(
-            condition.withLock { state.watchesDispatchWork },
+            condition.withLock { state.watched.watchesDispatchWork },
             "waitUntilEmpty hears a queue let go through the Dispatch seam: call watchDispatchWork first")
         let queue = UncheckedQueue(queue)
         let id = condition.withLock { () -> Int in
             state.lastID += 1
-            state.awaitedConditions[state.lastID] = { queue.queue.operationCount == 0 }
+            state.waits.awaitedConditions[state.lastID] = { queue.queue.operationCount == 0 }
             changed()
             return state.lastID
         }
-        defer { condition.withLock { state.awaitedConditions[id] = nil } }
+        defer { condition.withLock { state.waits.awaitedConditions[id] = nil } }
         return await wait(atMost: seconds) { fire in
             // Not `waitUntilAllOperationsAreFinished` first: for an operation never announced it would block for good.
             Thread.detachNewThread { [self] in
@@ -333,10 +350,10 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         let asleep = condition.withLock { () -> Bool in
             guard !state.isShutDown else { return false }
             // The app's queues are learnt from what sleeps: none need be declared.
-            if let current, !state.queues.contains(where: { $0 === current }) { state.queues.append(current) }
-            if let current, !state.sleptIn.contains(where: { $0 === current }) { state.sleptIn.append(current) }
+            if let current, !state.watched.queues.contains(where: { $0 === current }) { state.watched.queues.append(current) }
+            if let current, !state.watched.sleptIn.contains(where: { $0 === current }) { state.watched.sleptIn.append(current) }
             state.lastID += 1
-            state.sleepers[state.lastID] = Sleeper(due: due, queue: queue, wake: wake)
+            state.waits.sleepers[state.lastID] = Sleeper(due: due, queue: queue, wake: wake)
             changed()
             return true
         }
@@ -356,16 +373,16 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// ones return at once.
     public func shutDown() {
         let timers = condition.withLock { () -> [Timer] in
-            if state.watchesDispatchWork && !state.isShutDown {
-                seam_end_run(state.seamRun)
+            if state.watched.watchesDispatchWork && !state.isShutDown {
+                seam_end_run(state.watched.seamRun)
                 seam_note_change()
             }
             state.isShutDown = true
-            for sleeper in state.sleepers.values { sleeper.wake.signal() }
-            state.sleepers = [:]
-            state.deliveries = [:]
-            let timers = Array(state.timers.values)
-            state.timers = [:]
+            for sleeper in state.waits.sleepers.values { sleeper.wake.signal() }
+            state.waits.sleepers = [:]
+            state.network.deliveries = [:]
+            let timers = Array(state.waits.timers.values)
+            state.waits.timers = [:]
             changed()
             return timers
         }
@@ -377,7 +394,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     public func startTask() -> Int {
         condition.withLock {
             state.lastID += 1
-            state.fetchesInFlight.insert(state.lastID)
+            state.network.fetchesInFlight.insert(state.lastID)
             changed()
             return state.lastID
         }
@@ -385,7 +402,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
 
     public func finishTask(_ token: Int) {
         condition.withLock {
-            state.fetchesInFlight.remove(token)
+            state.network.fetchesInFlight.remove(token)
             changed()
         }
     }
@@ -398,7 +415,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         condition.withLock {
             guard !state.isShutDown else { return }
             state.lastID += 1
-            state.deliveries[state.lastID] = Delivery(due: max(instant, state.time), queue: queue, work: work)
+            state.network.deliveries[state.lastID] = Delivery(due: max(instant, state.time), queue: queue, work: work)
             changed()
         }
     }
@@ -417,7 +434,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 (
                     state.changeCount,
                     state.holds <= 0
-                        && (!state.sleepers.isEmpty || !state.timers.isEmpty || !state.deliveries.isEmpty),
+                        && (!state.waits.sleepers.isEmpty || !state.waits.timers.isEmpty || !state.network.deliveries.isEmpty),
                     state.isShutDown
                 )
             }
@@ -439,14 +456,14 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             }
             busySince = nil
             // Idle: app work waiting on a semaphore that can be taken takes it, earliest handed over first.
-            if condition.withLock({ state.watchesDispatchWork }) && seam_grant_semaphores() > 0 { continue }
+            if condition.withLock({ state.watched.watchesDispatchWork }) && seam_grant_semaphores() > 0 { continue }
             guard let next = nextDue(ifUnchangedSince: count) else {
                 if endWaitsForIdle(ifUnchangedSince: count) { continue }
-                if condition.withLock({ state.changeCount == count && state.sleepers.isEmpty }) {
+                if condition.withLock({ state.changeCount == count && state.waits.sleepers.isEmpty }) {
                     // Waited on with nothing running and nothing due: only the hang guard ends that.
                     let limit = ContinuousClock.now + .seconds(hangSeconds)
                     if !waitForChange(since: count, until: limit) {
-                        let fetches = condition.withLock { state.fetchesInFlight.count }
+                        let fetches = condition.withLock { state.network.fetchesInFlight.count }
                         giveUp(
                             fetches > 0
                                 ? "\(counted(fetches, "request")) in flight with nothing of it due"
@@ -471,8 +488,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         condition.withLock {
             guard state.changeCount == count else { return nil }
             return
-                (state.sleepers.values.map(\.due) + state.deliveries.values.map(\.due)
-                + state.timers.values.compactMap(\.due)).min()
+                (state.waits.sleepers.values.map(\.due) + state.network.deliveries.values.map(\.due)
+                + state.waits.timers.values.compactMap(\.due)).min()
         }
     }
 
@@ -482,11 +499,11 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private func endWaitsForIdle(ifUnchangedSince count: Int) -> Bool {
         let ended = condition.withLock { () -> [Timer] in
             guard
-                state.changeCount == count && state.sleepers.isEmpty && state.fetchesInFlight.isEmpty
-                    && state.deliveries.isEmpty
+                state.changeCount == count && state.waits.sleepers.isEmpty && state.network.fetchesInFlight.isEmpty
+                    && state.network.deliveries.isEmpty
             else { return [] }
-            let ending = state.timers.filter(\.value.endsWhenIdle)
-            for id in ending.keys { state.timers[id] = nil }
+            let ending = state.waits.timers.filter(\.value.endsWhenIdle)
+            for id in ending.keys { state.waits.timers[id] = nil }
             state.holds += ending.count
             if !ending.isEmpty { changed() }
             return ending.sorted { $0.key < $1.key }.map(\.value)
@@ -503,20 +520,20 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         let due = condition.withLock { () -> [Timer] in
             guard state.changeCount == count else { return [] }
             state.time = max(state.time, instant)
-            let sleepersDue = state.sleepers.filter { $0.value.due <= state.time }
+            let sleepersDue = state.waits.sleepers.filter { $0.value.due <= state.time }
             for (id, sleeper) in sleepersDue {
-                state.sleepers[id] = nil
+                state.waits.sleepers[id] = nil
                 sleeper.wake.signal()
             }
             // Deliveries in the order they were asked for.
-            let deliveriesDue = state.deliveries.filter { $0.value.due <= state.time }.sorted { $0.key < $1.key }
+            let deliveriesDue = state.network.deliveries.filter { $0.value.due <= state.time }.sorted { $0.key < $1.key }
             for (id, delivery) in deliveriesDue {
-                state.deliveries[id] = nil
-                state.deliveriesRunning += 1
+                state.network.deliveries[id] = nil
+                state.network.deliveriesRunning += 1
                 delivery.queue.async { [self] in
                     storyTurn { delivery.work() }
                     condition.withLock {
-                        state.deliveriesRunning -= 1
+                        state.network.deliveriesRunning -= 1
                         changed()
                     }
                 }
@@ -525,8 +542,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 changed()
                 return []
             }
-            let due = state.timers.filter { $0.value.due.map { $0 <= state.time } ?? false }
-            for id in due.keys { state.timers[id] = nil }
+            let due = state.waits.timers.filter { $0.value.due.map { $0 <= state.time } ?? false }
+            for id in due.keys { state.waits.timers[id] = nil }
             state.holds += due.count
             changed()
             return due.sorted { $0.key < $1.key }.map(\.value)
@@ -544,8 +561,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private func busyWork() -> String? {
         let (queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
             (
-                state.queues, Array(state.sleepers.values), state.deliveriesRunning,
-                Array(state.waitedFor.values.joined()), Array(state.awaitedConditions.values), state.watchesDispatchWork
+                state.watched.queues, Array(state.waits.sleepers.values), state.network.deliveriesRunning,
+                Array(state.waits.waitedFor.values.joined()), Array(state.waits.awaitedConditions.values), state.watched.watchesDispatchWork
             )
         }
         var look = WatchedWork(queues: queues, waitedFor: waitedFor, conditions: conditions)
@@ -630,10 +647,10 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private func arrangeToHear(_ busy: Busy) -> String {
         // The main queue's work is heard by a turn of the main queue after it (first in, first out).
         let (fresh, askMainTurn) = condition.withLock { () -> ([Operation], Bool) in
-            let fresh = busy.toAwait.filter { !state.awaited.contains(ObjectIdentifier($0)) }
-            for operation in fresh { state.awaited.insert(ObjectIdentifier(operation)) }
-            let askMainTurn = busy.mainQueueBusy && !state.mainTurnAsked
-            if askMainTurn { state.mainTurnAsked = true }
+            let fresh = busy.toAwait.filter { !state.watched.awaited.contains(ObjectIdentifier($0)) }
+            for operation in fresh { state.watched.awaited.insert(ObjectIdentifier(operation)) }
+            let askMainTurn = busy.mainQueueBusy && !state.watched.mainTurnAsked
+            if askMainTurn { state.watched.mainTurnAsked = true }
             return (fresh, askMainTurn)
         }
         for operation in fresh {
@@ -642,7 +659,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         if askMainTurn {
             DispatchQueue.main.async { [self] in
                 condition.withLock {
-                    state.mainTurnAsked = false
+                    state.watched.mainTurnAsked = false
                     changed()
                 }
             }

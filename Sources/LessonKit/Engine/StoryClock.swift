@@ -68,20 +68,12 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// clock's lock on their way out (Thread Sanitizer would take that for an
     /// order between what they do next, and miss a race between them).
     private var wakes: [UInt: DispatchSemaphore] = [:]
-    /// Fetches that block no thread, in flight, by token.
-    private var tasks: Set<Int> = []
-    private var lastToken = 0
-    /// Work due at a story time (`run(at:on:)`): a fetch's chunks. Once due it
-    /// is handed to its queue, where the Dispatch seam counts it.
-    private var timers: [Timer] = []
-    private var timersAsked = 0
+    private var threadless = ThreadlessFetches()
     /// The thread that runs the main queue's work now (`noteMainQueueThread`).
     private var mainQueueThread: UInt?
-    /// The queues with no limit that have asked for a worker slot, and the
-    /// limit of the first operation queue a request came from.
+    /// The queues with no limit that have asked for a worker slot.
     private var slotQueues: Set<UnsafeRawPointer> = []
-    private var firstLimit: Int??
-    private var unseenRequests = 0
+    private var origins = RequestOrigins()
 
     var now: StoryTime { condition.withUnseenLock { time } }
 
@@ -104,11 +96,58 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         condition.withUnseenLock { mainQueueThread = thread }
     }
 
-    private struct Timer {
-        let due: StoryTime
-        let order: Int
-        let queue: DispatchQueue
-        let work: @Sendable () -> Void
+    /// Fetches that block no thread (`startTask`), in flight by token, and
+    /// the work due at a story time (`run(at:on:)`: a fetch's chunks), which
+    /// is handed to its queue once due, where the Dispatch seam counts it.
+    /// Under `condition`.
+    private struct ThreadlessFetches {
+        struct Delivery {
+            let due: StoryTime
+            let order: Int
+            let queue: DispatchQueue
+            let work: @Sendable () -> Void
+        }
+
+        private(set) var inFlight: Set<Int> = []
+        private var lastToken = 0
+        private(set) var deliveries: [Delivery] = []
+        private var deliveriesAsked = 0
+
+        mutating func start() -> Int {
+            lastToken += 1
+            inFlight.insert(lastToken)
+            return lastToken
+        }
+
+        mutating func finish(_ token: Int) { inFlight.remove(token) }
+
+        mutating func deliver(at due: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+            deliveriesAsked += 1
+            deliveries.append(Delivery(due: due, order: deliveriesAsked, queue: queue, work: work))
+        }
+
+        /// Takes out the deliveries due by `time`, in the order they are due and were asked for.
+        mutating func takeDue(by time: StoryTime) -> [Delivery] {
+            let due = deliveries.filter { $0.due <= time }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
+            deliveries.removeAll { $0.due <= time }
+            return due
+        }
+
+        mutating func dropDeliveries() { deliveries.removeAll() }
+    }
+
+    /// Where the requests came from, for the report: the limit of the first
+    /// operation queue one came from, and how many came from work the
+    /// harness does not see. Under `condition`.
+    private struct RequestOrigins {
+        private(set) var firstLimit: Int?
+        private(set) var fromUnseenWork = 0
+
+        mutating func note(queueLimit limit: Int?) {
+            if let limit, firstLimit == nil { firstLimit = limit }
+        }
+
+        mutating func noteUnseenWork() { fromUnseenWork += 1 }
     }
 
     // MARK: the network's side, on the requesting thread
@@ -126,8 +165,8 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let wake = DispatchSemaphore(value: 0)
         let admitted = condition.withUnseenLock { () -> Bool? in
             guard !isShutDown else { return nil }
-            noteQueueLimit(limit)
-            if work == 0 && !isOnMainQueue { unseenRequests += 1 }
+            origins.note(queueLimit: limit)
+            if work == 0 && !isOnMainQueue { origins.noteUnseenWork() }
             if needsSlot, let dispatchQueue { slotQueues.insert(dispatchQueue) }
             callers[thread] = Caller(
                 thread: thread, work: work, dispatchQueue: dispatchQueue, needsSlot: needsSlot,
@@ -155,11 +194,6 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// operation, `OperationQueue.current` is its queue), nil outside one.
     private static var limitOfCurrentQueue: Int? {
         OperationQueue.current.flatMap { $0 === OperationQueue.main ? nil : $0.maxConcurrentOperationCount }
-    }
-
-    /// Keeps the first operation queue's limit. Under `condition`.
-    private func noteQueueLimit(_ limit: Int?) {
-        if let limit, firstLimit == nil { firstLimit = .some(limit) }
     }
 
     /// Waits with the calling thread's Dispatch work counted as waiting in
@@ -206,7 +240,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
                 callers[thread]?.state = .released
                 wakes[thread]?.signal()
             }
-            timers.removeAll()
+            threadless.dropDeliveries()
             changed()
         }
     }
@@ -217,17 +251,16 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         defer { unseen_end() }
         let limit = isOnMainQueueThread ? nil : Self.limitOfCurrentQueue
         return condition.withUnseenLock {
-            noteQueueLimit(limit)
-            lastToken += 1
-            tasks.insert(lastToken)
+            origins.note(queueLimit: limit)
+            let token = threadless.start()
             changed()
-            return lastToken
+            return token
         }
     }
 
     func finishTask(_ token: Int) {
         condition.withUnseenLock {
-            tasks.remove(token)
+            threadless.finish(token)
             changed()
         }
     }
@@ -244,8 +277,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
         condition.withUnseenLock {
             guard !isShutDown else { return }
-            timersAsked += 1
-            timers.append(Timer(due: max(instant, time), order: timersAsked, queue: queue, work: delivery))
+            threadless.deliver(at: max(instant, time), on: queue, delivery)
             changed()
         }
     }
@@ -256,16 +288,16 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     var callersNow: [Caller] { condition.withUnseenLock { Array(callers.values) } }
 
     /// Fetches in flight that block no thread.
-    var tasksInFlight: Int { condition.withUnseenLock { tasks.count } }
+    var tasksInFlight: Int { condition.withUnseenLock { threadless.inFlight.count } }
 
     /// Work the network will deliver later (a fetch's chunks).
-    var deliveriesPending: Int { condition.withUnseenLock { timers.count } }
+    var deliveriesPending: Int { condition.withUnseenLock { threadless.deliveries.count } }
 
     /// The limit of the first operation queue a request came from (nil: no
     /// request came from one, or it has no limit).
     var firstQueueLimit: Int? {
         condition.withUnseenLock {
-            guard let limit = firstLimit ?? nil, limit != OperationQueue.defaultMaxConcurrentOperationCount, limit > 0
+            guard let limit = origins.firstLimit, limit != OperationQueue.defaultMaxConcurrentOperationCount, limit > 0
             else { return nil }
             return limit
         }
@@ -273,13 +305,13 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
 
     /// Requests from work the harness does not see: not the main queue, and
     /// no Dispatch work it counts (a `Thread` of the app's own).
-    var requestsFromUnseenWork: Int { condition.withUnseenLock { unseenRequests } }
+    var requestsFromUnseenWork: Int { condition.withUnseenLock { origins.fromUnseenWork } }
 
     /// The earliest time a sleeping caller's answer, or a delivery, is due.
     var nextDue: StoryTime? {
         condition.withUnseenLock {
             let answers = callers.values.compactMap { if case .sleeping(let due) = $0.state { due } else { nil } }
-            return (answers + timers.map(\.due)).min()
+            return (answers + threadless.deliveries.map(\.due)).min()
         }
     }
 
@@ -362,9 +394,8 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
                     woken += 1
                 }
             }
-            let due = timers.filter { $0.due <= time }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
-            timers.removeAll { $0.due <= time }
-            for timer in due { timer.queue.async(execute: timer.work) }
+            let due = threadless.takeDue(by: time)
+            for delivery in due { delivery.queue.async(execute: delivery.work) }
             changed()
             return woken + due.count
         }

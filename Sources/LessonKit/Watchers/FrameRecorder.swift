@@ -9,22 +9,10 @@ import TableKit
 /// refreshes rather than by commits is what makes a frozen screen count.
 /// Times are story milliseconds; frames fall on whole nanoseconds, so a gap of
 /// one frame is 1000/60 ms give or take a millionth.
+/// Each row is judged by `RowJudge`.
 final class FrameRecorder {
-    enum RowState: Equatable {
-        case blank, placeholder, own
-        /// Another row's icon; the row it belongs to, when known.
-        case wrong(Int?)
-    }
-
-    private let frameMs = FrameClock.frameMs
-    /// Each row's icon URL. Its fingerprint (the served icon, decoded and
-    /// hashed) is worked out the first time the row is on screen and kept:
-    /// the cost follows the rows shown, not the rows in the catalog.
-    private let icons: [String]
-    private var expected: [Int: Int] = [:]
-    /// The row each icon seen so far belongs to: the reuse bug's late icon
-    /// always comes from a row that was on screen, so it is known here.
-    private var rowOfIcon: [Int: Int] = [:]
+    private static let frameMs = FrameClock.frameMs
+    private let judge: RowJudge
     /// The last commit, judged. Only the verdicts are kept: holding the
     /// snapshot would keep its images alive and blur the memory account.
     private var last: (ms: Double, states: [RowState])?
@@ -43,26 +31,9 @@ final class FrameRecorder {
     /// What the screen showed, as spans of equal verdicts, for the timeline.
     private(set) var screen: [Timeline.ScreenSpan] = []
 
-    init(iconURLs: [String]) {
-        icons = iconURLs
-    }
+    init(iconURLs: [String]) { judge = RowJudge(iconURLs: iconURLs) }
 
-    func state(of visible: VisibleRow) -> RowState {
-        let own = expectedFingerprint(ofRow: visible.row)
-        guard let image = visible.image else { return .blank }
-        if image.isPlaceholder { return .placeholder }
-        if own == image.fingerprint { return .own }
-        return .wrong(rowOfIcon[image.fingerprint])
-    }
-
-    private func expectedFingerprint(ofRow row: Int) -> Int? {
-        if let known = expected[row] { return known }
-        guard icons.indices.contains(row) else { return nil }
-        let fingerprint = Image.fingerprint(of: IconArt.ppm(for: icons[row])) ?? 0
-        expected[row] = fingerprint
-        if rowOfIcon[fingerprint] == nil { rowOfIcon[fingerprint] = row }
-        return fingerprint
-    }
+    func state(of visible: VisibleRow) -> RowState { judge.state(of: visible) }
 
     /// The app was launched at `launchMs` and showed nothing until its first
     /// commit: those refreshes were blank, and the main queue was stalled.
@@ -94,7 +65,7 @@ final class FrameRecorder {
     func finish() {
         if let last {
             count(last.states, refreshes: 1)
-            extendScreen(from: last.ms, to: last.ms + frameMs, states: last.states)
+            extendScreen(from: last.ms, to: last.ms + Self.frameMs, states: last.states)
         }
         last = nil
     }
@@ -112,12 +83,12 @@ final class FrameRecorder {
 
     /// How many frames fit in a stretch, as a whole number when it is one.
     private func frames(in ms: Double) -> Double {
-        let frames = ms / frameMs
+        let frames = ms / Self.frameMs
         return abs(frames - frames.rounded()) < 1e-6 ? frames.rounded() : frames
     }
 
     private func recordStall(from start: Double, to end: Double) {
-        let stall = ((end - start - frameMs) * 1e6).rounded() / 1e6
+        let stall = ((end - start - Self.frameMs) * 1e6).rounded() / 1e6
         if stall > 0.001 { maxStallMs = max(maxStallMs, stall) }
         if frames(in: end - start) > 2 { stalls.append((start, end)) }
     }
