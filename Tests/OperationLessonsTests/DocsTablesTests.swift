@@ -14,6 +14,14 @@ import Testing
             let text = try String(contentsOf: Rig.packageRoot.appendingPathComponent(file), encoding: .utf8)
             guard text.contains("<!-- generated: ") else { continue }
             found += 1
+            // The tables read their runs one at a time: learn which they are (from tables made of empty
+            // reports, thrown away), and play them all at once first.
+            var runs: [ScoreboardRuns.Key] = []
+            _ = try await GeneratedTables.regenerate(text) { step, scenario in
+                runs.append(ScoreboardRuns.Key(step: step, scenario: scenario))
+                return Report()
+            }
+            await ScoreboardRuns.playAtOnce(runs)
             let fresh = try await GeneratedTables.regenerate(text) { step, scenario in
                 try #require(await ScoreboardRuns.report(step: step, scenario: scenario))
             }

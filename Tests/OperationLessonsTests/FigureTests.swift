@@ -86,6 +86,11 @@ import Testing
                         scenario: scenario, options: options)
                 ).report
             }
+        } else if ScoreboardRuns.inChildProcess.contains(run.step), run.arguments.count == 2,
+            run.arguments.first == "--scenario"
+        {
+            // The scoreboard's and the matrix's run of that step and scenario.
+            report = try #require(await ScoreboardRuns.report(step: run.step, scenario: run.arguments[1]))
         } else {
             let entry = try #require(LessonCatalog.entry(run.step))
             report = try await SharedRuns.shared.childReport(entry.target, run.arguments)

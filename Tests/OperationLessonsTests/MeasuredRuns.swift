@@ -26,8 +26,9 @@ func iconURLs(ofRowsFrom first: Int) -> Set<String> {
 /// The report of a step whose code can crash the process, run as its own executable in a child process: steps 3
 /// and 4 write their cache from download threads (the data race step 5 fixes), and step 4's dictionary, written by
 /// two threads at once, can be corrupted and crash. In process, a crash would take the whole test run down with it;
-/// in a child process it is one run that measured nothing, played again (`LessonProcess.report`), and shared.
+/// in a child process it is one run that measured nothing, played again, and shared: it is the scoreboard's and
+/// the bug matrix's run of the same step and scenario (`ScoreboardRuns`).
 func reportOfRacyStep(_ step: Int, scenario: Scenario) async throws -> Report {
-    let entry = try #require(LessonCatalog.entry(step))
-    return try await SharedRuns.shared.childReport(entry.target, ["--scenario", scenario.name])
+    try #require(ScoreboardRuns.inChildProcess.contains(step), "step \(step) is played in this process")
+    return try #require(await ScoreboardRuns.report(step: step, scenario: scenario.name))
 }

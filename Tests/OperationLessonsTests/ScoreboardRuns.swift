@@ -51,13 +51,24 @@ enum ScoreboardRuns {
     /// The report of `step` on `scenario`, seed 1, made once (`SharedRuns`); nil (with the reason
     /// recorded as an issue of the calling test) when it could not be run.
     static func report(step: Int, scenario: String) async -> Report? {
-        let key = Key(step: step, scenario: scenario)
-        switch await SharedRuns.shared.memo("scoreboard · step \(step) · \(scenario)", { await measure(key) }) {
+        switch await outcome(Key(step: step, scenario: scenario)) {
         case .measured(let report): return report
         case .failed(let why):
             Issue.record("step \(step) on \(scenario): \(why)")
             return nil
         }
+    }
+
+    /// Plays `keys` side by side, so that later `report` calls read them: the child processes overlap one
+    /// another and the runs played in this process, which take their turns at the scenario gate meanwhile.
+    static func playAtOnce(_ keys: some Collection<Key>) async {
+        await withTaskGroup(of: Void.self) { group in
+            for key in Set(keys) { group.addTask { _ = await outcome(key) } }
+        }
+    }
+
+    private static func outcome(_ key: Key) async -> Scoreboard.Outcome {
+        await SharedRuns.shared.memo("scoreboard · step \(key.step) · \(key.scenario)") { await measure(key) }
     }
 
     private static func measure(_ key: Key) async -> Scoreboard.Outcome {

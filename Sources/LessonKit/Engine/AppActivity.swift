@@ -84,8 +84,7 @@ struct NetworkActivity: ActivitySource {
     let clock: StoryClock
 
     func busy(_ moment: ActivityMoment) -> String? {
-        guard let moving = clock.callersNow.first(where: { $0.state == .admitted || $0.state == .released })
-        else { return nil }
+        guard let moving = clock.callerOnItsWay else { return nil }
         return "a request for \(moving.url) is \(moving.state == .admitted ? "starting" : "ending")"
     }
 

@@ -49,6 +49,10 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let isOnMainQueue: Bool
         let url: String
         var state: State
+
+        var waitsForSlot: Bool {
+            if case .waitingForSlot = state { true } else { false }
+        }
     }
 
     /// Moves the story on while the main thread itself waits in the network
@@ -287,6 +291,19 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// Everyone in the network now.
     var callersNow: [Caller] { condition.withUnseenLock { Array(callers.values) } }
 
+    /// A caller on its way into or out of the network, if one is: asked every
+    /// look, so without copying the others.
+    var callerOnItsWay: Caller? {
+        condition.withUnseenLock {
+            callers.values.first { caller in
+                switch caller.state {
+                case .admitted, .released: true
+                case .waitingForSlot, .sleeping: false
+                }
+            }
+        }
+    }
+
     /// Fetches in flight that block no thread.
     var tasksInFlight: Int { condition.withUnseenLock { threadless.inFlight.count } }
 
@@ -342,18 +359,25 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     var slotsToGive: Int { condition.withUnseenLock { slotPlan().grants.count } }
 
     /// Who gets a free slot now, and which queues have none left. Under `condition`.
+    /// Worked out several times a turn, with hundreds of downloads waiting when
+    /// a queue has no limit: the callers are walked, not copied, and the
+    /// waiting ones only when a slot is free.
     private func slotPlan() -> (grants: [UInt], full: Set<UnsafeRawPointer>) {
         var grants: [UInt] = []
         var full: Set<UnsafeRawPointer> = []
         for queue in slotQueues {
-            let mine = callers.values.filter { $0.dispatchQueue == queue }
-            let holders = Set(mine.filter { $0.state != .waitingForSlot }.map(\.work))
+            var holders: Set<UInt64> = []
+            for caller in callers.values where caller.dispatchQueue == queue && !caller.waitsForSlot {
+                holders.insert(caller.work)
+            }
             if holders.count >= Self.unlimitedQueueWorkers {
                 full.insert(queue)
                 continue
             }
-            let waiting = Dictionary(
-                mine.filter { $0.state == .waitingForSlot }.map { ($0.work, $0.thread) }, uniquingKeysWith: min)
+            var waiting: [UInt64: UInt] = [:]
+            for caller in callers.values where caller.dispatchQueue == queue && caller.waitsForSlot {
+                waiting[caller.work] = min(waiting[caller.work] ?? caller.thread, caller.thread)
+            }
             var free = Self.unlimitedQueueWorkers - holders.count
             for work in Self.workSubmitted(to: queue) where free > 0 && !holders.contains(work) {
                 // The next in line has not reached the network yet: it is waited for.
