@@ -235,6 +235,10 @@ public enum ImageListChecks {
                 other.text.hints.nudge(in: code)
             )
         }
+        if let report = evidence.first(where: \.retriedWithoutTheTable) {
+            // No known bug asks again from inside the download: said as measured, icon by icon.
+            return (retriedSentence(report), retriedHint)
+        }
         if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.iconRequests.firstRepeat != nil }),
             let again = report.iconRequests.firstRepeat
         {
@@ -251,6 +255,38 @@ public enum ImageListChecks {
                 + "\(bug.scenario.name)` beside `swift run lessons run \(bug.fixedIn) --scenario \(bug.scenario.name)`."
         )
     }
+
+    /// "759 requests for 3 icons (rows 0, 1 and 2, up to 253 times each), 756 failed, while the table asked
+    /// for 18 cells: …": the icons asked again, and whether the app ever went quiet.
+    static func retriedSentence(_ report: Report) -> String {
+        let asked = report.iconRequests.icons.filter { $0.downloads.count > 2 }
+        let rows = asked.compactMap(\.row).map(String.init)
+        let named =
+            rows.isEmpty
+            ? "" : " (row\(rows.count == 1 ? "" : "s") " + listed(Array(rows.prefix(4)), more: rows.count - 4)
+                + ", up to \(asked.map(\.downloads.count).max() ?? 0) times each)"
+        let quiet =
+            report.clock.stuck == nil
+            ? ""
+            : "; it never went quiet: \(report.iconRequests.inFlightAtEnd) "
+                + "still asking when the story ended, and the run was stopped"
+        return "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon"))\(named), "
+            + "\(report.failedRequests) failed, while the table asked for \(counted(report.cellRequests, "cell")): "
+            + "each failed download was asked for again at once by the download itself, not by a reloaded row"
+            + quiet
+    }
+
+    /// "0, 1 and 2", "0, 1, 2, 3 and 5 more".
+    static func listed(_ items: [String], more: Int) -> String {
+        if more > 0 { return items.joined(separator: ", ") + " and \(more) more" }
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+    }
+
+    static let retriedHint =
+        "Your download asks again as soon as it fails, and never stops: offline every try fails, so it tries for "
+        + "ever and holds its thread. Where does your download decide to try again? (Let a failed download end "
+        + "with no image; its row asks again when it is shown again.)"
 
     /// What to ask of code that downloaded an icon again, by how its earlier download ended.
     static func hint(_ again: IconRequests.Repeat) -> String {
