@@ -223,3 +223,28 @@ import Testing
         #expect(bug.verdict(report).isPresent)
     }
 }
+
+/// A program the hang guard stopped (a download that asks again for ever,
+/// in the workbench) still sends the report of its story: a bug that report
+/// shows is measured, and a bug it does not show is not passed on it.
+@Suite struct StoppedRunTests {
+    @Test func aStoppedRunPassesNothing() throws {
+        let bug = try #require(KnownBug.named("a late icon lands in a reused cell of another row"))
+        var report = DiagnosisTests.report(requests: 9, icons: 9, rows: 8, ownIcons: 8)
+        report.clock.stuck =
+            "the app stayed busy for 30.0 seconds of wall time without the story moving on: 3 blocks or operations "
+            + "queued or running, not yet in the network\n  the main queue: 0 blocks to run"
+        let reports = Dictionary(uniqueKeysWithValues: bug.scenarios.map { ($0.name, report) })
+        let result = ImageListChecks.check(bug, reports: reports, exercise: 5)
+        #expect(!result.passed && !result.wasMeasured)
+        #expect(
+            result.measured
+                == "not measured: your program never went quiet: the fast-scroll-slow-rows run was stopped (the app "
+                + "stayed busy for 30.0 seconds of wall time without the story moving on: 3 blocks or operations "
+                + "queued or running, not yet in the network)")
+        #expect(result.hint.hasPrefix("Something in your code goes on working with nothing left to do"))
+        report.clock.stuck = nil
+        let unstopped = Dictionary(uniqueKeysWithValues: bug.scenarios.map { ($0.name, report) })
+        #expect(ImageListChecks.check(bug, reports: unstopped, exercise: 5).passed)
+    }
+}

@@ -59,8 +59,9 @@ public enum ImageListChecks {
                 let times = attempt == 1 ? "" : ", each of \(attempt) times"
                 throw RunFailure("crashed (signal \(signal)\(times)): " + diagnosis.line, crash: diagnosis)
             }
-            guard run.exited, run.status == 0, let data = run.report,
-                let report = try? JSONDecoder().decode(Report.self, from: data)
+            // A run the hang guard stopped still sends its report, then ends with status 1: judged, said stopped.
+            guard run.exited, let data = run.report, let report = try? JSONDecoder().decode(Report.self, from: data),
+                run.status == 0 || report.stuck != nil
             else {
                 let errors = run.errors.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines)
                 throw RunFailure("ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors))
@@ -196,6 +197,15 @@ public enum ImageListChecks {
         }
         let gone = if case .gone = verdict { true } else { false }
         let passed = gone && held
+        if passed, let (scenario, reason) = stopped(bug, reports) {
+            // A run cut short can show a bug, never its absence.
+            return unmeasured(
+                bug, "not measured: your program never went quiet: the \(scenario.name) run was stopped (\(reason))",
+                on: scenario, isSafeguard,
+                hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work "
+                    + "that queues itself again), so the story could not end. See it: \(WorkbenchLayout.run) "
+                    + "--scenario \(scenario.name)")
+        }
         guard !passed else { return result(true, measured.joined(separator: " · ")) }
         return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict, code: code)
             .map { diagnosis, hint in
@@ -203,6 +213,15 @@ public enum ImageListChecks {
                     bug: bug.name, passed: false, measured: measured.joined(separator: " · "),
                     expected: bug.text.expected, hint: hint, isSafeguard: isSafeguard, diagnosis: diagnosis)
             } ?? result(false, measured.joined(separator: " · "))
+    }
+
+    /// The first of the bug's runs that the hang guard stopped, and why, in its first line.
+    static func stopped(_ bug: KnownBug, _ reports: [String: Report]) -> (Scenario, String)? {
+        for scenario in bug.scenarios {
+            guard let stuck = reports[scenario.name]?.stuck else { continue }
+            return (scenario, String(stuck.prefix { $0 != "\n" }).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
     }
 
     /// A bug whose run gave nothing to judge: neither fixed nor broken, with why, and how to see the run.
