@@ -144,6 +144,7 @@ import Testing
         #expect(relaunch.passed && relaunch.measured.hasPrefix("0 requests after the relaunch"))
         let kept = try Self.result(results, "the controller is never freed while its downloads run")
         #expect(kept.measured == "controller kept" && kept.hint.hasSuffix("Look at where your download starts."))
+        #expect(kept.hint.contains("A `[weak self]` on an inner closure only makes the closure around it hold `self`"))
     }
 
     /// `ImageLoader.shared` owns the queue, the callers of each URL and the
