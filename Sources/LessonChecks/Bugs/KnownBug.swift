@@ -242,3 +242,32 @@ public enum Verdict: Sendable, Equatable {
 
     public var isPresent: Bool { if case .present = self { true } else { false } }
 }
+
+extension IconRequests {
+    /// Icons downloaded again after a row had shown what an earlier download
+    /// of them brought, with no memory warning between: nothing kept them.
+    var downloadedAgainAfterShown: Int {
+        icons.filter { icon in
+            zip(icon.downloads, icon.downloads.dropFirst()).contains { earlier, again in
+                guard earlier.outcome == "ok", earlier.shown, let end = earlier.endMs, again.startMs >= end else {
+                    return false
+                }
+                return !memoryWarningsMs.contains { $0 >= end && $0 <= again.startMs }
+            }
+        }.count
+    }
+
+    /// Icons whose last download failed: not asked for again after it.
+    var leftFailed: Int {
+        icons.filter { $0.downloads.last?.outcome == "failed" }.count
+    }
+}
+
+extension Report {
+    /// Many more failed downloads than icons, and far fewer cells asked for
+    /// than failures: each failed download was asked again by the download
+    /// itself, not by a reloaded row asking `cellForRowAt` again.
+    var retriedWithoutTheTable: Bool {
+        self.failedRequests > 2 * max(1, self.uniqueURLs) && 2 * self.cellRequests <= self.failedRequests
+    }
+}

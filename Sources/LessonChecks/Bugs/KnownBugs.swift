@@ -110,7 +110,11 @@ extension KnownBug {
             },
             // The downloads must have worked, judged by the rows: a download cancelled on the way (its cell
             // reused, from step 10 on) counts as failed in the network's tally, and is no repeat.
-            conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)]),
+            conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)],
+            // Its repeats follow an icon the table showed: one dropped before any row showed it is another story.
+            shape: Shape({ $0.requestsAfterRelaunch == nil && $0.iconRequests.downloadedAgainAfterShown > 0 }) {
+                counted($0.iconRequests.downloadedAgainAfterShown, "icon") + " downloaded again after a row had shown it"
+            }),
         KnownBug(
             BugText(
                 name: "a late icon lands in a reused cell of another row",
@@ -243,7 +247,8 @@ extension KnownBug {
                 Double($0.requests - $0.uniqueURLs)
             },
             conditions: [.downloads(on: .offlineBrowse)],
-            shape: Shape({ $0.failedRequests > 2 * max(1, $0.uniqueURLs) }) {
+            // Asked again through the table: each failure reloads its row, which asks for its cell again.
+            shape: Shape({ $0.failedRequests > 2 * max(1, $0.uniqueURLs) && !$0.retriedWithoutTheTable }) {
                 "\(counted($0.failedRequests, "failed request")) for \(counted($0.uniqueURLs, "icon")): asked again and again"
             }),
         KnownBug(
@@ -259,7 +264,8 @@ extension KnownBug {
                     question:
                         "Whatever runs a download holds its closures until it ends: a queue its operations and each "
                         + "operation its block (on Linux its `completionBlock` too, for good: it is never cleared), a "
-                        + "fetch its completion. What do those closures hold?",
+                        + "fetch its completion. What do those closures hold? (A `[weak self]` on an inner closure "
+                        + "only makes the closure around it hold `self`, to make the weak one from.)",
                     place: CodePlace(
                         "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
@@ -318,7 +324,9 @@ extension KnownBug {
                 units: "rows without their icon at the end") {
                 Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
             },
-            shape: Shape({ $0.failedRequests > 0 && $0.ownIconsAtEnd < $0.visibleRowsAtEnd && $0.wrongImageFrames == 0 }) {
+            shape: Shape({
+                $0.iconRequests.leftFailed > 0 && $0.ownIconsAtEnd < $0.visibleRowsAtEnd && $0.wrongImageFrames == 0
+            }) {
                 "a row still shows its placeholder at the end, after \(counted($0.failedRequests, "failed request"))"
             },
             situation: Situation({ $0.failedRequests > 0 }) { _ in

@@ -59,8 +59,9 @@ public enum ImageListChecks {
                 let times = attempt == 1 ? "" : ", each of \(attempt) times"
                 throw RunFailure("crashed (signal \(signal)\(times)): " + diagnosis.line, crash: diagnosis)
             }
-            guard run.exited, run.status == 0, let data = run.report,
-                let report = try? JSONDecoder().decode(Report.self, from: data)
+            // A run the hang guard stopped still sends its report, then ends with status 1: judged, said stopped.
+            guard run.exited, let data = run.report, let report = try? JSONDecoder().decode(Report.self, from: data),
+                run.status == 0 || report.stuck != nil
             else {
                 let errors = run.errors.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines)
                 throw RunFailure("ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors))
@@ -196,6 +197,15 @@ public enum ImageListChecks {
         }
         let gone = if case .gone = verdict { true } else { false }
         let passed = gone && held
+        if passed, let (scenario, reason) = stopped(bug, reports) {
+            // A run cut short can show a bug, never its absence.
+            return unmeasured(
+                bug, "not measured: your program never went quiet: the \(scenario.name) run was stopped (\(reason))",
+                on: scenario, isSafeguard,
+                hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work "
+                    + "that queues itself again), so the story could not end. See it: \(WorkbenchLayout.run) "
+                    + "--scenario \(scenario.name)")
+        }
         guard !passed else { return result(true, measured.joined(separator: " · ")) }
         return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict, code: code)
             .map { diagnosis, hint in
@@ -203,6 +213,15 @@ public enum ImageListChecks {
                     bug: bug.name, passed: false, measured: measured.joined(separator: " · "),
                     expected: bug.text.expected, hint: hint, isSafeguard: isSafeguard, diagnosis: diagnosis)
             } ?? result(false, measured.joined(separator: " · "))
+    }
+
+    /// The first of the bug's runs that the hang guard stopped, and why, in its first line.
+    static func stopped(_ bug: KnownBug, _ reports: [String: Report]) -> (Scenario, String)? {
+        for scenario in bug.scenarios {
+            guard let stuck = reports[scenario.name]?.stuck else { continue }
+            return (scenario, String(stuck.prefix { $0 != "\n" }).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
     }
 
     /// A bug whose run gave nothing to judge: neither fixed nor broken, with why, and how to see the run.
@@ -235,6 +254,10 @@ public enum ImageListChecks {
                 other.text.hints.nudge(in: code)
             )
         }
+        if let report = evidence.first(where: \.retriedWithoutTheTable) {
+            // No known bug asks again from inside the download: said as measured, icon by icon.
+            return (retriedSentence(report), retriedHint)
+        }
         if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.iconRequests.firstRepeat != nil }),
             let again = report.iconRequests.firstRepeat
         {
@@ -251,6 +274,38 @@ public enum ImageListChecks {
                 + "\(bug.scenario.name)` beside `swift run lessons run \(bug.fixedIn) --scenario \(bug.scenario.name)`."
         )
     }
+
+    /// "759 requests for 3 icons (rows 0, 1 and 2, up to 253 times each), 756 failed, while the table asked
+    /// for 18 cells: …": the icons asked again, and whether the app ever went quiet.
+    static func retriedSentence(_ report: Report) -> String {
+        let asked = report.iconRequests.icons.filter { $0.downloads.count > 2 }
+        let rows = asked.compactMap(\.row).map(String.init)
+        let named =
+            rows.isEmpty
+            ? "" : " (row\(rows.count == 1 ? "" : "s") " + listed(Array(rows.prefix(4)), more: rows.count - 4)
+                + ", up to \(asked.map(\.downloads.count).max() ?? 0) times each)"
+        let quiet =
+            report.clock.stuck == nil
+            ? ""
+            : "; it never went quiet: \(report.iconRequests.inFlightAtEnd) "
+                + "still asking when the story ended, and the run was stopped"
+        return "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon"))\(named), "
+            + "\(report.failedRequests) failed, while the table asked for \(counted(report.cellRequests, "cell")): "
+            + "each failed download was asked for again at once by the download itself, not by a reloaded row"
+            + quiet
+    }
+
+    /// "0, 1 and 2", "0, 1, 2, 3 and 5 more".
+    static func listed(_ items: [String], more: Int) -> String {
+        if more > 0 { return items.joined(separator: ", ") + " and \(more) more" }
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+    }
+
+    static let retriedHint =
+        "Your download asks again as soon as it fails, and never stops: offline every try fails, so it tries for "
+        + "ever and holds its thread. Where does your download decide to try again? (Let a failed download end "
+        + "with no image; its row asks again when it is shown again.)"
 
     /// What to ask of code that downloaded an icon again, by how its earlier download ended.
     static func hint(_ again: IconRequests.Repeat) -> String {
