@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 /// One executable target per step. Each image step (1–7) is a self-contained
@@ -37,6 +38,12 @@ let swift6Steps: Set<String> = ["Lesson11SwiftConcurrency"]
 /// step is not an image list; 11: step 10's app already compiles in Swift 6 mode). The learner's workbench
 /// (`swift run lessons exercise N` fills it) is the package in `Workbench/`, built only by `lessons check`.
 let exerciseStartTargets = ["Exercise08Start", "Exercise09Start", "Exercise10Start", "Exercise11Start"]
+
+/// The race build (`OPERATION_LESSONS_RACE_BUILD=1`): Thread Sanitizer instruments the app's code only, each step's
+/// and fixture's own target, not the harness it links (docs/architecture.md, "The race run").
+let raceBuild = ProcessInfo.processInfo.environment["OPERATION_LESSONS_RACE_BUILD"] == "1"
+let appSanitizer: [SwiftSetting] = raceBuild ? [.unsafeFlags(["-sanitize=thread"])] : []
+let appSanitizerLink: [LinkerSetting] = raceBuild ? [.unsafeFlags(["-sanitize=thread"])] : []
 
 let package = Package(
     name: "OperationLessons",
@@ -93,7 +100,8 @@ let package = Package(
             name: "RecordRaceFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
             path: "Tests/Fixtures/RecordRace",
             // Kept as the tutorial wrote it, Swift 5 warnings and all; they are not the build's to show.
-            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])] + appSanitizer,
+            linkerSettings: appSanitizerLink),
         // Step 5's controller with the downloaded image force-unwrapped, played by CrashReplayTests:
         // every failed download crashes it in its own file.
         .executableTarget(
@@ -115,6 +123,6 @@ let package = Package(
                 + (usesWebImage.contains($0) ? ["WebImage"] : []),
             swiftSettings: [
                 .swiftLanguageMode(swift6Steps.contains($0) ? .v6 : .v5), .unsafeFlags(["-disable-batch-mode"]),
-            ])
+            ] + appSanitizer, linkerSettings: appSanitizerLink)
     }
 )

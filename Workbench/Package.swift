@@ -15,6 +15,13 @@ import PackageDescription
 /// the compiler's verdict (`Swift6Check`).
 let languageMode: SwiftLanguageMode = ProcessInfo.processInfo.environment["WORKBENCH_SWIFT_MODE"] == "6" ? .v6 : .v5
 
+/// `WORKBENCH_RACE_BUILD=1` is the race check's build (`lessons check` from exercise 5 on): Thread Sanitizer
+/// instruments the learner's code and nothing of the lessons' libraries, so that only the app's own accesses are
+/// checked and only its own synchronisation orders them (docs/architecture.md, "The race run").
+let raceBuild = ProcessInfo.processInfo.environment["WORKBENCH_RACE_BUILD"] == "1"
+let sanitizer: [SwiftSetting] = raceBuild ? [.unsafeFlags(["-sanitize=thread"])] : []
+let sanitizerLink: [LinkerSetting] = raceBuild ? [.unsafeFlags(["-sanitize=thread"])] : []
+
 let package = Package(
     name: "Workbench",
     dependencies: [.package(name: "OperationLessons", path: "..")],
@@ -22,6 +29,6 @@ let package = Package(
         .executableTarget(
             name: "Workbench",
             dependencies: [.product(name: "WorkbenchLibraries", package: "OperationLessons")],
-            swiftSettings: [.swiftLanguageMode(languageMode)])
+            swiftSettings: [.swiftLanguageMode(languageMode)] + sanitizer, linkerSettings: sanitizerLink)
     ]
 )

@@ -46,3 +46,14 @@ static void seen(void (*sync)(void *), const void *token) {
 void unseen_hand_over(const void *token) { seen(__tsan_release, token); }
 
 void unseen_take_over(const void *token) { seen(__tsan_acquire, token); }
+
+extern void __tsan_func_entry(void *call_pc) __attribute__((weak));
+extern void __tsan_func_exit(void) __attribute__((weak));
+
+void unseen_frame_enter(void) {
+    if (__tsan_func_entry) __tsan_func_entry(__builtin_return_address(0));
+}
+
+void unseen_frame_exit(void) {
+    if (__tsan_func_exit) __tsan_func_exit();
+}

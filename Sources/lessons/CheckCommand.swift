@@ -15,7 +15,8 @@ enum CheckCommand: LessonsCommand {
         scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
         on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
         exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
-        Thread Sanitizer and played four times, looking for the data race step 5 fixes. Exercise 11's is also \
+        Thread Sanitizer in your code (WORKBENCH_RACE_BUILD=1, beside the ordinary build) and played \
+        \(RaceCheck.runs) times, looking for the data race step 5 fixes. Exercise 11's is also \
         built in the Swift 6 language mode (WORKBENCH_SWIFT_MODE=6): its errors in your files are the verdict. \
         The verdict is kept in .operationlessons/last-check.json: lessons hint reads it.
         """
@@ -61,6 +62,9 @@ enum CheckCommand: LessonsCommand {
                     + " or start over: swift run lessons reset")
             return Outcome(status: 1, results: nil)
         }
+        // The race build compiles beside the ordinary one and the scenarios (two cores): it is waited for last.
+        let raceBuild = exercise.checksRaces ? try RaceBuild.start(workspace) : nil
+        defer { raceBuild?.stop() }
         say("Building the workbench: swift build --package-path \(WorkbenchLayout.package)")
         guard let workbench = try build(workspace, flags: []) else {
             say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
@@ -113,7 +117,7 @@ enum CheckCommand: LessonsCommand {
             say("\n" + [swift6].renderedBugs)
             if !swift6.passed { status = 1 }
         }
-        let race = exercise.checksRaces && status != 2 ? exercise.listed(race: try raceCheck(exercise, workspace)) : nil
+        let race = status != 2 ? try raceBuild.map { exercise.listed(race: try raceCheck(exercise, workspace, $0)) } : nil
         if let race {
             say("\n" + [race].renderedBugs)
             if !race.passed { status = 1 }
@@ -142,6 +146,12 @@ enum CheckCommand: LessonsCommand {
     /// Builds the workbench's package (with `flags`) and returns its executable, or nil
     /// after showing the compiler's errors, paths relative to the lessons' package.
     static func build(_ workspace: Workspace, flags: [String]) throws -> URL? {
+        guard let build = buildCommand(workspace, flags: flags) else { return nil }
+        return built(workspace, flags: flags, try build.run(watchdog: Watchdog(limit: buildLimit)))
+    }
+
+    /// The `swift build` of the workbench's package with `flags`, or nil after saying that its manifest is missing.
+    static func buildCommand(_ workspace: Workspace, flags: [String]) -> ChildProcess? {
         let manifest = workspace.workbenchPackage.appendingPathComponent("Package.swift")
         guard FileManager.default.fileExists(atPath: manifest.path) else {
             say(
@@ -149,11 +159,14 @@ enum CheckCommand: LessonsCommand {
                     + "git checkout \(workspace.relative(manifest))")
             return nil
         }
-        let package = ["--package-path", WorkbenchLayout.package]
-        var build = ChildProcess(command: ["swift", "build"] + package + flags)
+        var build = ChildProcess(command: ["swift", "build", "--package-path", WorkbenchLayout.package] + flags)
         build.directory = workspace.root
         build.errors = .intoOutput
-        let built = try build.run(watchdog: Watchdog(limit: buildLimit))
+        return build
+    }
+
+    /// The workbench's executable after `built`, a build with `flags`, or nil after showing what went wrong.
+    static func built(_ workspace: Workspace, flags: [String], _ built: ChildProcess.Finished) -> URL? {
         if let ranFor = built.stoppedAfter {
             say(
                 "\nswift build was stopped after \(Int(ranFor.components.seconds)) s (a build gets"
@@ -191,15 +204,12 @@ enum CheckCommand: LessonsCommand {
             code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
     }
 
-    /// Where the workbench's Thread Sanitizer build goes: beside its own debug build.
-    static let sanitizerFlags = ["--sanitize=thread", "--scratch-path", WorkbenchLayout.package + "/.build-tsan"]
-
-    /// Builds the workbench with Thread Sanitizer, plays the scenario where
-    /// downloads end together, and judges what TSan wrote.
-    static func raceCheck(_ exercise: Exercise, _ workspace: Workspace) throws -> CheckResult {
-        say("\nThe data race: building the workbench with Thread Sanitizer (the first time takes a minute or so):")
-        say((["swift", "build", "--package-path", WorkbenchLayout.package] + sanitizerFlags).joined(separator: " "))
-        guard let workbench = try build(workspace, flags: sanitizerFlags) else {
+    /// Waits for the workbench's race build, plays the scenario where
+    /// downloads end together in it, and judges what TSan wrote.
+    static func raceCheck(_ exercise: Exercise, _ workspace: Workspace, _ raceBuild: RaceBuild) throws -> CheckResult {
+        say("\nThe data race: the workbench built with Thread Sanitizer (the first time takes a minute or so):")
+        say(raceBuild.command)
+        guard let workbench = raceBuild.finish() else {
             return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
         }
         var verdict = RaceCheck.bug.result(passed: true, measured: "")
@@ -230,5 +240,58 @@ enum CheckCommand: LessonsCommand {
             if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }
         return unmeasured ?? verdict
+    }
+}
+
+/// The workbench's Thread Sanitizer build, started in the background: TSan instruments the learner's code only
+/// (`WORKBENCH_RACE_BUILD=1`, read by the workbench's manifest), in a folder of its own beside the ordinary build.
+/// A manifest from before that setting has the whole build instrumented (`--sanitize=thread`), as it had then.
+final class RaceBuild {
+    static let environment = ["WORKBENCH_RACE_BUILD": "1"]
+    static let flags = ["--scratch-path", WorkbenchLayout.package + "/.build-race"]
+    static let wholeBuildFlags = ["--sanitize=thread", "--scratch-path", WorkbenchLayout.package + "/.build-tsan"]
+
+    /// The command, as a learner would type it.
+    let command: String
+    private let workspace: Workspace
+    private let flags: [String]
+    private let started = ContinuousClock.now
+    private var running: RunningChild?
+
+    private init(_ workspace: Workspace) throws {
+        self.workspace = workspace
+        let manifest = workspace.workbenchPackage.appendingPathComponent("Package.swift")
+        let setting = Self.environment.keys.first!
+        let readsSetting = (try? String(contentsOf: manifest, encoding: .utf8))?.contains(setting) ?? false
+        flags = readsSetting ? Self.flags : Self.wholeBuildFlags
+        // On two lines, as a shell takes it: one would not fit 80 columns.
+        command =
+            (readsSetting ? "\(setting)=1 " : "") + "swift build --package-path \(WorkbenchLayout.package) \\\n    "
+            + flags.joined(separator: " ")
+        // A missing manifest is said by the ordinary build, which comes first.
+        guard FileManager.default.fileExists(atPath: manifest.path),
+            var build = CheckCommand.buildCommand(workspace, flags: flags)
+        else { return }
+        if readsSetting { build.environment.merge(Self.environment) { $1 } }
+        running = try build.launch()
+    }
+
+    static func start(_ workspace: Workspace) throws -> RaceBuild { try RaceBuild(workspace) }
+
+    /// Waits for the build (within the builds' limit, counted from its start) and returns the workbench it
+    /// built, or nil after showing what went wrong.
+    func finish() -> URL? {
+        guard let running else { return nil }
+        self.running = nil
+        let left = CheckCommand.buildLimit - (ContinuousClock.now - started)
+        return CheckCommand.built(workspace, flags: flags, running.wait(watchdog: Watchdog(limit: left)))
+    }
+
+    /// Ends the build if it is still going, unheard: its workbench will not be played.
+    func stop() {
+        guard let running else { return }
+        self.running = nil
+        running.send(SIGTERM)
+        _ = running.wait(watchdog: Watchdog(limit: .seconds(30)))
     }
 }

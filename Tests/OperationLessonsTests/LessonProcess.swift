@@ -6,6 +6,11 @@ import Testing
 /// leg sets OPERATION_LESSONS_TSAN=1 beside `swift test --sanitize=thread`.
 enum ThreadSanitizer {
     static let isOn = ProcessInfo.processInfo.environment["OPERATION_LESSONS_TSAN"] == "1"
+    /// The executables beside this test bundle are the race build (`OPERATION_LESSONS_RACE_BUILD=1`, built by
+    /// `.ci/run` after the first leg's tests): Thread Sanitizer in each step's own code, not in the harness.
+    static let childrenAreRaceBuilt = ProcessInfo.processInfo.environment["OPERATION_LESSONS_RACE_BUILD"] == "1"
+    /// Whether the executables the tests run as children are TSan-built, wholly or in their own code.
+    static var inChildren: Bool { isOn || childrenAreRaceBuilt }
 }
 
 extension Trait where Self == ConditionTrait {
@@ -47,7 +52,7 @@ struct LessonRun {
     /// purpose, offline too: they write nil into the cache from download
     /// threads; the JSON is still whole).
     var finished: Bool {
-        !crashed && (status == 0 || (ThreadSanitizer.isOn && status == 66))
+        !crashed && (status == 0 || (ThreadSanitizer.inChildren && status == 66))
     }
 
     /// The `--json` report the run printed.
@@ -81,7 +86,7 @@ enum LessonProcess {
         // TSan, with no JSON printed).
         let crashed =
             finished.signal != nil
-            || (ThreadSanitizer.isOn && finished.standardError.contains("ThreadSanitizer:DEADLYSIGNAL"))
+            || (ThreadSanitizer.inChildren && finished.standardError.contains("ThreadSanitizer:DEADLYSIGNAL"))
         return LessonRun(
             status: finished.signal ?? finished.status, crashed: crashed, output: finished.standardOutput,
             errors: finished.standardError)

@@ -4,6 +4,7 @@ import LessonSupport
 import SlowNetwork
 import TableKit
 import TerminalKit
+import UnseenSync
 
 /// Everything one run needs.
 public struct ScenarioSetup: Sendable {
@@ -181,6 +182,10 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// One turn of the main queue: look, and move on once the app is idle.
     private func turn() {
+        // In the race build the harness is not instrumented: this marks what the app does in a turn as the main
+        // queue's in TSan's reports (`RaceReport`), as the instrumented harness's own frames do.
+        unseen_frame_enter()
+        defer { unseen_frame_exit() }
         switch phase {
         case .finishing, .closed: return
         case .playing, .hearingFailures: break

@@ -21,4 +21,11 @@ void unseen_end(void);
 void unseen_hand_over(const void *token);
 void unseen_take_over(const void *token);
 
+/// Puts the caller in the stack TSan keeps of the calling thread, until
+/// `unseen_frame_exit`: code built without TSan (the harness, in a race build)
+/// is not in it by itself, and a race report says where the app's accesses
+/// were made from (a turn of the harness on the main queue) by its frames.
+void unseen_frame_enter(void);
+void unseen_frame_exit(void);
+
 #endif
