@@ -117,7 +117,8 @@ enum CheckCommand: LessonsCommand {
             say("\n" + [swift6].renderedBugs)
             if !swift6.passed { status = 1 }
         }
-        let race = status != 2 ? try raceBuild.map { exercise.listed(race: try raceCheck(exercise, workspace, $0)) } : nil
+        let race =
+            status != 2 ? try raceBuild.map { exercise.listed(race: try raceCheck(exercise, workspace, $0)) } : nil
         if let race {
             say("\n" + [race].renderedBugs)
             if !race.passed { status = 1 }
@@ -225,17 +226,20 @@ enum CheckCommand: LessonsCommand {
             let watch = CheckWatch(exercise)
             watch.playing(RaceCheck.arguments[1])
             let run = try child.run(watchdog: watch.watchdog)
+            let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
             if let ranFor = run.stoppedAfter {
-                return RaceCheck.bug.result(
-                    passed: false, measured: watch.stoppedMessage(after: ranFor, errors: run.errors))
+                say(watch.stoppedMessage(after: ranFor, errors: run.errors))
+                return RaceCheck.unfinished(
+                    "the \(RaceCheck.arguments[1]) run was stopped after \(ranFor.components.seconds) s",
+                    errors: run.errors,
+                    code: code)
             }
             guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
-                return RaceCheck.bug.result(
-                    passed: false, measured: "the run exited with status \(run.status): \(run.errors.suffix(300))")
+                return RaceCheck.unfinished(
+                    RaceCheck.endedEarly(status: run.status, errors: run.errors), errors: run.errors, code: code)
             }
             let judged = RaceCheck.judge(
-                errors: run.errors, crashed: run.signal != nil, reported: run.report != nil,
-                code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
+                errors: run.errors, crashed: run.signal != nil, reported: run.report != nil, code: code)
             if !judged.passed && judged.wasMeasured { return judged }
             if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }

@@ -73,6 +73,28 @@ public enum RaceCheck {
         }
     }
 
+    /// The verdict on a race run that did not end as a run ends (stopped, or an exit status of its own): a
+    /// race TSan reported before is one; otherwise nothing was measured, and `why` says what happened.
+    public static func unfinished(_ why: String, errors: String, code: LearnerCode? = nil) -> CheckResult {
+        guard raceReports(in: errors).isEmpty else { return judge(errors: errors, crashed: false, code: code) }
+        return CheckResult(
+            bug: bug.name, passed: false, measured: "not measured: \(why)", expected: bug.expected,
+            hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work that "
+                + "queues itself again), so the story could not end. See it: \(WorkbenchLayout.run) "
+                + arguments.joined(separator: " "),
+            isSafeguard: bug.isSafeguard, notMeasured: true)
+    }
+
+    /// Why a race run ended with `status`, in one line: a story stopped as stuck says so on its last line.
+    public static func endedEarly(status: Int32, errors: String) -> String {
+        let stopped = errors.split(separator: "\n").last { $0.contains("the run was stopped") }
+        guard stopped == nil else {
+            return "your program never went quiet: the \(arguments[1]) run was stopped, its app still busy"
+        }
+        let last = errors.split(separator: "\n").last.map { ": " + $0.prefix(160) } ?? ""
+        return "the \(arguments[1]) run exited with status \(status)\(last)"
+    }
+
     /// The verdict on one TSan-built run: its standard error, whether a signal
     /// ended it, and whether it played its scenario to the report. A run that
     /// ended early without a race played too little to be clean: not measured.
