@@ -47,7 +47,8 @@ enum PseudoTerminal {
         defer { close(master) }
         let terminal = open(terminalPath, O_RDWR | O_NOCTTY)
         try #require(terminal >= 0)
-        defer { close(terminal) }
+        var terminalClosed = false
+        defer { if !terminalClosed { close(terminal) } }
         var before = termios()
         tcgetattr(terminal, &before)
         if let size {
@@ -64,19 +65,15 @@ enum PseudoTerminal {
         process.directory = directory
         let output = Mutex("")
         let drawn = Changes()
-        let childEnded = Atomic(false)
         let readerDone = Atomic(false)
         // Read the screen as it is drawn, or the child would block on a full
-        // terminal buffer; once the child has ended, read what is left, then stop.
+        // terminal buffer, until nothing holds the terminal side any more: the
+        // read then fails (EIO on Linux), after what was left to read.
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 50) > 0 else {
-                    if childEnded.load(ordering: .acquiring) { break }
-                    continue
-                }
                 let count = read(master, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 let text = String(decoding: buffer[..<count], as: UTF8.self)
                 output.withLock { $0 += text }
@@ -86,9 +83,11 @@ enum PseudoTerminal {
             drawn.notify()
         }
         reader.start()
-        defer { childEnded.store(true, ordering: .releasing) }
 
         let child = try process.launch()
+        // The child holds the terminal side now, and whatever it starts inherits it: once they are gone, so is the screen.
+        close(terminal)
+        terminalClosed = true
         // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
         async let finished = child.finished(watchdog: Watchdog(limit: .seconds(60)))
         for key in keys {
@@ -106,13 +105,13 @@ enum PseudoTerminal {
         }
         let end = await finished
         #expect(end.stoppedAfter == nil, "the program did not end by itself", sourceLocation: sourceLocation)
-        childEnded.store(true, ordering: .releasing)
         try? await drawn.wait("the screen read to its end") { readerDone.load(ordering: .acquiring) }
         let drained = readerDone.load(ordering: .acquiring)
         #expect(drained, "the screen was still being read after the program ended", sourceLocation: sourceLocation)
 
         var after = termios()
-        tcgetattr(terminal, &after)
+        // The controlling side reads the terminal side's modes (Linux), which only the child held by now.
+        tcgetattr(master, &after)
         let text = output.withLock { $0 }
         var report: [String: Any]?
         if let start = text.firstIndex(of: "{"), let end = text.lastIndex(of: "}") {
