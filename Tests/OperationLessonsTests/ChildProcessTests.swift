@@ -165,6 +165,7 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
         let child = try ChildProcess(
             Self.shell, ["-c", "sleep 300 & first=$!; sleep 300 & echo \"$first $!\" > \"$0\"; wait", announcements.path]
         ).launch()
+        defer { if child.isRunning { child.send(SIGKILL) } }
         let grandchildren = try await announcements.line(1, "the shell's two sleeps").split(separator: " ")
             .compactMap { pid_t($0) }
         defer { for pid in grandchildren where isAlive(pid) { kill(pid, SIGKILL) } }
@@ -192,6 +193,7 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
             Self.shell,
             ["-c", #"setsid sh -c "trap '' TERM; echo \$\$ > \"\$0\"; exec sleep 120" "$0" & wait"#, announcements.path]
         ).launch()
+        defer { if child.isRunning { child.send(SIGKILL) } }
         let grandchild = try #require(pid_t(try await announcements.line(1, "the grandchild ignoring SIGTERM")))
         defer { if isAlive(grandchild) { kill(grandchild, SIGKILL) } }
         let asked = ContinuousClock.now
@@ -237,6 +239,8 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
         var command = ChildProcess(lessons, ["timelines", "--out", pictures.path])
         command.environment = ["TMPDIR": temporary.path]
         let child = try command.launch()
+        // A test that fails before its signal leaves no `lessons` running.
+        defer { if child.isRunning { child.send(SIGKILL) } }
         let step = try #require(pid_t(try await announcements.line(1, "lessons timelines to start its first step")))
         defer { if isAlive(step) { kill(step, SIGKILL) } }
         let inTemporary = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
@@ -274,6 +278,7 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
         let lessons = try Self.lessonsBesideStepsThatLeaveAProcessBehind(
             in: folder, announcements: announcements, waiting: true)
         let child = try ChildProcess(lessons, ["scoreboard", "--jobs", "1"]).launch()
+        defer { if child.isRunning { child.send(SIGKILL) } }
         let first = try #require(pid_t(try await announcements.line(1, "a step to start its process")))
         defer { if isAlive(first) { kill(first, SIGKILL) } }
         child.send(SIGTERM)
