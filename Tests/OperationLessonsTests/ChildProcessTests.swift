@@ -16,17 +16,70 @@ func isAlive(_ pid: pid_t) -> Bool {
     return stat[stat.index(close, offsetBy: 2)] != "Z"
 }
 
-/// The processes whose parent is `pid`, with their command lines.
-func children(of pid: pid_t) -> [(pid: pid_t, command: String)] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { entry in
-        guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        guard fields.count > 1, pid_t(fields[1]) == pid else { return nil }
-        let command = (try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8)) ?? ""
-        return (child, command.replacingOccurrences(of: "\u{0}", with: " "))
+/// A FIFO that child processes write lines to ("4242" when something has
+/// started), read on a thread of its own: a test waits for a child's own word
+/// that it got somewhere (`Changes`, with its hang guard), never by looking at
+/// /proc on a timer. The reader holds the FIFO open for writing too, so a
+/// writer never blocks and the read never sees an end until `stop()`.
+final class Announcements: @unchecked Sendable {
+    let path: String
+    private let changes = Changes()
+    // NSLock, as Changes: Thread Sanitizer on Linux does not see Mutex.
+    private let lock = NSLock()
+    private var said: [String] = []
+    private var stopping = false
+    private var ended = false
+    private let descriptor: Int32
+    /// Written by `lines()` after what the children wrote: once it is read, all of that is.
+    private static let end = "end of announcements"
+
+    /// A FIFO named `announcements` in `folder`.
+    init(in folder: URL) throws {
+        path = folder.appendingPathComponent("announcements").path
+        guard mkfifo(path, 0o600) == 0 else { throw TestFailure("mkfifo \(path): errno \(errno)") }
+        descriptor = open(path, O_RDWR)
+        guard descriptor >= 0 else { throw TestFailure("open \(path): errno \(errno)") }
+        Thread.detachNewThread { [self] in readUntilTheEnd() }
+    }
+
+    private func readUntilTheEnd() {
+        var pending = Data()
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            pending.append(contentsOf: buffer[..<count])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending = Data(pending[(newline + 1)...])
+                lock.withLock { line == Self.end ? (ended = true) : said.append(line) }
+                changes.notify()
+            }
+            if lock.withLock({ ended }) { break }
+        }
+        close(descriptor)
+    }
+
+    /// The `count`th line written (from 1), once it is there.
+    func line(_ count: Int, _ what: String) async throws -> String {
+        try await changes.wait(what) { self.lock.withLock { self.said.count >= count } }
+        return lock.withLock { said[count - 1] }
+    }
+
+    /// Every line written before this call, once read; the FIFO is closed after.
+    func lines() async throws -> [String] {
+        stop()
+        try await changes.wait("the announcements read to their end") { self.lock.withLock { self.ended } }
+        return lock.withLock { said }
+    }
+
+    /// Ends the reading thread (for a `defer`: a test that failed early leaves no thread blocked on the FIFO).
+    func stop() {
+        lock.withLock {
+            guard !stopping else { return }
+            stopping = true
+            _ = "\(Self.end)\n".withCString { write(descriptor, $0, strlen($0)) }
+        }
     }
 }
 
@@ -104,18 +157,26 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
 
     /// Stopping a child ends what it started too: its whole process group.
     @Test func stoppingAChildEndsItsChildren() async throws {
-        let child = try ChildProcess(command: ["sh", "-c", "sleep 300 & sleep 300 & wait"]).launch()
-        var grandchildren: [pid_t] = []
-        let started = await eventually(timeoutSeconds: 10) {
-            grandchildren = children(of: child.pid).map(\.pid)
-            return grandchildren.count == 2
-        }
-        try #require(started)
+        let folder = try ScratchFolder.make("grandchildren")
+        defer { ScratchFolder.remove(folder) }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        // The shell says its two children once both are started.
+        let child = try ChildProcess(
+            Self.shell, ["-c", "sleep 300 & first=$!; sleep 300 & echo \"$first $!\" > \"$0\"; wait", announcements.path]
+        ).launch()
+        defer { if child.isRunning { child.send(SIGKILL) } }
+        let grandchildren = try await announcements.line(1, "the shell's two sleeps").split(separator: " ")
+            .compactMap { pid_t($0) }
+        defer { for pid in grandchildren where isAlive(pid) { kill(pid, SIGKILL) } }
+        try #require(grandchildren.count == 2)
         let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
         #expect(finished.stoppedAfter != nil)
         #expect(finished.signal == SIGTERM)
         #expect(grandchildren.allSatisfy { !isAlive($0) })
     }
+
+    static let shell = URL(fileURLWithPath: "/bin/sh")
 
     /// A grandchild in a session of its own that ignores SIGTERM (as `swiftc`
     /// makes a group of its own under `swift-build`): its parent goes at the
@@ -123,84 +184,88 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
     /// It holds what it inherited, so the stop is heard only once it is gone:
     /// before, that was when its `sleep 120` ended.
     @Test func stoppingAChildEndsWhatItStartedInAGroupOfItsOwnIgnoringTheSignal() async throws {
-        let child = try ChildProcess(command: ["sh", "-c", "setsid sh -c \"trap '' TERM; exec sleep 120\" & wait"])
-            .launch()
-        var grandchild: pid_t?
-        let started = await eventually(timeoutSeconds: 10) {
-            grandchild = children(of: child.pid).first { $0.command.hasPrefix("sleep 120") }?.pid
-            return grandchild != nil
-        }
-        try #require(started)
-        defer { if let grandchild, isAlive(grandchild) { kill(grandchild, SIGKILL) } }
+        let folder = try ScratchFolder.make("grandchild")
+        defer { ScratchFolder.remove(folder) }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        // The grandchild says its pid once it ignores the signal; `sleep` keeps the pid and the ignoring.
+        let child = try ChildProcess(
+            Self.shell,
+            ["-c", #"setsid sh -c "trap '' TERM; echo \$\$ > \"\$0\"; exec sleep 120" "$0" & wait"#, announcements.path]
+        ).launch()
+        defer { if child.isRunning { child.send(SIGKILL) } }
+        let grandchild = try #require(pid_t(try await announcements.line(1, "the grandchild ignoring SIGTERM")))
+        defer { if isAlive(grandchild) { kill(grandchild, SIGKILL) } }
         let asked = ContinuousClock.now
         let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
         #expect(finished.signal == SIGTERM)
-        #expect(grandchild.map(isAlive) == false, "the grandchild was left running")
+        #expect(!isAlive(grandchild), "the grandchild was left running")
         // A hang guard, far above the 3 s grace: the grandchild's own end is 120 s away.
         #expect(ContinuousClock.now - asked < .seconds(60), "the stop was heard only when the grandchild ended")
     }
 }
 
-/// Ctrl-C, SIGTERM or SIGHUP to `lessons` ends what it started: no child left
-/// running with nobody to wait for it, no scratch folder left behind.
+/// Ctrl-C, SIGTERM or SIGHUP to `lessons`: it ends what it started, even
+/// what its children started and left, and removes its scratch folders. Each
+/// test plays a copy of `lessons` beside stub steps (shell scripts) that say on
+/// an `Announcements` FIFO that they run: the signal comes when a step is known
+/// to run, however loaded the machine, and no real step is played.
 @Suite struct SignalTests {
-    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
-    func lessonsEndsItsChildrenAndRemovesItsScratchFolders(signal: Int32) async throws {
-        let temporary = try ScratchFolder.make("lessons-tmp")
-        let pictures = try ScratchFolder.make("lessons-out")
-        defer {
-            ScratchFolder.remove(temporary)
-            ScratchFolder.remove(pictures)
-        }
-        // Steps 1–7 play unpaced; step 8 plays its own story on the wall clock,
-        // at a tenth of its speed: minutes, while the signal comes.
-        var lessons = ChildProcess(
-            Rig.productsDirectory.appendingPathComponent("lessons"),
-            ["timelines", "--speed", "0.1", "--out", pictures.path])
-        lessons.environment = ["TMPDIR": temporary.path]
-        let child = try lessons.launch()
-        var step8: pid_t?
-        let started = await eventually(timeoutSeconds: 60) {
-            step8 = children(of: child.pid).first { $0.command.contains("Lesson08Dependencies") }?.pid
-            return step8 != nil
-        }
-        try #require(started, "lessons never started step 8")
-        let inTemporary = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
-        #expect(!inTemporary.isEmpty, "step 8 runs with a Caches folder and an output file of its own")
-        child.send(signal)
-        let finished = await child.finished(watchdog: Watchdog(limit: .seconds(60)))
-        defer { if let step8, isAlive(step8) { kill(step8, SIGKILL) } }
-
-        #expect(finished.status == 128 + signal)
-        #expect(step8.map(isAlive) == false, "step 8 was left running")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
-    }
-
-    /// A copy of `lessons` beside steps that each start a process in a
-    /// session of its own that ignores SIGTERM, SIGINT and SIGHUP (as a
-    /// learner's code may, started from a Dispatch thread with its signals
-    /// blocked), note its pid in `left-behind`, and then wait, or end at once
-    /// with no report.
-    static func stepsThatLeaveAProcessBehind(in folder: URL, waiting: Bool) throws -> URL {
+    /// A copy of `lessons` in `folder`, beside a stub of every step that runs `script`.
+    static func lessons(besideStepsRunning script: String, in folder: URL) throws -> URL {
         let lessons = folder.appendingPathComponent("lessons")
         try FileManager.default.copyItem(at: Rig.productsDirectory.appendingPathComponent("lessons"), to: lessons)
-        let script = [
-            "#!/bin/sh",
-            "setsid sh -c \"trap '' TERM INT HUP; exec sleep 300\" &",
-            "echo $! >> '\(folder.path)/left-behind'",
-            waiting ? "wait" : "exit 1",
-        ].joined(separator: "\n")
         for entry in LessonCatalog.all {
             let step = folder.appendingPathComponent(entry.target)
-            try script.write(to: step, atomically: true, encoding: .utf8)
+            try "#!/bin/sh\n\(script)\n".write(to: step, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: step.path)
         }
         return lessons
     }
 
-    static func leftBehind(in folder: URL) -> [pid_t] {
-        let text = (try? String(contentsOf: folder.appendingPathComponent("left-behind"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { pid_t($0) }
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func lessonsEndsItsChildrenAndRemovesItsScratchFolders(signal: Int32) async throws {
+        let folder = try ScratchFolder.make("signalled-steps")
+        let temporary = try ScratchFolder.make("lessons-tmp")
+        let pictures = try ScratchFolder.make("lessons-out")
+        defer {
+            for made in [folder, temporary, pictures] { ScratchFolder.remove(made) }
+        }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        // Each step says its pid, then waits far longer than the test.
+        let lessons = try Self.lessons(
+            besideStepsRunning: "echo $$ > '\(announcements.path)'; exec sleep 300", in: folder)
+        var command = ChildProcess(lessons, ["timelines", "--out", pictures.path])
+        command.environment = ["TMPDIR": temporary.path]
+        let child = try command.launch()
+        // A test that fails before its signal leaves no `lessons` running.
+        defer { if child.isRunning { child.send(SIGKILL) } }
+        let step = try #require(pid_t(try await announcements.line(1, "lessons timelines to start its first step")))
+        defer { if isAlive(step) { kill(step, SIGKILL) } }
+        let inTemporary = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(!inTemporary.isEmpty, "a step runs with a Caches folder of its own")
+        child.send(signal)
+        let finished = await child.finished(watchdog: Watchdog(limit: .seconds(60)))
+
+        #expect(finished.status == 128 + signal)
+        #expect(!isAlive(step), "the step was left running")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    /// Steps that each start a process in a session of its own that ignores
+    /// SIGTERM, SIGINT and SIGHUP (as a learner's code may, started from a
+    /// Dispatch thread with its signals blocked), say its pid, and then wait,
+    /// or end at once with no report.
+    static func lessonsBesideStepsThatLeaveAProcessBehind(
+        in folder: URL, announcements: Announcements, waiting: Bool
+    ) throws -> URL {
+        try lessons(
+            besideStepsRunning: """
+                setsid sh -c "trap '' TERM INT HUP; exec sleep 300" &
+                echo $! > '\(announcements.path)'
+                \(waiting ? "wait" : "exit 1")
+                """, in: folder)
     }
 
     /// SIGTERM to `lessons` while a step runs: the process the step started is
@@ -208,14 +273,18 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
     @Test func lessonsEndsWhatItsChildrenStartedWhenItIsEnded() async throws {
         let folder = try ScratchFolder.make("leaving-steps")
         defer { ScratchFolder.remove(folder) }
-        let lessons = try Self.stepsThatLeaveAProcessBehind(in: folder, waiting: true)
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        let lessons = try Self.lessonsBesideStepsThatLeaveAProcessBehind(
+            in: folder, announcements: announcements, waiting: true)
         let child = try ChildProcess(lessons, ["scoreboard", "--jobs", "1"]).launch()
-        let started = await eventually(timeoutSeconds: 60) { !Self.leftBehind(in: folder).isEmpty }
-        try #require(started, "no step started its process")
-        let left = Self.leftBehind(in: folder)
-        defer { for pid in left where isAlive(pid) { kill(pid, SIGKILL) } }
+        defer { if child.isRunning { child.send(SIGKILL) } }
+        let first = try #require(pid_t(try await announcements.line(1, "a step to start its process")))
+        defer { if isAlive(first) { kill(first, SIGKILL) } }
         child.send(SIGTERM)
         let finished = await child.finished(watchdog: Watchdog(limit: .seconds(60)))
+        let left = try await announcements.lines().compactMap { pid_t($0) }
+        defer { for pid in left where isAlive(pid) { kill(pid, SIGKILL) } }
         #expect(finished.status == 128 + SIGTERM)
         #expect(left.allSatisfy { !isAlive($0) }, "left running: \(left.filter(isAlive))")
     }
@@ -225,10 +294,13 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
     @Test func whatAChildLeftBehindIsGoneWhenTheCommandEnds() async throws {
         let folder = try ScratchFolder.make("leaving-steps")
         defer { ScratchFolder.remove(folder) }
-        let lessons = try Self.stepsThatLeaveAProcessBehind(in: folder, waiting: false)
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        let lessons = try Self.lessonsBesideStepsThatLeaveAProcessBehind(
+            in: folder, announcements: announcements, waiting: false)
         let finished = try await ChildProcess(lessons, ["scoreboard", "--jobs", "1"])
             .finished(watchdog: Watchdog(limit: .seconds(60)))
-        let left = Self.leftBehind(in: folder)
+        let left = try await announcements.lines().compactMap { pid_t($0) }
         defer { for pid in left where isAlive(pid) { kill(pid, SIGKILL) } }
         #expect(finished.exited, "\(finished.errors)")
         try #require(!left.isEmpty, "no step started its process")

@@ -185,7 +185,7 @@ import Testing
     /// prints its own usage and exits 0; a flag it does not know is one
     /// line naming the command, then that usage, exit status 2.
     @Test func everyLessonsCommandHasItsOwnHelpAndUsage() async throws {
-        let help = try await Rig.runProduct("lessons", ["--help"])
+        let help = try await SharedRuns.shared.product("lessons", ["--help"])
         #expect(help.status == 0)
         let lines = help.standardOutput.split(separator: "\n")
         let start = try #require(lines.firstIndex(of: "commands:"))
@@ -198,7 +198,7 @@ import Testing
                 "hint", "reset", "solution", "task",
             ])
         for command in commands {
-            let own = try await Rig.runProduct("lessons", [command, "--help"])
+            let own = try await SharedRuns.shared.product("lessons", [command, "--help"])
             #expect(own.status == 0, "\(command) --help")
             #expect(
                 own.standardOutput.hasPrefix("usage: lessons \(command)"),
@@ -277,7 +277,7 @@ import Testing
 
     @Test(arguments: slips)
     func aSlipIsAnsweredWithWhatWasMeant(arguments: [String], message: String) async throws {
-        let run = try await Rig.runProduct("lessons", arguments)
+        let run = try await SharedRuns.shared.product("lessons", arguments)
         #expect(run.status == 2)
         // `lessons run` notes the step in progress.json under the workspace lock: a test beside it holding that
         // lock makes it say it waits, first.

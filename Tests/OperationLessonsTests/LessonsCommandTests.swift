@@ -11,7 +11,7 @@ import Testing
 @Suite struct LessonsCommandTests {
     /// The commands `lessons --help` lists.
     static func commandNames() async throws -> [String] {
-        let help = try await Rig.runProduct("lessons", ["--help"])
+        let help = try await SharedRuns.shared.product("lessons", ["--help"])
         #expect(help.status == 0)
         let listed = help.standardOutput.split(separator: "\n").drop { $0 != "commands:" }.dropFirst()
             .prefix { $0.hasPrefix("  ") }
@@ -24,7 +24,7 @@ import Testing
         #expect(names.count >= 13 && names.contains("watch") && names.contains("next"))
         for name in names {
             for arguments in [[name, "--help"], [name, "-h"], ["help", name]] {
-                let run = try await Rig.runProduct("lessons", arguments)
+                let run = try await SharedRuns.shared.product("lessons", arguments)
                 #expect(run.status == 0, "\(arguments): \(run.standardError)")
                 #expect(run.standardOutput.hasPrefix("usage: lessons \(name)"), "\(arguments)")
                 #expect(run.standardError.isEmpty, "\(arguments)")
@@ -43,7 +43,7 @@ import Testing
 
     @Test(arguments: slips)
     func aSlipIsAnsweredWithWhatWasMeant(arguments: [String], message: String) async throws {
-        let run = try await Rig.runProduct("lessons", arguments)
+        let run = try await SharedRuns.shared.product("lessons", arguments)
         #expect(run.status == 2)
         #expect(run.standardError.split(separator: "\n").first.map(String.init) == message)
         #expect(run.standardError.contains("usage: lessons"))
@@ -66,8 +66,11 @@ import Testing
         }
         for arguments in commands {
             let needsRoot = ["exercise", "hint", "solution"].contains(arguments.first) && !arguments.contains("--help")
-            let run = try await Rig.runProduct(
-                "lessons", arguments + (needsRoot ? ["--root", root.path] : []), environment: ["COLUMNS": "80"])
+            // A command of the sandbox's runs against the sandbox; the others, the same for every test, are shared.
+            let run =
+                needsRoot
+                ? try await Rig.runProduct("lessons", arguments + ["--root", root.path], environment: ["COLUMNS": "80"])
+                : try await SharedRuns.shared.product("lessons", arguments, environment: ["COLUMNS": "80"])
             #expect(!run.standardOutput.isEmpty || !run.standardError.isEmpty, "\(arguments)")
             #expect(TerminalWidthTests.overflowing(run.standardOutput).isEmpty, "\(arguments): stdout")
             #expect(TerminalWidthTests.overflowing(run.standardError).isEmpty, "\(arguments): stderr")
@@ -144,7 +147,7 @@ import Testing
         let names = try await LessonsCommandTests.commandNames()
         #expect(Set(documented.keys) == Set(names))
         for name in names {
-            let usage = try await Rig.runProduct("lessons", [name, "--help"]).standardOutput
+            let usage = try await SharedRuns.shared.product("lessons", [name, "--help"]).standardOutput
             // The flags of the usage's first lines (`usage: …` and its other forms), --root aside: every command takes it.
             let synopsis = usage.split(separator: "\n").prefix { $0.hasPrefix("usage:") || $0.hasPrefix("       ") }
             let flags = Set(

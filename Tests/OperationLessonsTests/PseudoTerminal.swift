@@ -7,6 +7,36 @@ import Testing
     import Glibc
 #endif
 
+/// The screen's bytes as text, read by read: a read can end inside a
+/// character ("·" is two bytes), whose first bytes wait for the next read
+/// rather than each becoming a replacement character.
+struct ScreenDecoder {
+    private var held: [UInt8] = []
+
+    /// The whole characters that `bytes`, after what was held, complete.
+    mutating func text(of bytes: ArraySlice<UInt8>) -> String {
+        held += bytes
+        // Back over the continuation bytes (10xxxxxx) at the end, at most three, to the character they belong to.
+        var start = held.count
+        while start > 0, held.count - start < 3, held[start - 1] & 0xC0 == 0x80 { start -= 1 }
+        var whole = held.count
+        if start > 0 {
+            let lead = held[start - 1]
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+            if held.count - (start - 1) < length { whole = start - 1 }
+        }
+        let text = String(decoding: held[..<whole], as: UTF8.self)
+        held.removeFirst(whole)
+        return text
+    }
+
+    /// What is held once the screen has ended: a character cut short, shown as a replacement character.
+    mutating func rest() -> String {
+        defer { held = [] }
+        return String(decoding: held, as: UTF8.self)
+    }
+}
+
 /// An executable of this package run on a pseudo-terminal, as a learner's
 /// terminal runs it: it sees a keyboard and a screen, so it draws its live
 /// screen (and step 9 enters raw mode). What it drew is kept, and the
@@ -47,7 +77,8 @@ enum PseudoTerminal {
         defer { close(master) }
         let terminal = open(terminalPath, O_RDWR | O_NOCTTY)
         try #require(terminal >= 0)
-        defer { close(terminal) }
+        var terminalClosed = false
+        defer { if !terminalClosed { close(terminal) } }
         var before = termios()
         tcgetattr(terminal, &before)
         if let size {
@@ -64,31 +95,32 @@ enum PseudoTerminal {
         process.directory = directory
         let output = Mutex("")
         let drawn = Changes()
-        let childEnded = Atomic(false)
         let readerDone = Atomic(false)
         // Read the screen as it is drawn, or the child would block on a full
-        // terminal buffer; once the child has ended, read what is left, then stop.
+        // terminal buffer, until nothing holds the terminal side any more: the
+        // read then fails (EIO on Linux), after what was left to read.
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
+            var decoder = ScreenDecoder()
             while true {
-                var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 50) > 0 else {
-                    if childEnded.load(ordering: .acquiring) { break }
-                    continue
-                }
                 let count = read(master, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
-                let text = String(decoding: buffer[..<count], as: UTF8.self)
+                let text = decoder.text(of: buffer[..<count])
                 output.withLock { $0 += text }
                 drawn.notify()
             }
+            let rest = decoder.rest()
+            output.withLock { $0 += rest }
             readerDone.store(true, ordering: .releasing)
             drawn.notify()
         }
         reader.start()
-        defer { childEnded.store(true, ordering: .releasing) }
 
         let child = try process.launch()
+        // The child holds the terminal side now, and whatever it starts inherits it: once they are gone, so is the screen.
+        close(terminal)
+        terminalClosed = true
         // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
         async let finished = child.finished(watchdog: Watchdog(limit: .seconds(60)))
         for key in keys {
@@ -106,13 +138,13 @@ enum PseudoTerminal {
         }
         let end = await finished
         #expect(end.stoppedAfter == nil, "the program did not end by itself", sourceLocation: sourceLocation)
-        childEnded.store(true, ordering: .releasing)
         try? await drawn.wait("the screen read to its end") { readerDone.load(ordering: .acquiring) }
         let drained = readerDone.load(ordering: .acquiring)
         #expect(drained, "the screen was still being read after the program ended", sourceLocation: sourceLocation)
 
         var after = termios()
-        tcgetattr(terminal, &after)
+        // The controlling side reads the terminal side's modes (Linux), which only the child held by now.
+        tcgetattr(master, &after)
         let text = output.withLock { $0 }
         var report: [String: Any]?
         if let start = text.firstIndex(of: "{"), let end = text.lastIndex(of: "}") {

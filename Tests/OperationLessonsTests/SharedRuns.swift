@@ -38,6 +38,20 @@ actor SharedRuns {
         return try outcome.get()
     }
 
+    /// A built executable's run (`Rig.runProduct`) whose output depends on its arguments and environment alone
+    /// (a usage, a help, a refusal), asked for by several tests: launched once per test process.
+    func product(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws
+        -> Rig.ProcessResult
+    {
+        let key = "product \(name) \(arguments) \(environment.sorted { $0.key < $1.key })"
+        let outcome = await memo(key) { () -> Result<Rig.ProcessResult, any Error> in
+            do { return .success(try await Rig.runProduct(name, arguments, environment: environment)) } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
     /// What `make` gives, made once per `key` in this process.
     func memo<Value: Sendable>(_ key: String, _ make: @escaping @Sendable () async -> Value) async -> Value {
         let run = runs[key] ?? Task { await make() }

@@ -71,6 +71,23 @@ import Testing
         #expect(TerminalText.wrapped("short", width: nil) == "short")
     }
 
+    /// A read of a pseudo-terminal can end inside a character: the screen the
+    /// tests read holds it whole. Decoded read by read, a "·" cut in two was two
+    /// replacement characters, and its line one column too wide for 80.
+    @Test func aCharacterCutBetweenTwoReadsIsReadWhole() {
+        let text = "a · 微 🙂 b"
+        let bytes = Array(text.utf8)
+        for cut in 0...bytes.count {
+            var decoder = ScreenDecoder()
+            let read = decoder.text(of: bytes[..<cut]) + decoder.text(of: bytes[cut...]) + decoder.rest()
+            #expect(read == text, "cut after byte \(cut)")
+        }
+        var byteByByte = ScreenDecoder()
+        #expect(bytes.map { byteByByte.text(of: [$0][...]) }.joined() + byteByByte.rest() == text)
+        var cutShort = ScreenDecoder()
+        #expect(cutShort.text(of: bytes[..<3]) + cutShort.rest() == "a \u{FFFD}", "a screen that ends inside a character")
+    }
+
     // MARK: what the terminal is
 
     @Test func noColorAndDumbTerminalsGetNoColour() {
