@@ -16,8 +16,9 @@ enum CheckCommand: LessonsCommand {
         on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
         exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
         Thread Sanitizer in your code (WORKBENCH_RACE_BUILD=1, beside the ordinary build) and played \
-        \(RaceCheck.runs) times, looking for the data race step 5 fixes. Exercise 11's is also \
-        built in the Swift 6 language mode (WORKBENCH_SWIFT_MODE=6): its errors in your files are the verdict. \
+        \(RaceCheck.runs) times, looking for the data race step 5 fixes. Exercise 11's files are also \
+        compiled one by one in the Swift 6 language mode (the mode WORKBENCH_SWIFT_MODE=6 builds in): their errors \
+        are the verdict. \
         The verdict is kept in .operationlessons/last-check.json: lessons hint reads it.
         """
 
@@ -192,16 +193,18 @@ enum CheckCommand: LessonsCommand {
         return workspace.root.appendingPathComponent(scratch).appendingPathComponent("debug")
     }
 
-    /// Builds the workbench again in the Swift 6 language mode and judges what the compiler said of the learner's files.
+    /// Compiles the learner's files again in the Swift 6 language mode, against the libraries the ordinary build
+    /// made, and judges what the compiler said of them.
     static func swift6Check(_ workspace: Workspace) throws -> CheckResult {
-        say("\nThe compiler's verdict: building the workbench in the Swift 6 language mode:")
-        say(Swift6Check.command)
-        let built = try Swift6Check.build(root: workspace.root).run(watchdog: Watchdog(limit: buildLimit))
-        if let ranFor = built.stoppedAfter {
-            return Swift6Check.unmeasured("swift build was stopped after \(Int(ranFor.components.seconds)) s")
+        say("\nThe compiler's verdict: each of your files compiled in the Swift 6 language mode")
+        say("(\(Swift6Check.command) may show fewer):")
+        let compile = Swift6Check.compile(root: workspace.root, products: products(workspace, flags: []))
+        let compiled = try compile.run(watchdog: Watchdog(limit: buildLimit))
+        if let ranFor = compiled.stoppedAfter {
+            return Swift6Check.unmeasured("swiftc was stopped after \(Int(ranFor.components.seconds)) s")
         }
         return Swift6Check.judge(
-            buildLog: built.output, compiled: built.exited && built.status == 0, root: workspace.root,
+            buildLog: compiled.output, compiled: compiled.exited && compiled.status == 0, root: workspace.root,
             code: LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code)))
     }
 

@@ -3,15 +3,12 @@ import LessonKit
 
 /// Exercise 11's bug, which no scenario can show: code the story plays one
 /// task at a time measures as race-free, whatever it would do on real
-/// threads. The Swift 6 compiler judges it instead: the workbench is built
-/// again in the Swift 6 language mode (complete concurrency checking), and
-/// its errors in the learner's files are the verdict, in the compiler's words.
-/// A full build: `-typecheck` alone misses the region checks (`Tests/Fixtures/Swift6`).
+/// threads. The Swift 6 compiler judges it instead: the learner's files are
+/// compiled again in the Swift 6 language mode (complete concurrency checking),
+/// and their errors are the verdict, in the compiler's words.
 public enum Swift6Check {
-    /// What the workbench's manifest reads to compile the learner's code in the Swift 6 mode.
-    public static let environment = ["WORKBENCH_SWIFT_MODE": "6"]
-
-    /// The build, as a learner types it.
+    /// The build a learner types to see the errors (`Workbench/Package.swift` reads the setting). It may show
+    /// fewer than `compile`: it compiles files in batches, and a type error stops its batch's region checks.
     public static let command = "WORKBENCH_SWIFT_MODE=6 swift build --package-path \(WorkbenchLayout.package)"
 
     public static let bug = BugText(
@@ -52,21 +49,49 @@ public enum Swift6Check {
         public var said: String { "\(file):\(line):\(column): \(message)" }
     }
 
-    /// The build of the workbench in the Swift 6 mode, its log and standard
-    /// error in one (`judge` reads it). It shares the ordinary build's folder:
-    /// only the learner's module is compiled again, in a few seconds.
-    public static func build(root: URL) -> ChildProcess {
-        var build = ChildProcess(command: ["swift", "build", "--package-path", WorkbenchLayout.package])
-        build.directory = root
-        build.environment = environment
-        build.errors = .intoOutput
-        return build
+    /// The learner's files compiled in the Swift 6 mode against the lessons'
+    /// libraries as `products` (a `debug` folder: the workbench's ordinary
+    /// build, or the lessons' own) holds them, its standard error in its output
+    /// (`judge` reads it). Only as far as the compiler's checks go (`-emit-sil`:
+    /// the region checks run on SIL, which `-typecheck` never makes), with no
+    /// manifest, build plan or link, and the ordinary build left as it is. One
+    /// compile per file (a build batches them): a file with a type error stops
+    /// the region checks of every file compiled with it.
+    public static func compile(root: URL, products: URL) -> ChildProcess {
+        // The paths the build gave the compiler: a module cache named two ways holds each module twice, and fails.
+        let products = products.resolvingSymlinksInPath()
+        let files = swiftFiles(in: root.appendingPathComponent(WorkbenchLayout.code))
+        let clangModules = ((try? FileManager.default.contentsOfDirectory(atPath: products.path)) ?? [])
+            .filter { $0.hasSuffix(".build") }.sorted()
+            .map { products.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        // Without `-continue-building-after-errors` the files not yet compiled when one fails are left out.
+        var compile = ChildProcess(
+            command: [
+                "swiftc", "-emit-sil", "-continue-building-after-errors", "-swift-version", "6", "-module-name",
+                "Workbench", "-package-name", "workbench", "-Onone", "-DSWIFT_PACKAGE", "-DDEBUG", "-j2",
+                "-I", products.appendingPathComponent("Modules").path,
+                "-module-cache-path", products.appendingPathComponent("ModuleCache").path,
+            ] + clangModules.flatMap { ["-Xcc", "-fmodule-map-file=" + $0] } + files.map(\.path))
+        compile.directory = root
+        compile.errors = .intoOutput
+        return compile
     }
 
-    /// Each error in the learner's files, once (the module's interface and its
-    /// code are compiled by two jobs that report the same errors), in the
-    /// order of file, line and column: the files are compiled in parallel, and
-    /// their errors come in any order.
+    /// The Swift files of the learner's module, as SwiftPM finds them: in `folder` and the folders under it,
+    /// hidden ones aside.
+    static func swiftFiles(in folder: URL) -> [URL] {
+        let found =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: .skipsHiddenFiles)?
+            .allObjects ?? []
+        return found.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+            .sorted { $0.path < $1.path }
+    }
+
+    /// Each error in the learner's files, once (the compiles of two files
+    /// can report the same error, and a build compiles the module's interface
+    /// apart), in the order of file, line and column: the files are compiled
+    /// in parallel, and their errors come in any order.
     public static func errors(inBuildLog log: String, root: URL) -> [CompilerError] {
         let prefix = root.standardizedFileURL.path + "/"
         var seen = Set<String>()
@@ -81,9 +106,9 @@ public enum Swift6Check {
         return errors.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
     }
 
-    /// The verdict on one Swift 6 build: passed when it compiled; else how
+    /// The verdict on one Swift 6 compile: passed when it compiled; else how
     /// many errors the learner's files have and the first, in the compiler's
-    /// words. A build that failed with none in them (the package around it,
+    /// words. A compile that failed with none in them (a missing module,
     /// the toolchain) judges nothing. The hint is said of `code`, the learner's files.
     public static func judge(
         buildLog log: String, compiled: Bool, root: URL, code: LearnerCode? = nil
@@ -92,7 +117,7 @@ public enum Swift6Check {
         let errors = errors(inBuildLog: log, root: root)
         guard let first = errors.first else {
             let said = WorkbenchDiagnostics.compilerErrors(log, root: root).suffix(300)
-            return unmeasured("the Swift 6 build failed outside your files" + (said.isEmpty ? "" : ": \(said)"))
+            return unmeasured("the Swift 6 compile failed outside your files" + (said.isEmpty ? "" : ": \(said)"))
         }
         let files = Set(errors.map(\.file)).count
         return bug.result(
@@ -102,7 +127,7 @@ public enum Swift6Check {
             code: code)
     }
 
-    /// No verdict: the build said nothing of the learner's files (`why`), so the bug is neither fixed nor there.
+    /// No verdict: the compiler said nothing of the learner's files (`why`), so the bug is neither fixed nor there.
     public static func unmeasured(_ why: String) -> CheckResult {
         CheckResult(
             bug: bug.name, passed: false, measured: "not measured: " + why, expected: bug.expected,
