@@ -137,7 +137,10 @@ import Testing
         let verdict = RaceCheck.judge(errors: Self.countRace, crashed: false, code: Self.recordCode)
         #expect(!verdict.passed && verdict.wasMeasured)
         #expect(verdict.bug == RaceCheck.bug.name)
-        #expect(verdict.measured == "1 Thread Sanitizer report")
+        // Its summary names the compiler-generated getter: the first line is the first frame in the code.
+        #expect(
+            verdict.measured
+                == "1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/CountingRecordViewController.swift:29:37)")
         #expect(verdict.shape == "a data race on `downloadsUnderWay` (of a `CountingRecordViewController`)")
         #expect(
             verdict.diagnosis
@@ -208,6 +211,9 @@ import Testing
         let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Sources/Lesson04CacheDictionary"))
         let verdict = RaceCheck.judge(errors: Self.cacheRace, crashed: false, code: code)
         #expect(verdict.shape == nil && verdict.title == "the cache is written from download threads (a data race)")
+        #expect(
+            verdict.measured
+                == "1 Thread Sanitizer report (first: Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39)")
         #expect(
             verdict.diagnosis
                 == "`imageCache` (of an `AppsViewController`) written by thread T58 at "

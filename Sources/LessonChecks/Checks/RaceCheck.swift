@@ -60,10 +60,6 @@ public enum RaceCheck {
                 """,
             ]))
 
-    /// Where else code under test lives, after the learner's: the steps', and the
-    /// suite's fixtures (controllers ported from published tutorials).
-    static let codeFolders = ["Sources/", "Tests/Fixtures/"]
-
     /// TSan's word for a race on a Swift variable is "Swift access race"; on
     /// memory it does not know as a variable, "data race".
     public static func raceReports(in errors: String) -> [Substring] {
@@ -108,19 +104,13 @@ public enum RaceCheck {
         // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
         let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
         let reports = raceReports(in: errors)
-        let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
-        // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
-        let place = summary.flatMap { line in
-            ([WorkbenchLayout.code] + codeFolders).lazy.compactMap { line.range(of: $0) }.first.map {
-                String(line[$0.lowerBound...].prefix { $0 != " " })
-            }
-        }
+        let appsCode = [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode
         var measured = counted(reports.count, "Thread Sanitizer report")
-        if let place { measured += " (first: \(place))" }
+        if !reports.isEmpty, let place = RaceReport.firstPlace(errors: errors, codeFolders: appsCode) {
+            measured += " (first: \(place))"
+        }
         if crashed { measured += " · the run crashed" }
-        if let race = RaceReport(
-            errors: errors, codeFolders: [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode)
-        {
+        if let race = RaceReport(errors: errors, codeFolders: appsCode) {
             // One row of the exercise's table whatever raced, so that every count stays one: its title and hint
             // say what TSan measured when that is not the cache.
             let cache = race.racedOnADictionary(in: code)

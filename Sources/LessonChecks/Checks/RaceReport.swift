@@ -45,13 +45,7 @@ struct RaceReport {
                 blocks[blocks.count - 1].frames.append(line)
             }
         }
-        func place(_ frames: [String]) -> String? {
-            frames.lazy.compactMap { frame in
-                codeFolders.lazy.compactMap { frame.range(of: $0) }.first.map {
-                    String(frame[$0.lowerBound...].prefix { $0 != " " })
-                }
-            }.first
-        }
+        let place = { (frames: [String]) in Self.firstPlace(in: frames, codeFolders: codeFolders) }
         let onMain: ([String]) -> Bool = { frames in
             frames.contains { $0.contains("Sources/LessonKit/Engine/ScenarioRunner.swift") }
         }
@@ -65,6 +59,25 @@ struct RaceReport {
         allocatedAt = allocationBlock.flatMap { place($0.frames) }
         mainQueueThreads = Set(blocks.filter { !$0.thread.isEmpty && onMain($0.frames) }.map(\.thread))
         guard accesses.count == 2, accesses.allSatisfy({ $0.place != nil }) else { return nil }
+    }
+
+    /// Where the first report's first access is in the code under test: its
+    /// first frame there, as a Swift access race's summary names only the
+    /// compiler-generated accessor (`/<compiler-generated> in $s…vM`).
+    static func firstPlace(errors: String, codeFolders: [String]) -> String? {
+        let lines = errors.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer:") }) else { return nil }
+        let report = lines[(start + 1)...].prefix { !$0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        return firstPlace(in: report.filter { $0.hasPrefix("    #") }, codeFolders: codeFolders)
+    }
+
+    /// "Tests/Fixtures/…/File.swift:141:22" of the first of `frames` in `codeFolders`.
+    private static func firstPlace(in frames: some Sequence<String>, codeFolders: [String]) -> String? {
+        frames.lazy.compactMap { frame in
+            codeFolders.lazy.compactMap { frame.range(of: $0) }.first.map {
+                String(frame[$0.lowerBound...].prefix { $0 != " " })
+            }
+        }.first
     }
 
     /// The variable both accesses touch, read from the learner's lines: nil
