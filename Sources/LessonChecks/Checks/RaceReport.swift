@@ -174,8 +174,11 @@ struct RaceReport {
             guard first <= column, !enumCase, !keywords.contains(String(match.output)) else { continue }
             names.append((String(match.output), column <= last))
         }
-        // Not in a name (TSan points a write at its `=`): what is assigned, else the line's first name.
-        let chosen = names.first { $0.covers }?.name ?? assigned(before: column, in: line) ?? names.first?.name
+        // Not in a name (TSan points a write at its `=`): what is assigned, else the line's first name, else what
+        // a binding at the line's start reads.
+        let chosen =
+            names.first { $0.covers }?.name ?? assigned(before: column, in: line) ?? names.first?.name
+            ?? boundValue(in: line)
         return chosen.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }
     }
 
@@ -199,6 +202,16 @@ struct RaceReport {
             left = left[..<open]
         }
         return left.firstMatch(of: #/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/#).map { String($0.output) }
+    }
+
+    /// The name a binding starting the line reads: `imageCache` in `if let image = imageCache[app.icon] {`, whose
+    /// read TSan points at its `if`.
+    private static func boundValue(in line: Substring) -> String? {
+        let binding = #/
+            ^\s*(?:(?:if|guard|while)\ )?(?:let|var)\ [A-Za-z_][A-Za-z0-9_]*\s*(?::[^=]*)?=\s*
+            ([A-Za-z_][A-Za-z0-9_]*(?:\??\.[A-Za-z_][A-Za-z0-9_]*)*)
+            /#
+        return line.firstMatch(of: binding).map { $0.output.1.replacingOccurrences(of: "?.", with: ".") }
     }
 
     private static let keywords: Set<String> = [
