@@ -11,7 +11,8 @@ struct RaceReport {
         let thread: String
         /// "Tests/Fixtures/…/File.swift:141:22": the first frame in the code under test.
         let place: String?
-        /// The access's frames pass through the scenario's turns, which the harness plays on the main queue.
+        /// The access's frames pass through the main queue's work: the scenario's turns, or what the app put
+        /// there, which the Dispatch seam runs in a frame of its own.
         let onMainQueue: Bool
         /// The access's frames pass through `OperationQueue`'s running of an operation.
         let inOperation: Bool
@@ -47,7 +48,9 @@ struct RaceReport {
         }
         let place = { (frames: [String]) in Self.firstPlace(in: frames, codeFolders: codeFolders) }
         let onMain: ([String]) -> Bool = { frames in
-            frames.contains { $0.contains("Sources/LessonKit/Engine/ScenarioRunner.swift") }
+            frames.contains {
+                $0.contains("Sources/LessonKit/Engine/ScenarioRunner.swift") || $0.contains(" seam_main_queue_work ")
+            }
         }
         accesses = blocks.filter { $0.kind != nil }.map { block in
             Access(
