@@ -115,6 +115,25 @@ struct ThreadSanitizerTests {
         }
     }
 
+    /// Step 5's controller with the downloaded image force-unwrapped
+    /// (Tests/Fixtures/UnwrappedImage), offline: its first failed download
+    /// traps on its own line. Run as the race check runs it, TSan catches the
+    /// trap and names that line: the race is not measured, at the learner's line.
+    @Test func aForceUnwrapInTheRaceRunIsSaidAtTheLearnersLine() async throws {
+        let run = try await LessonProcess.run(
+            "UnwrappedImageFixture", ["--scenario", "offline", "--json"], environment: RaceCheck.environment)
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/UnwrappedImage"))
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
+        #expect(run.crashed && run.status == RaceCheck.reportedStatus, "exited \(run.status)")
+        #expect(!verdict.passed && !verdict.wasMeasured)
+        #expect(
+            verdict.measured
+                == "not measured: your program crashed at "
+                + "Tests/Fixtures/UnwrappedImage/UnwrappedImageViewController.swift:76:33 (the Thread Sanitizer run)",
+            "\(run.errors.suffix(2000))")
+        #expect(verdict.hint == "Unwrap with `if let` or `guard let` instead of `!`.")
+    }
+
     /// A TSan report, or a crash, in step 4's file. (A Swift access race's
     /// summary names the compiler-generated accessor, not the file: the
     /// file is in the report's frames.)

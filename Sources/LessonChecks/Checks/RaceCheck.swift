@@ -29,7 +29,9 @@ public enum RaceCheck {
     /// No Swift backtracer in a TSan-built run: TSan prints the crash's stack
     /// itself, and a backtracer that hung on a crashed TSan process kept the
     /// socket by which Foundation's `Process` learns the child ended (seen in CI).
-    public static let environment = ["SWIFT_BACKTRACE": "enable=no"]
+    /// A Swift trap (a force unwrap of nil) is a SIGILL, which TSan leaves
+    /// alone, and its line printed nowhere, unless told to catch it too.
+    public static let environment = ["SWIFT_BACKTRACE": "enable=no", "TSAN_OPTIONS": "handle_sigill=1"]
 
     public static let bug = BugText(
         name: "the cache is written from download threads (a data race)",
