@@ -102,11 +102,12 @@ let package = Package(
             // Kept as the tutorial wrote it, Swift 5 warnings and all; they are not the build's to show.
             swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])] + appSanitizer,
             linkerSettings: appSanitizerLink),
-        // Step 5's controller with the downloaded image force-unwrapped, played by CrashReplayTests:
-        // every failed download crashes it in its own file.
+        // Step 5's controller with the downloaded image force-unwrapped, played by CrashReplayTests (and, race-built,
+        // by ThreadSanitizerTests): every failed download crashes it in its own file.
         .executableTarget(
             name: "UnwrappedImageFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
-            path: "Tests/Fixtures/UnwrappedImage", swiftSettings: [.swiftLanguageMode(.v5)]),
+            path: "Tests/Fixtures/UnwrappedImage", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
+            linkerSettings: appSanitizerLink),
     ] + exerciseStartTargets.map {
         .target(
             name: $0,

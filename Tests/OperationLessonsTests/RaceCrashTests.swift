@@ -103,7 +103,10 @@ import Testing
         let verdict = RaceCheck.judge(
             errors: RaceReportTests.cacheRace + "\n" + Self.segmentationFault, crashed: false, code: code)
         #expect(!verdict.passed && verdict.wasMeasured)
-        #expect(verdict.measured == "1 Thread Sanitizer report · the run crashed")
+        #expect(
+            verdict.measured
+                == "1 Thread Sanitizer report (first: Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39) "
+                + "· the run crashed")
         #expect(verdict.hint == RaceReportTests.cacheHint)
     }
 }

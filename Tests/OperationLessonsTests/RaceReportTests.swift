@@ -137,7 +137,10 @@ import Testing
         let verdict = RaceCheck.judge(errors: Self.countRace, crashed: false, code: Self.recordCode)
         #expect(!verdict.passed && verdict.wasMeasured)
         #expect(verdict.bug == RaceCheck.bug.name)
-        #expect(verdict.measured == "1 Thread Sanitizer report")
+        // Its summary names the compiler-generated getter: the first line is the first frame in the code.
+        #expect(
+            verdict.measured
+                == "1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/CountingRecordViewController.swift:29:37)")
         #expect(verdict.shape == "a data race on `downloadsUnderWay` (of a `CountingRecordViewController`)")
         #expect(
             verdict.diagnosis
@@ -209,11 +212,75 @@ import Testing
         let verdict = RaceCheck.judge(errors: Self.cacheRace, crashed: false, code: code)
         #expect(verdict.shape == nil && verdict.title == "the cache is written from download threads (a data race)")
         #expect(
+            verdict.measured
+                == "1 Thread Sanitizer report (first: Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39)")
+        #expect(
             verdict.diagnosis
                 == "`imageCache` (of an `AppsViewController`) written by thread T58 at "
                 + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 and written by thread T16 at "
                 + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39, with nothing ordering the two")
         #expect(verdict.hint == Self.cacheHint)
+    }
+
+    /// The first report of step 4's race build (`OPERATION_LESSONS_RACE_BUILD=1`), whole, paths under /x: a
+    /// download writes the cache (51:39) after the main queue read it in `cellForRowAt` (42:9), in a
+    /// `reloadRows` the download handed to `OperationQueue.main`, outside the harness's turns: the Dispatch
+    /// seam's frame (`seam_main_queue_work`) says it is the main queue's.
+    static let cacheReadRace = """
+        WARNING: ThreadSanitizer: Swift access race (pid=5070)
+          Modifying access of Swift variable at 0x721400005040 by thread T6:
+            #0 $s23Lesson04CacheDictionary18AppsViewControllerC05imageB0SDySS8TableKit5ImageCGvM /<compiler-generated> (Lesson04CacheDictionary+0x12bb8c)
+            #1 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtFyyYbcfU_ /x/Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 (Lesson04CacheDictionary+0x128cba)
+            #2 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtFyyYbcfU_TA /<compiler-generated> (Lesson04CacheDictionary+0x1290bc)
+            #3 $sIegh_ytIeghr_TRTA AffineTransform.swift.o (libFoundation.so+0x33da20)
+            #4 _dispatch_continuation_pop crtstuff.c (libdispatch.so+0x2c087)
+
+          Previous read of size 8 at 0x721400005040 by thread T4:
+            #0 $s23Lesson04CacheDictionary18AppsViewControllerC05imageB0SDySS8TableKit5ImageCGvg /<compiler-generated> (Lesson04CacheDictionary+0x12ba8a)
+            #1 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtF /x/Sources/Lesson04CacheDictionary/AppsViewController.swift:42:9 (Lesson04CacheDictionary+0x12c293)
+            #2 $s8TableKit0A14ViewControllerCAA0aC10DataSourceA2aDP05tableC0_12cellForRowAtAA0aC4CellCAA0aC0C_20FoundationEssentials9IndexPathVtFTW /<compiler-generated> (Lesson04CacheDictionary+0x2d5db0)
+            #3 $s23Lesson04CacheDictionary18AppsViewControllerC05tableE0_12cellForRowAt8TableKit0lE4CellCAF0lE0C_20FoundationEssentials9IndexPathVtFyyYbcfU_yyYbcfU1_TA /<compiler-generated> (Lesson04CacheDictionary+0x12af05)
+            #4 $sIegh_ytIeghr_TRTA AffineTransform.swift.o (libFoundation.so+0x33da20)
+            #5 seam_main_queue_work /x/Sources/DispatchSeam/DispatchSeam.c:278:5 (Lesson04CacheDictionary+0x125830)
+            #6 _dispatch_lane_serial_drain crtstuff.c (libdispatch.so+0x2f112)
+
+          Location is heap block of size 72 at 0x721400005000 allocated by thread T4:
+            #0 malloc /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:686:5 (Lesson04CacheDictionary+0xa1060)
+            #1 swift_slowAlloc <null> (libswiftCore.so+0x46fa6e)
+            #2 $s23Lesson04CacheDictionary18AppsViewControllerC13LessonSupport0gF0AadEP11environmentxAD0G11EnvironmentV_tcfCTW /<compiler-generated> (Lesson04CacheDictionary+0x129910)
+            #3 $s9LessonKit11LaunchedAppC6launchyyF /x/Sources/LessonKit/Engine/LaunchedApp.swift:35:31 (Lesson04CacheDictionary+0x195238)
+            #4 _dispatch_lane_serial_drain crtstuff.c (libdispatch.so+0x2f112)
+
+          Thread T6 '-qos.overcommit' (tid=5077, running) created by thread T5 at:
+            #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (Lesson04CacheDictionary+0xa2c4a)
+            #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+
+          Thread T4 '-qos.overcommit' (tid=5075, running) created by thread T1 at:
+            #0 pthread_create /home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp:1094:3 (Lesson04CacheDictionary+0xa2c4a)
+            #1 _dispatch_root_queue_poke_slow queue.c (libdispatch.so+0x32195)
+            #2 dispatch_async /x/Sources/DispatchSeam/DispatchSeam.c:317:68 (Lesson04CacheDictionary+0x123bbe)
+            #3 _dispatch_continuation_pop crtstuff.c (libdispatch.so+0x2c087)
+
+        SUMMARY: ThreadSanitizer: Swift access race /<compiler-generated> in $s23Lesson04CacheDictionary18AppsViewControllerC05imageB0SDySS8TableKit5ImageCGvM
+        """
+
+    /// TSan points the read in `if let image = imageCache[app.icon]` at its `if`: the name is what the binding
+    /// reads, so both lines name the cache, and the bug's own hint stays. The read is the main queue's, though
+    /// made in no turn.
+    @Test func aReadInAConditionalBindingNamesWhatItReads() {
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Sources/Lesson04CacheDictionary"))
+        let verdict = RaceCheck.judge(errors: Self.cacheReadRace, crashed: false, code: code)
+        #expect(verdict.shape == nil)
+        #expect(
+            verdict.diagnosis
+                == "`imageCache` (of an `AppsViewController`) written by thread T6 at "
+                + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 and read on the main queue (thread T4) at "
+                + "Sources/Lesson04CacheDictionary/AppsViewController.swift:42:9, with nothing ordering the two")
+        #expect(verdict.hint == Self.cacheHint)
+        let guarded = LearnerCode(files: [
+            "A.swift": "        guard let image = self?.pictures[app.icon] else { return }"
+        ])
+        #expect(RaceReport.touched(at: "Workbench/A.swift:1:9", in: guarded) == "pictures")
     }
 
     /// The same report said of a controller whose `imageCache` is a type of

@@ -46,18 +46,18 @@ struct ThreadSanitizerTests {
             // A crash with no report before it: the race is not measured, at the line it crashed.
             return #expect(!verdict.wasMeasured && verdict.measured.contains("crashed"), "\(verdict.measured)")
         }
-        // TSan's two places in step 4's file. The first report is two downloads writing the cache at once (then
-        // the cache its own hint points at is named), or, with the harness out of the race build, a download's
-        // write against the main queue's read in `cellForRowAt`.
+        // TSan's two places in step 4's file. The first report is two downloads writing the cache at once, or,
+        // with the harness out of the race build, a download's write against the main queue's read in
+        // `cellForRowAt`: either way the cache its own hint points at is named.
         let seen = try #require(verdict.diagnosis)
         let places = seen.components(separatedBy: " at Sources/Lesson04CacheDictionary/AppsViewController.swift:")
         #expect(places.count == 3, "\(seen)")
-        if seen.hasPrefix("`imageCache` ") {
-            #expect(verdict.hint == RaceReportTests.cacheHint)
-        } else {
-            let lines = places.dropFirst().map { $0.prefix { $0 != "," && $0 != " " } }
-            #expect(lines.sorted() == ["42:9", "51:39"], "\(seen)")
-        }
+        let lines = places.dropFirst().map { $0.prefix { $0 != "," && $0 != " " } }
+        #expect([["51:39", "51:39"], ["42:9", "51:39"]].contains(lines.sorted()), "\(seen)")
+        // The read in `cellForRowAt` is the main queue's, in a turn or in a `reloadRows` the app queued there.
+        if lines.contains("42:9") { #expect(seen.contains(" read on the main queue (thread T"), "\(seen)") }
+        #expect(seen.hasPrefix("`imageCache` (of an `AppsViewController`) "), "\(seen)")
+        #expect(verdict.hint == RaceReportTests.cacheHint)
     }
 
     /// The same controller whose download marks its record `.downloading`
@@ -113,6 +113,25 @@ struct ThreadSanitizerTests {
             #expect(!verdict.passed)
             #expect(verdict.measured.contains("(first: Tests/Fixtures/RecordRace/RecordViewController.swift:"))
         }
+    }
+
+    /// Step 5's controller with the downloaded image force-unwrapped
+    /// (Tests/Fixtures/UnwrappedImage), offline: its first failed download
+    /// traps on its own line. Run as the race check runs it, TSan catches the
+    /// trap and names that line: the race is not measured, at the learner's line.
+    @Test func aForceUnwrapInTheRaceRunIsSaidAtTheLearnersLine() async throws {
+        let run = try await LessonProcess.run(
+            "UnwrappedImageFixture", ["--scenario", "offline", "--json"], environment: RaceCheck.environment)
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/UnwrappedImage"))
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
+        #expect(run.crashed && run.status == RaceCheck.reportedStatus, "exited \(run.status)")
+        #expect(!verdict.passed && !verdict.wasMeasured)
+        #expect(
+            verdict.measured
+                == "not measured: your program crashed at "
+                + "Tests/Fixtures/UnwrappedImage/UnwrappedImageViewController.swift:76:33 (the Thread Sanitizer run)",
+            "\(run.errors.suffix(2000))")
+        #expect(verdict.hint == "Unwrap with `if let` or `guard let` instead of `!`.")
     }
 
     /// A TSan report, or a crash, in step 4's file. (A Swift access race's

@@ -29,7 +29,9 @@ public enum RaceCheck {
     /// No Swift backtracer in a TSan-built run: TSan prints the crash's stack
     /// itself, and a backtracer that hung on a crashed TSan process kept the
     /// socket by which Foundation's `Process` learns the child ended (seen in CI).
-    public static let environment = ["SWIFT_BACKTRACE": "enable=no"]
+    /// A Swift trap (a force unwrap of nil) is a SIGILL, which TSan leaves
+    /// alone, and its line printed nowhere, unless told to catch it too.
+    public static let environment = ["SWIFT_BACKTRACE": "enable=no", "TSAN_OPTIONS": "handle_sigill=1"]
 
     public static let bug = BugText(
         name: "the cache is written from download threads (a data race)",
@@ -59,10 +61,6 @@ public enum RaceCheck {
                 tableView.reloadRows(at: [indexPath])
                 """,
             ]))
-
-    /// Where else code under test lives, after the learner's: the steps', and the
-    /// suite's fixtures (controllers ported from published tutorials).
-    static let codeFolders = ["Sources/", "Tests/Fixtures/"]
 
     /// TSan's word for a race on a Swift variable is "Swift access race"; on
     /// memory it does not know as a variable, "data race".
@@ -108,19 +106,13 @@ public enum RaceCheck {
         // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
         let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
         let reports = raceReports(in: errors)
-        let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
-        // "…/Workbench/Sources/Workbench/AppsViewController.swift:51:39 in $s9Workbench…": the file and line, not the symbol.
-        let place = summary.flatMap { line in
-            ([WorkbenchLayout.code] + codeFolders).lazy.compactMap { line.range(of: $0) }.first.map {
-                String(line[$0.lowerBound...].prefix { $0 != " " })
-            }
-        }
+        let appsCode = [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode
         var measured = counted(reports.count, "Thread Sanitizer report")
-        if let place { measured += " (first: \(place))" }
+        if !reports.isEmpty, let place = RaceReport.firstPlace(errors: errors, codeFolders: appsCode) {
+            measured += " (first: \(place))"
+        }
         if crashed { measured += " · the run crashed" }
-        if let race = RaceReport(
-            errors: errors, codeFolders: [WorkbenchDiagnostics.learnersCode] + WorkbenchDiagnostics.stepsCode)
-        {
+        if let race = RaceReport(errors: errors, codeFolders: appsCode) {
             // One row of the exercise's table whatever raced, so that every count stays one: its title and hint
             // say what TSan measured when that is not the cache.
             let cache = race.racedOnADictionary(in: code)

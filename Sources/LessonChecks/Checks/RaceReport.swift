@@ -11,7 +11,8 @@ struct RaceReport {
         let thread: String
         /// "Tests/Fixtures/…/File.swift:141:22": the first frame in the code under test.
         let place: String?
-        /// The access's frames pass through the scenario's turns, which the harness plays on the main queue.
+        /// The access's frames pass through the main queue's work: the scenario's turns, or what the app put
+        /// there, which the Dispatch seam runs in a frame of its own.
         let onMainQueue: Bool
         /// The access's frames pass through `OperationQueue`'s running of an operation.
         let inOperation: Bool
@@ -45,15 +46,11 @@ struct RaceReport {
                 blocks[blocks.count - 1].frames.append(line)
             }
         }
-        func place(_ frames: [String]) -> String? {
-            frames.lazy.compactMap { frame in
-                codeFolders.lazy.compactMap { frame.range(of: $0) }.first.map {
-                    String(frame[$0.lowerBound...].prefix { $0 != " " })
-                }
-            }.first
-        }
+        let place = { (frames: [String]) in Self.firstPlace(in: frames, codeFolders: codeFolders) }
         let onMain: ([String]) -> Bool = { frames in
-            frames.contains { $0.contains("Sources/LessonKit/Engine/ScenarioRunner.swift") }
+            frames.contains {
+                $0.contains("Sources/LessonKit/Engine/ScenarioRunner.swift") || $0.contains(" seam_main_queue_work ")
+            }
         }
         accesses = blocks.filter { $0.kind != nil }.map { block in
             Access(
@@ -65,6 +62,25 @@ struct RaceReport {
         allocatedAt = allocationBlock.flatMap { place($0.frames) }
         mainQueueThreads = Set(blocks.filter { !$0.thread.isEmpty && onMain($0.frames) }.map(\.thread))
         guard accesses.count == 2, accesses.allSatisfy({ $0.place != nil }) else { return nil }
+    }
+
+    /// Where the first report's first access is in the code under test: its
+    /// first frame there, as a Swift access race's summary names only the
+    /// compiler-generated accessor (`/<compiler-generated> in $s…vM`).
+    static func firstPlace(errors: String, codeFolders: [String]) -> String? {
+        let lines = errors.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer:") }) else { return nil }
+        let report = lines[(start + 1)...].prefix { !$0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        return firstPlace(in: report.filter { $0.hasPrefix("    #") }, codeFolders: codeFolders)
+    }
+
+    /// "Tests/Fixtures/…/File.swift:141:22" of the first of `frames` in `codeFolders`.
+    private static func firstPlace(in frames: some Sequence<String>, codeFolders: [String]) -> String? {
+        frames.lazy.compactMap { frame in
+            codeFolders.lazy.compactMap { frame.range(of: $0) }.first.map {
+                String(frame[$0.lowerBound...].prefix { $0 != " " })
+            }
+        }.first
     }
 
     /// The variable both accesses touch, read from the learner's lines: nil
@@ -161,8 +177,11 @@ struct RaceReport {
             guard first <= column, !enumCase, !keywords.contains(String(match.output)) else { continue }
             names.append((String(match.output), column <= last))
         }
-        // Not in a name (TSan points a write at its `=`): what is assigned, else the line's first name.
-        let chosen = names.first { $0.covers }?.name ?? assigned(before: column, in: line) ?? names.first?.name
+        // Not in a name (TSan points a write at its `=`): what is assigned, else the line's first name, else what
+        // a binding at the line's start reads.
+        let chosen =
+            names.first { $0.covers }?.name ?? assigned(before: column, in: line) ?? names.first?.name
+            ?? boundValue(in: line)
         return chosen.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }
     }
 
@@ -186,6 +205,16 @@ struct RaceReport {
             left = left[..<open]
         }
         return left.firstMatch(of: #/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/#).map { String($0.output) }
+    }
+
+    /// The name a binding starting the line reads: `imageCache` in `if let image = imageCache[app.icon] {`, whose
+    /// read TSan points at its `if`.
+    private static func boundValue(in line: Substring) -> String? {
+        let binding = #/
+            ^\s*(?:(?:if|guard|while)\ )?(?:let|var)\ [A-Za-z_][A-Za-z0-9_]*\s*(?::[^=]*)?=\s*
+            ([A-Za-z_][A-Za-z0-9_]*(?:\??\.[A-Za-z_][A-Za-z0-9_]*)*)
+            /#
+        return line.firstMatch(of: binding).map { $0.output.1.replacingOccurrences(of: "?.", with: ".") }
     }
 
     private static let keywords: Set<String> = [

@@ -165,6 +165,10 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// Runs `body` as the app's work: what it submits to Dispatch is counted.
     private func asTheApp(_ body: () -> Void) {
+        // In the race build the harness is not instrumented: this marks what the app does here (its launch, the
+        // turns) as the main queue's in TSan's reports (`RaceReport`), as the instrumented harness's own frames do.
+        unseen_frame_enter()
+        defer { unseen_frame_exit() }
         let saved = seam_enter_run()
         body()
         seam_restore(saved)
@@ -182,10 +186,6 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// One turn of the main queue: look, and move on once the app is idle.
     private func turn() {
-        // In the race build the harness is not instrumented: this marks what the app does in a turn as the main
-        // queue's in TSan's reports (`RaceReport`), as the instrumented harness's own frames do.
-        unseen_frame_enter()
-        defer { unseen_frame_exit() }
         switch phase {
         case .finishing, .closed: return
         case .playing, .hearingFailures: break
