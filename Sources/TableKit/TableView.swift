@@ -78,7 +78,7 @@ public final class TableView {
     public func reloadData() {
         MainQueue.check("TableView.reloadData called off the main queue", in: instruments)
         for row in visibleCells.keys.sorted() { recycleCell(at: row) }
-        numberOfRows = dataSource?.tableView(self, numberOfRowsInSection: 0) ?? 0
+        numberOfRows = callingTheApp { dataSource?.tableView(self, numberOfRowsInSection: 0) } ?? 0
         contentOffset = min(contentOffset, maximumOffset)
         layoutRows()
     }
@@ -107,7 +107,7 @@ public final class TableView {
         let wasTracking = isTracking
         isDragging = true
         isDecelerating = false
-        delegate?.scrollViewWillBeginDragging(self)
+        callingTheApp { delegate?.scrollViewWillBeginDragging(self) }
         if !wasTracking { post(Self.didBeginTrackingNotification) }
     }
 
@@ -115,7 +115,7 @@ public final class TableView {
     public func endDragging(willDecelerate: Bool) {
         isDragging = false
         isDecelerating = willDecelerate
-        delegate?.scrollViewDidEndDragging(self, willDecelerate: willDecelerate)
+        callingTheApp { delegate?.scrollViewDidEndDragging(self, willDecelerate: willDecelerate) }
         if !isTracking { post(Self.didEndTrackingNotification) }
     }
 
@@ -123,7 +123,7 @@ public final class TableView {
     public func endDecelerating() {
         guard isDecelerating else { return }
         isDecelerating = false
-        delegate?.scrollViewDidEndDecelerating(self)
+        callingTheApp { delegate?.scrollViewDidEndDecelerating(self) }
         if !isTracking { post(Self.didEndTrackingNotification) }
     }
 
@@ -141,7 +141,7 @@ public final class TableView {
     public static let didEndTrackingNotification = Notification.Name("TableKit.TableView.didEndTracking")
 
     private func post(_ name: Notification.Name) {
-        NotificationCenter.default.post(name: name, object: self)
+        callingTheApp { NotificationCenter.default.post(name: name, object: self) }
     }
 
     /// Every cell object the table holds, on screen or waiting in the pool.
@@ -160,7 +160,7 @@ public final class TableView {
         cellRequests += 1
         observer?.tableView(self, willProvideCellAt: row)
         rowBeingProvided = row
-        visibleCells[row] = dataSource.tableView(self, cellForRowAt: IndexPath(row: row))
+        visibleCells[row] = callingTheApp { dataSource.tableView(self, cellForRowAt: IndexPath(row: row)) }
         rowBeingProvided = nil
         observer?.tableView(self, didProvideCellAt: row)
     }

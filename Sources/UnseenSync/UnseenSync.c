@@ -34,6 +34,47 @@ void unseen_end(void) {
     AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
 }
 
+/// The harness's fiber of the calling thread, and the thread's own while a turn runs on the harness's.
+static _Thread_local void *harness_fiber, *app_fiber;
+/// How deep the side not running now (the app's during a turn, the turn's during a call into the app) was in
+/// `unseen_begin`: each fiber has ignore levels of its own.
+static _Thread_local int other_depth;
+/// How many turns the calling thread is in: it is on the harness's fiber while this is above 0.
+static _Thread_local int turns;
+
+static void switch_to(void *fiber) {
+    int here = depth;
+    depth = other_depth;
+    other_depth = here;
+    __tsan_switch_to_fiber(fiber, 1 /* __tsan_switch_to_fiber_no_sync: no order between the two */);
+}
+
+void unseen_turn_begin(void) {
+    if (turns++ == 0 && __tsan_switch_to_fiber) {
+        if (!harness_fiber) harness_fiber = __tsan_create_fiber(0);
+        app_fiber = __tsan_get_current_fiber();
+        switch_to(harness_fiber);
+    }
+    unseen_begin();
+}
+
+void unseen_turn_end(void) {
+    unseen_end();
+    if (--turns == 0 && __tsan_switch_to_fiber) switch_to(app_fiber);
+}
+
+int unseen_app_call_begin(void) {
+    int suspended = turns;
+    if (suspended > 0 && __tsan_switch_to_fiber) switch_to(app_fiber);
+    turns = 0;
+    return suspended;
+}
+
+void unseen_app_call_end(int suspended) {
+    if (suspended > 0 && __tsan_switch_to_fiber) switch_to(harness_fiber);
+    turns = suspended;
+}
+
 /// Runs TSan's `sync` on `token` as a thread that ignores nothing: TSan
 /// drops a release or an acquire made while the thread ignores synchronisation.
 static void seen(void (*sync)(void *), const void *token) {

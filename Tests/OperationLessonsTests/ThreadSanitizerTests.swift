@@ -73,7 +73,7 @@ struct ThreadSanitizerTests {
         #expect(!verdict.passed)
         #expect(
             verdict.measured
-                == "1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/RecordViewController.swift:107:23)",
+                == "2 Thread Sanitizer reports (first: Tests/Fixtures/RecordRace/RecordViewController.swift:107:23)",
             "\(run.errors.suffix(3000))")
         // What raced, said of this code: the record's `state`, on the main queue against an operation's thread.
         let thread = try #require(
@@ -99,20 +99,39 @@ struct ThreadSanitizerTests {
     }
 
     /// A published tutorial's controller (Tests/Fixtures/RecordRace) writes its
-    /// model record's `image` and `state` on its download thread while
-    /// `cellForRowAt` reads them on the main queue. TSan does not report it yet:
-    /// the main queue's read comes seconds before the write, and the harness's
-    /// main queue meanwhile passes the Swift runtime's process-wide `once` a few
-    /// thousand times a story second, each an order TSan records; the read's
-    /// place is forgotten by the time of the write (docs/architecture.md, "The race run").
+    /// model record's `image` and `state` on its download thread as the download
+    /// ends, while `cellForRowAt` reads them on the main queue, seconds before;
+    /// one download at a time, so the only race is the main queue against the
+    /// download thread. Seen once the harness's turns of the main queue no longer
+    /// fill TSan's short history of it (docs/architecture.md, "The race run").
     @Test func aModelRecordWrittenOnTheDownloadThreadIsReported() async throws {
         let run = try await LessonProcess.run("RecordRaceFixture", Self.arguments)
         #expect((try? run.report()) != nil, "\(run.errors.suffix(1500))")
-        withKnownIssue("TSan forgets the main queue's read before the download writes (issue 24)") {
-            let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed)
-            #expect(!verdict.passed)
-            #expect(verdict.measured.contains("(first: Tests/Fixtures/RecordRace/RecordViewController.swift:"))
-        }
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/RecordRace"))
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
+        #expect(verdict.bug == "the cache is written from download threads (a data race)")
+        #expect(!verdict.passed)
+        #expect(verdict.shape == "a data race on `record.image` (of an `IconRecord`)")
+        #expect(
+            verdict.measured
+                == "3 Thread Sanitizer reports (first: Tests/Fixtures/RecordRace/RecordViewController.swift:61:26)",
+            "\(run.errors.suffix(3000))")
+        // What raced, said of this code: the record's `image`, written by an operation's thread as its download
+        // ends, against the main queue's read in `cellForRowAt`.
+        let download = try #require(
+            run.errors.firstMatch(of: #/  Write of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        let mainQueue = try #require(
+            run.errors.firstMatch(of: #/Previous read of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        #expect(
+            verdict.diagnosis
+                == "`record.image` (of an `IconRecord`) written by \(download), in an operation, at "
+                + "Tests/Fixtures/RecordRace/RecordViewController.swift:61:26 and read on the main queue (\(mainQueue)) "
+                + "at Tests/Fixtures/RecordRace/RecordViewController.swift:106:39, with nothing ordering the two")
+        #expect(
+            verdict.hint
+                == "On which queue does your code write `record.image`, and on which does it read it? Touch it from "
+                + "one queue only (hand the result to the main queue, and write it there). Look at "
+                + "RecordViewController.swift:61:26 and RecordViewController.swift:106:39.")
     }
 
     /// Step 5's controller with the downloaded image force-unwrapped

@@ -32,10 +32,10 @@ final class LaunchedApp {
     }
 
     func launch() {
-        let controller = type.init(environment: environment)
+        let controller = callingTheApp { type.init(environment: environment) }
         self.controller = controller
         controller.tableView.observer = watcher
-        controller.viewDidLoad()
+        callingTheApp { controller.viewDidLoad() }
         controller.tableView.reloadData()
     }
 

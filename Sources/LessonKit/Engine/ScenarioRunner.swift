@@ -186,6 +186,11 @@ private final class ActiveRun: @unchecked Sendable {
 
     /// One turn of the main queue: look, and move on once the app is idle.
     private func turn() {
+        // The turn's locks and looks at the app's queues are the harness's: hidden from TSan, on a fiber of their
+        // own, so they leave the main queue's short history in TSan to the app, whose code the turn calls as the
+        // main queue's (`callingTheApp`).
+        unseen_turn_begin()
+        defer { unseen_turn_end() }
         switch phase {
         case .finishing, .closed: return
         case .playing, .hearingFailures: break
@@ -353,7 +358,7 @@ private final class ActiveRun: @unchecked Sendable {
             event("memory warning")
             seams.tableWatcher.memoryWarningDelivered()
             events.memoryWarning(requestsSoFar: seams.network.log.count)
-            app.controller?.didReceiveMemoryWarning()
+            callingTheApp { app.controller?.didReceiveMemoryWarning() }
         case .goOffline:
             event("offline")
             seams.network.setOffline(true)

@@ -14,6 +14,21 @@
 void unseen_begin(void);
 void unseen_end(void);
 
+/// One turn of the harness on the main queue, until `unseen_turn_end`: to TSan
+/// the calling thread is another thread meanwhile (a fiber of the harness's),
+/// which ignores everything as in `unseen_begin`. Ignored events still take
+/// room in TSan's short history of a thread (a lock's), and the main queue's
+/// turns take many: run on the app's own thread, they would make TSan forget
+/// the app's reads before a download writes. Nests.
+void unseen_turn_begin(void);
+void unseen_turn_end(void);
+
+/// A call from a turn into the app's code (its controller, data source or
+/// delegate), until `unseen_app_call_end` with what this returns: the app's
+/// own thread again, seen as the app's code outside a turn is.
+int unseen_app_call_begin(void);
+void unseen_app_call_end(int suspended);
+
 /// What the calling thread has done so far happens before what follows
 /// `unseen_take_over` with the same token, on any thread: the one order the
 /// harness must keep when it hands the app's work on (a fetch's answer
