@@ -42,6 +42,21 @@ static _Thread_local int other_depth;
 /// How many turns the calling thread is in: it is on the harness's fiber while this is above 0.
 static _Thread_local int turns;
 
+/// Turns move to the harness's fiber only where this file itself is not instrumented (the race build, with TSan in
+/// the app's code only). In a whole TSan build a switch inside an instrumented `unseen_turn_begin` would record its
+/// entry on one fiber and its exit on the other, overflowing TSan's shadow stack turn by turn; and there the
+/// harness's own frames fill the main queue's history anyway.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNSEEN_HARNESS_INSTRUMENTED 1
+#endif
+#endif
+#ifdef UNSEEN_HARNESS_INSTRUMENTED
+static int fibers(void) { return 0; }
+#else
+static int fibers(void) { return __tsan_switch_to_fiber != 0; }
+#endif
+
 static void switch_to(void *fiber) {
     int here = depth;
     depth = other_depth;
@@ -50,7 +65,7 @@ static void switch_to(void *fiber) {
 }
 
 void unseen_turn_begin(void) {
-    if (turns++ == 0 && __tsan_switch_to_fiber) {
+    if (turns++ == 0 && fibers()) {
         if (!harness_fiber) harness_fiber = __tsan_create_fiber(0);
         app_fiber = __tsan_get_current_fiber();
         switch_to(harness_fiber);
@@ -60,18 +75,18 @@ void unseen_turn_begin(void) {
 
 void unseen_turn_end(void) {
     unseen_end();
-    if (--turns == 0 && __tsan_switch_to_fiber) switch_to(app_fiber);
+    if (--turns == 0 && fibers()) switch_to(app_fiber);
 }
 
 int unseen_app_call_begin(void) {
     int suspended = turns;
-    if (suspended > 0 && __tsan_switch_to_fiber) switch_to(app_fiber);
+    if (suspended > 0 && fibers()) switch_to(app_fiber);
     turns = 0;
     return suspended;
 }
 
 void unseen_app_call_end(int suspended) {
-    if (suspended > 0 && __tsan_switch_to_fiber) switch_to(harness_fiber);
+    if (suspended > 0 && fibers()) switch_to(harness_fiber);
     turns = suspended;
 }
 
