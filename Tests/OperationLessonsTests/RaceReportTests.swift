@@ -338,14 +338,14 @@ import Testing
     @Test func aRaceRunThatNeverWentQuietIsNotMeasured() {
         let stuck = "Workbench: the run was stopped: 3 blocks or operations queued or running, not yet in the network"
         let why = RaceCheck.endedEarly(status: 1, errors: "warming up\n" + stuck)
-        #expect(why == "your program never went quiet: the fast-scroll-slow-rows run was stopped, its app still busy")
+        #expect(why == "your program never went quiet: the flick-then-peek run was stopped, its app still busy")
         let verdict = RaceCheck.unfinished(why, errors: stuck, code: Self.recordCode)
         #expect(!verdict.passed && !verdict.wasMeasured)
         #expect(verdict.measured == "not measured: " + why)
         #expect(!verdict.measured.contains("\n"))
         #expect(
             RaceCheck.endedEarly(status: 3, errors: "a\nlast words")
-                == "the fast-scroll-slow-rows run exited with status 3: last words")
+                == "the flick-then-peek run exited with status 3: last words")
         // A race TSan saw before the run was stopped is one.
         let raced = RaceCheck.unfinished(why, errors: Self.recordRace + "\n" + stuck, code: Self.recordCode)
         #expect(!raced.passed && raced.wasMeasured && raced.shape == Self.recordTitle)

@@ -41,7 +41,7 @@ import Testing
         let lastRow =
             scenario.steps.reversed().lazy.compactMap { step -> Double? in
                 switch step {
-                case .drag(let row, _), .fling(let row, _): row
+                case .drag(let row, _), .fling(let row, _), .peek(let row, _): row
                 default: nil
                 }
             }.first ?? 0

@@ -134,6 +134,36 @@ struct ThreadSanitizerTests {
                 + "RecordViewController.swift:61:26 and RecordViewController.swift:106:39.")
     }
 
+    /// The same tutorial's controller whole (`--loads-at-rest`, as Kodeco's
+    /// ClassicPhotos): its queue suspended while the user scrolls, downloads
+    /// started and off-screen ones cancelled only when the table rests. Its own
+    /// calls to the queue then order every read `fast-scroll-slow-rows` makes
+    /// after the writes it could race with; the race run's peeks bring back
+    /// rows whose downloads run, within one gesture, and the race is seen.
+    @Test func aModelRecordOfATableThatLoadsAtRestIsReported() async throws {
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/RecordRace"))
+        let flicks = try await LessonProcess.run(
+            "RecordRaceFixture", ["--loads-at-rest", "--scenario", "fast-scroll-slow-rows", "--json"])
+        #expect(flicks.status == 0 && Self.raceReports(in: flicks.errors).isEmpty, "\(flicks.errors.suffix(1500))")
+
+        let run = try await LessonProcess.run("RecordRaceFixture", ["--loads-at-rest"] + Self.arguments)
+        let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
+        #expect(!verdict.passed)
+        #expect(verdict.shape == "a data race on `record.image` (of an `IconRecord`)", "\(run.errors.suffix(3000))")
+        #expect(
+            verdict.measured
+                == "2 Thread Sanitizer reports (first: Tests/Fixtures/RecordRace/RecordViewController.swift:61:26)")
+        let download = try #require(
+            run.errors.firstMatch(of: #/  Write of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        let mainQueue = try #require(
+            run.errors.firstMatch(of: #/Previous read of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        #expect(
+            verdict.diagnosis
+                == "`record.image` (of an `IconRecord`) written by \(download), in an operation, at "
+                + "Tests/Fixtures/RecordRace/RecordViewController.swift:61:26 and read on the main queue (\(mainQueue)) "
+                + "at Tests/Fixtures/RecordRace/RecordViewController.swift:106:39, with nothing ordering the two")
+    }
+
     /// Step 5's controller with the downloaded image force-unwrapped
     /// (Tests/Fixtures/UnwrappedImage), offline: its first failed download
     /// traps on its own line. Run as the race check runs it, TSan catches the

@@ -48,6 +48,6 @@ import Testing
         let verdict = RaceCheck.judge(errors: "", crashed: false, reported: false)
         #expect(!verdict.passed && !verdict.wasMeasured)
         #expect(
-            verdict.measured == "not measured: the Thread Sanitizer run of fast-scroll-slow-rows ended without a report")
+            verdict.measured == "not measured: the Thread Sanitizer run of flick-then-peek ended without a report")
     }
 }

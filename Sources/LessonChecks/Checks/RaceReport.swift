@@ -83,12 +83,19 @@ struct RaceReport {
         }.first
     }
 
-    /// The variable both accesses touch, read from the learner's lines: nil
-    /// when their files do not have those lines, or the two lines disagree.
+    /// The variable both accesses touch, read from the learner's lines: its
+    /// property alone (`image`) when the two lines reach it by other names
+    /// (`photoRecord.image`, `photoDetails.image`); nil when their files do not
+    /// have those lines, or the two lines name different properties.
     func variable(in code: LearnerCode?) -> String? {
-        let names = accesses.map { access in access.place.flatMap { Self.touched(at: $0, in: code) } }
-        guard let first = names.first ?? nil, names.allSatisfy({ $0 == first }) else { return nil }
-        return first
+        let names = accesses.map { access in
+            access.place.flatMap { Self.touched(at: $0, in: code, reading: !access.written) }
+        }
+        let named = names.compactMap { $0 }
+        guard let first = named.first, named.count == names.count else { return nil }
+        if named.allSatisfy({ $0 == first }) { return first }
+        let properties = Set(named.map { $0.split(separator: ".").last.map(String.init) ?? $0 })
+        return properties.count == 1 ? properties.first : nil
     }
 
     /// Whether what raced is the bug's own shape, a cache or pool: a dictionary
@@ -159,8 +166,9 @@ struct RaceReport {
     }
 
     /// The name at `place` ("…/File.swift:141:22") in the learner's file of that name: the dotted name the column
-    /// is in, else the first of the line before it, without `self.`.
-    static func touched(at place: String, in code: LearnerCode?) -> String? {
+    /// is in, else the first of the line before it, without `self.`. A read TSan points at an `=` is of what is
+    /// assigned (`photoDetails.image` in `cell.imageView.image = photoDetails.image`), a write of what is written.
+    static func touched(at place: String, in code: LearnerCode?, reading: Bool = false) -> String? {
         let parts = place.split(separator: ":")
         guard parts.count >= 3, let number = Int(parts[1]), let column = Int(parts[2]),
             let name = parts[0].split(separator: "/").last, let text = code?.files[String(name)]
@@ -180,8 +188,8 @@ struct RaceReport {
         // Not in a name (TSan points a write at its `=`): what is assigned, else the line's first name, else what
         // a binding at the line's start reads.
         let chosen =
-            names.first { $0.covers }?.name ?? assigned(before: column, in: line) ?? names.first?.name
-            ?? boundValue(in: line)
+            names.first { $0.covers }?.name ?? (reading ? readByAssignment(at: column, in: line) : nil)
+            ?? assigned(before: column, in: line) ?? names.first?.name ?? boundValue(in: line)
         return chosen.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }
     }
 
@@ -205,6 +213,19 @@ struct RaceReport {
             left = left[..<open]
         }
         return left.firstMatch(of: #/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/#).map { String($0.output) }
+    }
+
+    /// What an assignment whose `=` is at `column` reads: the name just right of it.
+    private static func readByAssignment(at column: Int, in line: Substring) -> String? {
+        let utf8 = line.utf8
+        guard column >= 1, column <= utf8.count,
+            utf8[utf8.index(utf8.startIndex, offsetBy: column - 1)] == UInt8(ascii: "="),
+            column == utf8.count || utf8[utf8.index(utf8.startIndex, offsetBy: column)] != UInt8(ascii: "=")
+        else { return nil }
+        let right = Substring(utf8.dropFirst(column))
+        return right.firstMatch(of: #/^\s*([A-Za-z_][A-Za-z0-9_]*(?:\??\.[A-Za-z_][A-Za-z0-9_]*)*)/#).map {
+            $0.output.1.replacingOccurrences(of: "?.", with: ".")
+        }
     }
 
     /// The name a binding starting the line reads: `imageCache` in `if let image = imageCache[app.icon] {`, whose

@@ -20,6 +20,18 @@ struct Gesture {
         return progress >= 1
     }
 
+    /// The same for a peek: out to the target in the first half of the time, back in the second.
+    func peek(_ table: TableView, elapsed: Double, seconds: Double, ending: () -> Void) -> Bool {
+        let progress = min(1, elapsed / max(seconds, 0.001))
+        let away = 1 - abs(1 - 2 * progress)
+        table.setContentOffset(startOffset + (targetOffset - startOffset) * away)
+        if progress >= 1 {
+            ending()
+            table.endDragging(willDecelerate: false)
+        }
+        return progress >= 1
+    }
+
     /// The same for a fling: the finger covers 40 % of the way in the first
     /// 25 % of the time, then the content glides, slowing down, the rest of the way
     /// (`gliding` is called as the finger leaves, before the delegate hears).

@@ -343,13 +343,14 @@ private final class ActiveRun: @unchecked Sendable {
         guard let table = app.table else { return }
         seams.cachesFolder.drain()
         switch step {
-        case .drag(let row, _), .fling(let row, _):
+        case .drag(let row, _), .fling(let row, _), .peek(let row, _):
             // A row past the end means "to the end": the table stops there, and
             // so does the gesture, at the same pace whatever the catalog's length.
             let gesture = Gesture(
                 startOffset: table.contentOffset, targetOffset: min(max(0, row), table.maximumOffset))
             script.gesture = gesture
-            event("drag to row \(Int(gesture.targetOffset))")
+            let and = if case .peek = step { " and back" } else { "" }
+            event("drag to row \(Int(gesture.targetOffset))\(and)")
             table.beginDragging()
             // Stamped after the delegate has heard of it (step 7 suspends its
             // queue there): what starts from now on started while scrolling.
@@ -392,6 +393,8 @@ private final class ActiveRun: @unchecked Sendable {
         switch step {
         case .drag(_, let seconds):
             return script.gesture?.drag(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
+        case .peek(_, let seconds):
+            return script.gesture?.peek(table, elapsed: elapsed, seconds: seconds, ending: ending) ?? true
         case .fling(_, let seconds):
             let gliding = { [self] in events.scrolls.glided(at: seams.clock.now) }
             return script.gesture?.fling(table, elapsed: elapsed, seconds: seconds, gliding: gliding, ending: ending)

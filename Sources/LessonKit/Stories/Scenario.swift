@@ -10,6 +10,9 @@ public struct Scenario: Sendable {
         case drag(toRow: Double, seconds: Double)
         /// A flick: a short drag, then the content glides on and comes to rest at `row`.
         case fling(toRow: Double, seconds: Double)
+        /// Finger down, move to `row` and back to where the finger touched down over `seconds`, finger up: rows
+        /// that left the screen come back within one gesture, with no scroll end between.
+        case peek(toRow: Double, seconds: Double)
         /// Nothing happens for a while.
         case pause(seconds: Double)
         /// Wait until every visible row shows its own icon, or nothing is loading

@@ -6,7 +6,7 @@ extension Scenario {
     public var longestStory: Duration {
         let seconds = steps.reduce(0.0) { total, step in
             switch step {
-            case .drag(_, let seconds), .fling(_, let seconds), .pause(let seconds): total + seconds
+            case .drag(_, let seconds), .fling(_, let seconds), .peek(_, let seconds), .pause(let seconds): total + seconds
             case .settle(let timeout): total + timeout
             case .memoryWarning, .goOffline, .goOnline, .relaunch, .deleteCachesFolder, .slowDown: total
             }

@@ -5,6 +5,7 @@ extension Scenario {
         .standard, .fastScrollSlowRows, .offlineBrowse, .leaveWhileLoading, .failOnce, .relaunch, .offlineRelaunch,
         .memoryWarningMidDownload, .memoryWarningThenBack, .memoryWarningThenScroll, .scrollBackOverSlowRow, .scrollBackWhileLoading,
         .scrollEndToEnd, .sharedIcon, .sharedIconReuse, .brokenIcon, .relaunchLater, .relaunchThenScrollBack,
+        .flickThenPeek,
     ]
 
     public static func named(_ name: String) -> Scenario? {
@@ -31,6 +32,23 @@ extension Scenario {
                 .settle(timeout: 60),
             ])
         scenario.slowRows = 10..<Int.max
+        return scenario
+    }()
+
+    /// The race run's story (`lessons check`): `fast-scroll-slow-rows`, then,
+    /// while the rows on screen load, a screen away and back in one gesture,
+    /// every 3 s for 15 s: the main queue reads rows whose downloads run, with
+    /// no scroll end between (code that starts and cancels downloads only when
+    /// the table rests has nothing else to order the two).
+    public static let flickThenPeek: Scenario = {
+        let peekAndWait: [Step] = [.peek(toRow: 24, seconds: 1), .pause(seconds: 2)]
+        let peeks = Array(repeating: peekAndWait, count: 5).joined()
+        var scenario = Scenario(
+            name: "flick-then-peek",
+            summary:
+                "fast-scroll-slow-rows, then, while rows 14+ load, drag a screen down and back in one gesture, five times",
+            steps: fastScrollSlowRows.steps.dropLast() + [.pause(seconds: 1)] + peeks + [.settle(timeout: 60)])
+        scenario.slowRows = fastScrollSlowRows.slowRows
         return scenario
     }()
 

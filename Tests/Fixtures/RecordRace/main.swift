@@ -5,4 +5,6 @@ import LessonKit
 exit(
     await LessonMain.run(
         LessonCatalog.entry(5)!, controller: RecordViewController.self,
-        variants: RecordViewController.variants + [CountingRecordViewController.variant]))
+        variants: RecordViewController.variants + [
+            CountingRecordViewController.variant, RestingRecordViewController.variant,
+        ]))
