@@ -57,6 +57,8 @@ struct ThreadSanitizerTests {
         // The read in `cellForRowAt` is the main queue's, in a turn or in a `reloadRows` the app queued there.
         if lines.contains("42:9") { #expect(seen.contains(" read on the main queue (thread T"), "\(seen)") }
         #expect(seen.hasPrefix("`imageCache` (of an `AppsViewController`) "), "\(seen)")
+        // The write is a download's, in its `BlockOperation`.
+        #expect(seen.contains(", in an operation, at Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39"))
         #expect(verdict.hint == RaceReportTests.cacheHint)
     }
 
