@@ -221,7 +221,7 @@ enum CheckCommand: LessonsCommand {
         // unless a later run sees a race.
         var unmeasured: CheckResult?
         for attempt in 1...RaceCheck.runs {
-            say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
+            say("run \(attempt) of \(RaceCheck.runs): Workbench " + RaceCheck.arguments.joined(separator: " "))
             var child = ChildProcess.scenario(workbench, RaceCheck.arguments)
             child.environment.merge(RaceCheck.environment) { $1 }
             child.directory = workspace.root
