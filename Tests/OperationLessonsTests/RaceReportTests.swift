@@ -353,6 +353,18 @@ import Testing
                 + "the two")
     }
 
+    /// A race run whose code downloaded nothing had no download thread to race with: "not measured", never ✓.
+    @Test func aRaceRunThatDownloadedNothingIsNotMeasured() {
+        let verdict = RaceCheck.judge(errors: "", crashed: false, requests: 0)
+        #expect(!verdict.passed && !verdict.wasMeasured)
+        #expect(verdict.measured == "not measured: the Thread Sanitizer run of fast-scroll-slow-rows downloaded no icon")
+        #expect(verdict.hint.hasPrefix("Does your code download the icons? Nothing ran on a download thread"))
+        #expect(RaceCheck.judge(errors: "", crashed: false, requests: 25).passed)
+        // A race TSan reported is one, whatever the run downloaded.
+        let raced = RaceCheck.judge(errors: Self.recordRace, crashed: false, requests: 0, code: Self.recordCode)
+        #expect(!raced.passed && raced.wasMeasured && raced.shape == Self.recordTitle)
+    }
+
     /// A race run stopped as stuck (a learner's download that asks again for ever) measured nothing unless TSan
     /// reported a race first: "not measured", with why in one line, never ✗ on a made-up figure.
     @Test func aRaceRunThatNeverWentQuietIsNotMeasured() {

@@ -98,14 +98,16 @@ public enum RaceCheck {
     }
 
     /// The verdict on one TSan-built run: its standard error, whether a signal
-    /// ended it, and whether it played its scenario to the report. A run that
-    /// ended early without a race played too little to be clean: not measured.
+    /// ended it, whether it played its scenario to the report, and how many
+    /// requests that report counts. A run that ended early without a race
+    /// played too little to be clean, and one that downloaded nothing had no
+    /// download thread to race with: not measured.
     /// Its hint is said of `code`, the learner's files, when given; when TSan
     /// gave the two places of a race, the verdict says what raced there, and
     /// unless that is this bug's shape (a dictionary of theirs written off the
     /// main queue) the row is titled by what raced and its hint follows it.
     public static func judge(
-        errors: String, crashed signalled: Bool, reported: Bool = true, code: LearnerCode? = nil
+        errors: String, crashed signalled: Bool, reported: Bool = true, requests: Int? = nil, code: LearnerCode? = nil
     ) -> CheckResult {
         // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
         let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
@@ -138,14 +140,24 @@ public enum RaceCheck {
                 isSafeguard: bug.isSafeguard, diagnosis: crash.line, notMeasured: true)
         }
         if reports.isEmpty && !crashed && !reported {
-            return CheckResult(
-                bug: bug.name, passed: false,
-                measured: "not measured: the Thread Sanitizer run of \(arguments[1]) ended without a report",
-                expected: bug.expected,
-                hint: "Does your code end the program (`exit`) before the scenario is over? Play it as the check does: "
-                    + "\(WorkbenchLayout.run) " + arguments.joined(separator: " "),
-                isSafeguard: bug.isSafeguard, notMeasured: true)
+            return notMeasured(
+                "ended without a report", hint: "Does your code end the program (`exit`) before the scenario is over?")
+        }
+        if reports.isEmpty && !crashed && requests == 0 {
+            return notMeasured(
+                "downloaded no icon",
+                hint: "Does your code download the icons? Nothing ran on a download thread, so nothing could race.")
         }
         return bug.result(passed: reports.isEmpty && !crashed, measured: measured, code: code)
+    }
+
+    /// A clean run that could not have raced: what the run did, and the question to ask of the code, then how to
+    /// play the run by hand.
+    private static func notMeasured(_ what: String, hint: String) -> CheckResult {
+        CheckResult(
+            bug: bug.name, passed: false, measured: "not measured: the Thread Sanitizer run of \(arguments[1]) \(what)",
+            expected: bug.expected,
+            hint: hint + " Play it as the check does: \(WorkbenchLayout.run) " + arguments.joined(separator: " "),
+            isSafeguard: bug.isSafeguard, notMeasured: true)
     }
 }
