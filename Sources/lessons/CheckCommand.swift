@@ -221,7 +221,7 @@ enum CheckCommand: LessonsCommand {
         // unless a later run sees a race.
         var unmeasured: CheckResult?
         for attempt in 1...RaceCheck.runs {
-            say("playing (\(attempt) of \(RaceCheck.runs)): Workbench " + RaceCheck.arguments.joined(separator: " "))
+            say("run \(attempt) of \(RaceCheck.runs): Workbench " + RaceCheck.arguments.joined(separator: " "))
             var child = ChildProcess.scenario(workbench, RaceCheck.arguments)
             child.environment.merge(RaceCheck.environment) { $1 }
             child.directory = workspace.root
@@ -241,8 +241,10 @@ enum CheckCommand: LessonsCommand {
                 return RaceCheck.unfinished(
                     RaceCheck.endedEarly(status: run.status, errors: run.errors), errors: run.errors, code: code)
             }
+            let report = run.report.flatMap { try? Report.decoded(from: $0) }
             let judged = RaceCheck.judge(
-                errors: run.errors, crashed: run.signal != nil, reported: run.report != nil, code: code)
+                errors: run.errors, crashed: run.signal != nil, reported: run.report != nil, requests: report?.requests,
+                code: code)
             if !judged.passed && judged.wasMeasured { return judged }
             if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }

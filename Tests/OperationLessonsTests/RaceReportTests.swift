@@ -216,9 +216,10 @@ import Testing
                 == "1 Thread Sanitizer report (first: Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39)")
         #expect(
             verdict.diagnosis
-                == "`imageCache` (of an `AppsViewController`) written by thread T58 at "
-                + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 and written by thread T16 at "
-                + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39, with nothing ordering the two")
+                == "`imageCache` (of an `AppsViewController`) written by thread T58, in an operation, at "
+                + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 and written by thread T16, in an "
+                + "operation, at Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39, with nothing ordering "
+                + "the two")
         #expect(verdict.hint == Self.cacheHint)
     }
 
@@ -273,7 +274,7 @@ import Testing
         #expect(verdict.shape == nil)
         #expect(
             verdict.diagnosis
-                == "`imageCache` (of an `AppsViewController`) written by thread T6 at "
+                == "`imageCache` (of an `AppsViewController`) written by thread T6, in an operation, at "
                 + "Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39 and read on the main queue (thread T4) at "
                 + "Sources/Lesson04CacheDictionary/AppsViewController.swift:42:9, with nothing ordering the two")
         #expect(verdict.hint == Self.cacheHint)
@@ -281,6 +282,25 @@ import Testing
             "A.swift": "        guard let image = self?.pictures[app.icon] else { return }"
         ])
         #expect(RaceReport.touched(at: "Workbench/A.swift:1:9", in: guarded) == "pictures")
+    }
+
+    /// Step 4's download is a `BlockOperation`: in the race build TSan shows its block called from a thunk it
+    /// misnames (`$sIegh_ytIeghr_TRTA AffineTransform.swift.o (libFoundation.so+0x33da20)`, frame #3 of the write
+    /// in `cacheReadRace`), and that is an operation; a thunk of the same name in the app's own module, which
+    /// any closure may go through (a block on a Dispatch queue, a `Thread`'s), is not.
+    @Test func aBlockOperationsBlockIsInAnOperation() throws {
+        let frames = Self.cacheReadRace.split(separator: "\n").map(String.init).filter { $0.contains("    #") }
+        let thunk = try #require(frames.first { $0.contains("$sIegh_ytIeghr_TRTA") })
+        #expect(RaceReport.runsAnOperation(thunk))
+        let report = try #require(RaceReport(errors: Self.cacheReadRace, codeFolders: ["Sources/Lesson04"]))
+        #expect(report.accesses.map(\.inOperation) == [true, true])
+        // The symbols as `nm` lists them in step 4's race build and in libFoundation.
+        let ownThunk = "    #3 $sIegh_ytIeghr_TRTA /<compiler-generated> (Lesson04CacheDictionary+0x29dfe0)"
+        #expect(!RaceReport.runsAnOperation(ownThunk))
+        #expect(!RaceReport.runsAnOperation("    #4 _dispatch_continuation_pop crtstuff.c (libdispatch.so+0x2c087)"))
+        #expect(
+            !RaceReport.runsAnOperation(
+                "    #3 $s10Foundation6ThreadC4mainyyF <null> (libFoundation.so+0x3795f0)"))
     }
 
     /// The same report said of a controller whose `imageCache` is a type of
@@ -331,6 +351,18 @@ import Testing
                 + "Tests/Fixtures/RecordRace/RecordViewController.swift:107:23 and written by thread T7, in an "
                 + "operation, at Tests/Fixtures/RecordRace/RecordViewController.swift:141:22, with nothing ordering "
                 + "the two")
+    }
+
+    /// A race run whose code downloaded nothing had no download thread to race with: "not measured", never ✓.
+    @Test func aRaceRunThatDownloadedNothingIsNotMeasured() {
+        let verdict = RaceCheck.judge(errors: "", crashed: false, requests: 0)
+        #expect(!verdict.passed && !verdict.wasMeasured)
+        #expect(verdict.measured == "not measured: the Thread Sanitizer run of flick-then-peek downloaded no icon")
+        #expect(verdict.hint.hasPrefix("Does your code download the icons? Nothing ran on a download thread"))
+        #expect(RaceCheck.judge(errors: "", crashed: false, requests: 25).passed)
+        // A race TSan reported is one, whatever the run downloaded.
+        let raced = RaceCheck.judge(errors: Self.recordRace, crashed: false, requests: 0, code: Self.recordCode)
+        #expect(!raced.passed && raced.wasMeasured && raced.shape == Self.recordTitle)
     }
 
     /// A race run stopped as stuck (a learner's download that asks again for ever) measured nothing unless TSan

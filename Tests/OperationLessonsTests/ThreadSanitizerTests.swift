@@ -1,5 +1,6 @@
 import Foundation
 import LessonChecks
+import LessonKit
 import Testing
 
 /// The race step 5 fixes, seen by Thread Sanitizer: step 4 writes its cache
@@ -57,6 +58,8 @@ struct ThreadSanitizerTests {
         // The read in `cellForRowAt` is the main queue's, in a turn or in a `reloadRows` the app queued there.
         if lines.contains("42:9") { #expect(seen.contains(" read on the main queue (thread T"), "\(seen)") }
         #expect(seen.hasPrefix("`imageCache` (of an `AppsViewController`) "), "\(seen)")
+        // The write is a download's, in its `BlockOperation`.
+        #expect(seen.contains(", in an operation, at Sources/Lesson04CacheDictionary/AppsViewController.swift:51:39"))
         #expect(verdict.hint == RaceReportTests.cacheHint)
     }
 
@@ -191,14 +194,30 @@ struct ThreadSanitizerTests {
         return (run.crashed || !Self.raceReports(in: run.errors).isEmpty) && run.errors.contains(file)
     }
 
+    /// Played as `lessons check` plays a learner's code: its runs one after another in one Caches folder (the
+    /// workbench's), then `memory-warning-mid-download` there too. Each run starts from an empty disk cache
+    /// (`RaceCheck.arguments`) and downloads while the main queue reads: an earlier run's icons on disk would be
+    /// shown without a download, and a clean verdict then proves nothing.
     @Test(arguments: ["Lesson05OperationPool", "Lesson06SandboxCache", "Lesson07CustomOperation", "Lesson10WebImage"])
     func fixedStepsReportNoRace(target: String) async throws {
-        for scenario in ["fast-scroll-slow-rows", "memory-warning-mid-download"] {
-            let run = try await LessonProcess.run(target, ["--scenario", scenario, "--json"])
+        let caches = try ScratchFolder.make("race-runs")
+        defer { ScratchFolder.remove(caches) }
+        var memoryWarning = Self.arguments
+        memoryWarning[1] = "memory-warning-mid-download"
+        for arguments in Array(repeating: Self.arguments, count: RaceCheck.runs) + [memoryWarning] {
+            let run = try await LessonProcess.run(
+                target, arguments,
+                environment: RaceCheck.environment.merging(["XDG_CACHE_HOME": caches.path]) { $1 })
+            let played = "\(target) \(arguments[1])"
             #expect(!run.crashed)
             #expect(run.status == 0)
-            #expect(!run.errors.contains("ThreadSanitizer"), "\(target) \(scenario): \(run.errors.prefix(3000))")
-            #expect(try run.report().requests > 0)
+            #expect(!run.errors.contains("ThreadSanitizer"), "\(played): \(run.errors.prefix(3000))")
+            // Cold, and downloading: no icon on disk at the start, as many requests as icons on disk or on screen
+            // at the end.
+            let report = try run.report()
+            #expect(report.diskCacheFilesAtStart == 0, "\(played)")
+            #expect(report.requests > 0, "\(played)")
+            #expect(report.requests >= max(report.diskCacheFiles, report.ownIconsAtEnd), "\(played)")
             #expect(RaceCheck.judge(errors: run.errors, crashed: run.crashed).passed)
         }
     }

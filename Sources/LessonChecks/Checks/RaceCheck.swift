@@ -16,7 +16,11 @@ public enum RaceCheck {
     /// dictionary written by two threads at once). Then rows whose downloads
     /// run leave the screen and come back within one gesture, so code that
     /// loads only while the table rests reads them too (`Scenario.flickThenPeek`).
-    public static let arguments = ["--scenario", "flick-then-peek", "--json"]
+    /// From an empty disk cache every time: the icons an earlier run (the run
+    /// before, a learner's own) left on disk are shown without a download, and
+    /// with nothing downloading while the main queue reads there is nothing to
+    /// race (a clean verdict that measured nothing).
+    public static let arguments = ["--scenario", "flick-then-peek", "--json", "--clear-cache"]
 
     /// How many runs a race-free verdict takes. TSan reports two accesses that
     /// nothing it sees orders, whether or not they met in time, and the
@@ -96,14 +100,16 @@ public enum RaceCheck {
     }
 
     /// The verdict on one TSan-built run: its standard error, whether a signal
-    /// ended it, and whether it played its scenario to the report. A run that
-    /// ended early without a race played too little to be clean: not measured.
+    /// ended it, whether it played its scenario to the report, and how many
+    /// requests that report counts. A run that ended early without a race
+    /// played too little to be clean, and one that downloaded nothing had no
+    /// download thread to race with: not measured.
     /// Its hint is said of `code`, the learner's files, when given; when TSan
     /// gave the two places of a race, the verdict says what raced there, and
     /// unless that is this bug's shape (a dictionary of theirs written off the
     /// main queue) the row is titled by what raced and its hint follows it.
     public static func judge(
-        errors: String, crashed signalled: Bool, reported: Bool = true, code: LearnerCode? = nil
+        errors: String, crashed signalled: Bool, reported: Bool = true, requests: Int? = nil, code: LearnerCode? = nil
     ) -> CheckResult {
         // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
         let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
@@ -136,14 +142,24 @@ public enum RaceCheck {
                 isSafeguard: bug.isSafeguard, diagnosis: crash.line, notMeasured: true)
         }
         if reports.isEmpty && !crashed && !reported {
-            return CheckResult(
-                bug: bug.name, passed: false,
-                measured: "not measured: the Thread Sanitizer run of \(arguments[1]) ended without a report",
-                expected: bug.expected,
-                hint: "Does your code end the program (`exit`) before the scenario is over? Play it as the check does: "
-                    + "\(WorkbenchLayout.run) " + arguments.joined(separator: " "),
-                isSafeguard: bug.isSafeguard, notMeasured: true)
+            return notMeasured(
+                "ended without a report", hint: "Does your code end the program (`exit`) before the scenario is over?")
+        }
+        if reports.isEmpty && !crashed && requests == 0 {
+            return notMeasured(
+                "downloaded no icon",
+                hint: "Does your code download the icons? Nothing ran on a download thread, so nothing could race.")
         }
         return bug.result(passed: reports.isEmpty && !crashed, measured: measured, code: code)
+    }
+
+    /// A clean run that could not have raced: what the run did, and the question to ask of the code, then how to
+    /// play the run by hand.
+    private static func notMeasured(_ what: String, hint: String) -> CheckResult {
+        CheckResult(
+            bug: bug.name, passed: false, measured: "not measured: the Thread Sanitizer run of \(arguments[1]) \(what)",
+            expected: bug.expected,
+            hint: hint + " Play it as the check does: \(WorkbenchLayout.run) " + arguments.joined(separator: " "),
+            isSafeguard: bug.isSafeguard, notMeasured: true)
     }
 }

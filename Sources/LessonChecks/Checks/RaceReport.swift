@@ -14,7 +14,7 @@ struct RaceReport {
         /// The access's frames pass through the main queue's work: the scenario's turns, or what the app put
         /// there, which the Dispatch seam runs in a frame of its own.
         let onMainQueue: Bool
-        /// The access's frames pass through `OperationQueue`'s running of an operation.
+        /// The access's frames pass through `OperationQueue`'s running of an operation (`Self.runsAnOperation`).
         let inOperation: Bool
     }
 
@@ -56,12 +56,24 @@ struct RaceReport {
             Access(
                 written: block.kind!.contains("write") || block.kind!.contains("modifying"), thread: block.thread,
                 place: place(block.frames), onMainQueue: onMain(block.frames),
-                inOperation: block.frames.contains { $0.contains("OperationQueueC8_execute") })
+                inOperation: block.frames.contains(where: Self.runsAnOperation))
         }
         let allocationBlock = blocks.first { $0.kind == nil && !$0.thread.isEmpty }
         allocatedAt = allocationBlock.flatMap { place($0.frames) }
         mainQueueThreads = Set(blocks.filter { !$0.thread.isEmpty && onMain($0.frames) }.map(\.thread))
         guard accesses.count == 2, accesses.allSatisfy({ $0.place != nil }) else { return nil }
+    }
+
+    /// Whether `frame` is Foundation running an operation. TSan's stack of an access holds the instrumented
+    /// functions (the app's) and the place each was called from, nothing of libFoundation in between: an
+    /// `Operation` subclass's `main()` is called from `OperationQueue._execute`, a `BlockOperation`'s block from
+    /// a reabstraction thunk that TSan, with no debug information, puts in the wrong object file
+    /// (`$sIegh_ytIeghr_TRTA AffineTransform.swift.o (libFoundation.so+…)`). Every thunk of that name in
+    /// libFoundation is `BlockOperation`'s; the app's and the harness's modules have thunks of that name for
+    /// closures of every kind, so only libFoundation's counts.
+    static func runsAnOperation(_ frame: String) -> Bool {
+        frame.contains("OperationQueueC8_execute")
+            || (frame.contains(" $sIegh_ytIeghr_TRTA") && frame.contains("(libFoundation.so+"))
     }
 
     /// Where the first report's first access is in the code under test: its
