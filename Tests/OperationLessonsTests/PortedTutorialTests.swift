@@ -191,6 +191,33 @@ import Testing
         #expect(offline.hint.hasPrefix("Your download asks again as soon as it fails") && !offline.hint.contains("reloadRows"))
         #expect(results.filter { !$0.passed }.map(\.bug) == ["offline, a failed download asks again, forever"])
     }
+
+    static let kept = "the controller is never freed while its downloads run"
+    static let innerWeakSelf = "A `[weak self]` on an inner closure only makes the closure around it hold `self`"
+
+    /// GCD only: `DispatchQueue.global().async` fetches, the main queue sets
+    /// the image on the cell the closure captured. The reuse bug is measured
+    /// (frames of another row's icon), the hints name roles (the file has no
+    /// `queue.addOperation`, no `OperationQueue.main`), and the closures that
+    /// hold the controller have no `[weak self]` at all: the hint says nothing
+    /// of an inner one.
+    @Test func aGlobalQueueThatSetsTheCapturedCellIsToldOfReuse() async throws {
+        let results = await Self.check(5, GCDCapturedCellController.self, "PortedGCDCapturedCell.swift")
+        #expect(
+            results.filter { !$0.passed }.map(\.bug)
+                == [Self.duplicate, Self.kept, "a late icon lands in a reused cell of another row"])
+        let reused = try Self.result(results, "a late icon lands in a reused cell of another row")
+        #expect(reused.isSafeguard && reused.diagnosis == nil)
+        #expect(reused.measured.hasPrefix("469 frames with another row's icon · 66 requests for 38 icons"))
+        #expect(reused.hint.hasSuffix("Look at where the downloaded icon is handed to the main queue."))
+        let duplicate = try Self.result(results, Self.duplicate)
+        #expect(duplicate.measured.hasPrefix("2 duplicates in flight · 11 requests for 9 icons"))
+        #expect(duplicate.hint.hasSuffix("Look at where your download starts."))
+        let kept = try Self.result(results, Self.kept)
+        #expect(kept.measured == "controller kept" && kept.hint.hasSuffix("What do those closures hold? Look at where your download starts."))
+        #expect(!kept.hint.contains(Self.innerWeakSelf), "no closure of this file has a `[weak self]`")
+        #expect(try Self.result(results, "every scroll back downloads the icons again").passed)
+    }
 }
 
 /// A controller that never holds its downloads starts them while the finger

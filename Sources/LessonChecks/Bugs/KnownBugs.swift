@@ -264,8 +264,10 @@ extension KnownBug {
                     question:
                         "Whatever runs a download holds its closures until it ends: a queue its operations and each "
                         + "operation its block (on Linux its `completionBlock` too, for good: it is never cleared), a "
-                        + "fetch its completion. What do those closures hold? (A `[weak self]` on an inner closure "
-                        + "only makes the closure around it hold `self`, to make the weak one from.)",
+                        + "fetch its completion. What do those closures hold?",
+                    aside: CodeAside(
+                        "(A `[weak self]` on an inner closure only makes the closure around it hold `self`, to make "
+                            + "the weak one from.)", when: \.hasWeakSelfInsideStrongClosure),
                     place: CodePlace(
                         "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
