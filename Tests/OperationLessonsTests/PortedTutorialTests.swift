@@ -218,6 +218,47 @@ import Testing
         #expect(!kept.hint.contains(Self.innerWeakSelf), "no closure of this file has a `[weak self]`")
         #expect(try Self.result(results, "every scroll back downloads the icons again").passed)
     }
+
+    /// Kingfisher's task identifier by hand: the image view remembers the URL
+    /// it waits for and a late image for another is dropped; a service object
+    /// owns the queue and the icons. No wrong icon, no controller kept (the
+    /// completion holds only the cell); the one slip is a second download of
+    /// an icon under way. With exercise 6, no disk cache: the relaunch is
+    /// measured, the shared file name cannot be.
+    @Test func aTaskIdentifierThatDropsLateIconsKeepsLessonThreeFixed() async throws {
+        let results = await Self.check(5, TaskIdentifierController.self, "PortedTaskIdentifier.swift")
+        #expect(results.filter { !$0.passed }.map(\.bug) == [Self.duplicate])
+        let reused = try Self.result(results, "a late icon lands in a reused cell of another row")
+        #expect(reused.measured.hasPrefix("0 frames with another row's icon · 26 requests for 26 icons"))
+        let duplicate = try Self.result(results, Self.duplicate)
+        #expect(duplicate.measured.hasPrefix("2 duplicates in flight · 11 requests for 9 icons") && duplicate.diagnosis == nil)
+        #expect(duplicate.hint.hasSuffix("Look at `queue.addOperation` in PortedTaskIdentifier.swift."))
+
+        let six = await Self.check(6, TaskIdentifierController.self, "PortedTaskIdentifier.swift")
+        let relaunch = try Self.result(six, "a relaunch downloads every icon again")
+        #expect(!relaunch.passed && relaunch.measured.hasPrefix("8 requests after the relaunch"))
+        #expect(relaunch.hint.hasSuffix("Look at where a row looks for an icon it kept."))
+        let names = try Self.result(six, "icons whose URLs end alike share one file on disk")
+        #expect(!names.passed && !names.wasMeasured)
+        #expect(names.measured.hasPrefix("not measured: no file was written to the Caches folder (0 files on disk"))
+    }
+
+    /// Exercise 7 as learners first write it: the warning cancels the queue and
+    /// empties the pool and the icons, but the operation looks at
+    /// `isCancelled` only before its fetch. The running downloads deliver:
+    /// this bug's own shape, its hint at the role (no `BlockOperation` here).
+    @Test func aWarningThatCancelsButAnOperationThatNeverLooksAgainIsMeasured() async throws {
+        let results = await Self.check(7, WarningCancelsController.self, "PortedWarningCancels.swift")
+        let stale = "downloads under way at a memory warning deliver after it"
+        #expect(results.filter { !$0.passed }.map(\.bug) == [stale])
+        let delivered = try Self.result(results, stale)
+        #expect(delivered.measured == "2 icons delivered after the warning" && delivered.diagnosis == nil)
+        #expect(delivered.hint.hasSuffix("Look at where your download hands its icon over."))
+        let waiting = try Self.result(results, "waiting downloads start after a memory warning")
+        #expect(waiting.measured == "0 downloads started after the warning")
+        let names = try Self.result(results, "icons whose URLs end alike share one file on disk")
+        #expect(names.measured == "0 frames with another row's icon · 8 files on disk for 8 icons")
+    }
 }
 
 /// A controller that never holds its downloads starts them while the finger
