@@ -48,12 +48,12 @@ class AsyncOperation: Operation, @unchecked Sendable {
 
 /// A download on the base class: the fetch blocks no thread; its answer
 /// goes to the completion handler, then the operation finishes.
-final class BlogDownloadOperation: AsyncOperation, @unchecked Sendable {
+class BlogDownloadOperation: AsyncOperation, @unchecked Sendable {
     let url: URL
     let network: SlowNetwork
     let progress: @Sendable (Int, Int) -> Void
     let completion: @Sendable (Result<Data, NetworkError>) -> Void
-    private var task: NetworkTask?
+    var task: NetworkTask?
 
     init(
         url: URL, network: SlowNetwork, progress: @escaping @Sendable (Int, Int) -> Void,

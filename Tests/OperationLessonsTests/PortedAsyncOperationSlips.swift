@@ -5,6 +5,14 @@ import SlowNetwork
 // PortedTutorialTests and PortedAsyncOperation.swift): this file is, to the
 // checks, the learner's only file.
 
+/// What each download below is made from.
+struct DownloadRequest {
+    let url: URL
+    let network: SlowNetwork
+    let progress: @Sendable (Int, Int) -> Void
+    let completion: @Sendable (Result<Data, NetworkError>) -> Void
+}
+
 /// The base class with its flags kept in a stored `Bool` each, set in
 /// `start()` and `finish()` with nothing said around them.
 class QuietAsyncOperation: Operation, @unchecked Sendable {
@@ -31,24 +39,15 @@ class QuietAsyncOperation: Operation, @unchecked Sendable {
 }
 
 final class QuietDownloadOperation: QuietAsyncOperation, @unchecked Sendable {
-    let url: URL
-    let network: SlowNetwork
-    let progress: @Sendable (Int, Int) -> Void
-    let completion: @Sendable (Result<Data, NetworkError>) -> Void
+    let request: DownloadRequest
 
-    init(
-        url: URL, network: SlowNetwork, progress: @escaping @Sendable (Int, Int) -> Void,
-        completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
-    ) {
-        self.url = url
-        self.network = network
-        self.progress = progress
-        self.completion = completion
+    init(_ request: DownloadRequest) {
+        self.request = request
     }
 
     override func main() {
-        _ = network.fetch(url, progress: progress) { result in
-            self.completion(result)
+        _ = request.network.fetch(request.url, progress: request.progress) { result in
+            self.request.completion(result)
             self.finish()
         }
     }
@@ -86,58 +85,29 @@ class LeavingAsyncOperation: Operation, @unchecked Sendable {
 }
 
 final class LeavingDownloadOperation: LeavingAsyncOperation, @unchecked Sendable {
-    let url: URL
-    let network: SlowNetwork
-    let progress: @Sendable (Int, Int) -> Void
-    let completion: @Sendable (Result<Data, NetworkError>) -> Void
+    let request: DownloadRequest
 
-    init(
-        url: URL, network: SlowNetwork, progress: @escaping @Sendable (Int, Int) -> Void,
-        completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
-    ) {
-        self.url = url
-        self.network = network
-        self.progress = progress
-        self.completion = completion
+    init(_ request: DownloadRequest) {
+        self.request = request
     }
 
     override func main() {
-        _ = network.fetch(url, progress: progress) { result in
-            self.completion(result)
+        _ = request.network.fetch(request.url, progress: request.progress) { result in
+            self.request.completion(result)
             self.state = .finished
         }
     }
 }
 
-/// The blogs' base class, right, under a subclass that drops a cancelled
-/// download's answer, and with it the call to `finish()`.
-final class DroppingDownloadOperation: AsyncOperation, @unchecked Sendable {
-    let url: URL
-    let network: SlowNetwork
-    let progress: @Sendable (Int, Int) -> Void
-    let completion: @Sendable (Result<Data, NetworkError>) -> Void
-    private var task: NetworkTask?
-
-    init(
-        url: URL, network: SlowNetwork, progress: @escaping @Sendable (Int, Int) -> Void,
-        completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
-    ) {
-        self.url = url
-        self.network = network
-        self.progress = progress
-        self.completion = completion
-    }
-
+/// The blogs' download (PortedAsyncOperation.swift) with one line
+/// changed: a cancelled download's answer is dropped, and with it the call
+/// to `finish()`.
+final class DroppingDownloadOperation: BlogDownloadOperation, @unchecked Sendable {
     override func main() {
         task = network.fetch(url, progress: progress) { [weak self] result in
             guard let self, !self.isCancelled else { return }
             self.completion(result)
             self.finish()
         }
-    }
-
-    override func cancel() {
-        super.cancel()
-        task?.cancel()
     }
 }

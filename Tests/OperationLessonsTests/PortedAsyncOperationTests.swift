@@ -24,7 +24,7 @@ import Testing
     /// file has no `complete(with:)`: the hint names the role.
     @Test func flagsSetWithoutAWordAreToldWhereTheOperationFinishes() async throws {
         let results = await Self.check(Self.slips) {
-            QuietDownloadOperation(url: $0, network: $1, progress: $2, completion: $3)
+            QuietDownloadOperation(DownloadRequest(url: $0, network: $1, progress: $2, completion: $3))
         }
         let announces = try #require(ExerciseProof.result(results, AsyncOperationChecks.announces))
         #expect(!announces.passed && announces.measured.hasPrefix("started by hand: 4 said finished, 0 heard"))
@@ -38,7 +38,7 @@ import Testing
     /// its own `start()`, in its own file (it is not `public`).
     @Test func aStartThatLeavesWhenCancelledIsToldOfItsStart() async throws {
         let results = await Self.check(Self.slips) {
-            LeavingDownloadOperation(url: $0, network: $1, progress: $2, completion: $3)
+            LeavingDownloadOperation(DownloadRequest(url: $0, network: $1, progress: $2, completion: $3))
         }
         let cancelled = try #require(ExerciseProof.result(results, AsyncOperationChecks.cancelledBeforeStart))
         #expect(!cancelled.passed && cancelled.measured == "started by hand: never finished · in a queue: never finished")
