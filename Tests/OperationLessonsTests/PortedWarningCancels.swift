@@ -12,7 +12,7 @@ import TableKit
 /// closure; a memory warning that cancels the queue, empties the pool and the
 /// icons; the queue held while the finger is down and while the table glides;
 /// files in the Caches folder named by the percent-escaped URL.
-final class IconFetchOperation: Operation, @unchecked Sendable {
+class IconFetchOperation: Operation, @unchecked Sendable {
     let url: URL
     let network: SlowNetwork
     /// Runs on the main queue with the icon's bytes, or nil.
@@ -31,7 +31,7 @@ final class IconFetchOperation: Operation, @unchecked Sendable {
     }
 }
 
-final class WarningCancelsController: TableViewController, LessonController, @unchecked Sendable {
+class WarningCancelsController: TableViewController, LessonController, @unchecked Sendable {
     let network: SlowNetwork
     let folder: URL
     let entries: [AppEntry]
@@ -71,7 +71,7 @@ final class WarningCancelsController: TableViewController, LessonController, @un
         }
         cell.imageView.image = Image.placeholder
         guard inFlight[url] == nil else { return cell }
-        let operation = IconFetchOperation(url: url, network: network)
+        let operation = makeOperation(url)
         let file = diskFile(url)
         operation.onFinish = { [weak self] data in
             guard let self else { return }
@@ -84,6 +84,10 @@ final class WarningCancelsController: TableViewController, LessonController, @un
         inFlight[url] = operation
         downloads.addOperation(operation)
         return cell
+    }
+
+    func makeOperation(_ url: URL) -> IconFetchOperation {
+        IconFetchOperation(url: url, network: network)
     }
 
     override func didReceiveMemoryWarning() {
