@@ -145,4 +145,14 @@ extension LearnerCode {
     var hasWeakSelfInsideStrongClosure: Bool {
         files.values.contains { ClosureShapes($0).weakSelfInsideStrongClosure }
     }
+
+    /// Some closure captures `[unowned self]` (or `unowned(unsafe)`).
+    var capturesSelfUnowned: Bool { matches(#"\[[^\]]*\bunowned(\(\w+\))?\s+self\b"#) }
+
+    /// Some property is `unowned` (the tutorials' `assign` delegate).
+    var hasUnownedProperty: Bool { matches(#"\bunowned(\(\w+\))?\s+(var|let)\b"#) }
+
+    private func matches(_ pattern: String) -> Bool {
+        files.values.contains { $0.range(of: pattern, options: .regularExpression) != nil }
+    }
 }
