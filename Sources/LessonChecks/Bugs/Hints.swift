@@ -8,6 +8,8 @@ import TerminalKit
 public struct Hints: Sendable {
     /// Level 1: a question that points at the cause.
     public let question: String
+    /// Level 1: a sentence added to the question only for code of its shape.
+    public let aside: CodeAside?
     /// Level 1: where in the exercise's code to look.
     public let place: CodePlace
     /// Level 2: the API that fixes it, and how it is used.
@@ -18,8 +20,9 @@ public struct Hints: Sendable {
 
     public static let levels = 3
 
-    public init(question: String, place: CodePlace, api: String, code: [String]) {
+    public init(question: String, aside: CodeAside? = nil, place: CodePlace, api: String, code: [String]) {
         self.question = question
+        self.aside = aside
         self.place = place
         self.api = api
         self.code = code
@@ -28,13 +31,31 @@ public struct Hints: Sendable {
     /// Level 1 in a line: the question, and where to look.
     public var nudge: String { "\(question) Look at \(place)." }
 
+    /// The question, with its aside where `code` has the aside's shape.
+    public func question(in code: LearnerCode?) -> String {
+        guard let aside, let code, aside.applies(code) else { return question }
+        return "\(question) \(aside.sentence)"
+    }
+
     /// Level 1 for the learner's own code: the place by its name where that
     /// code has it, by its role where it does not (a controller whose
     /// download ends in `iconArrived` has no `downloadFinished` to look at).
     public func nudge(in code: LearnerCode?) -> String {
         guard let code else { return nudge }
-        guard let look = place.said(in: code) else { return question }
-        return "\(question) Look at \(look)."
+        guard let look = place.said(in: code) else { return question(in: code) }
+        return "\(question(in: code)) Look at \(look)."
+    }
+}
+
+/// A sentence of a hint true only of code of some shape ("a `[weak self]`
+/// on an inner closure …"), said only to code that has it.
+public struct CodeAside: Sendable {
+    public let sentence: String
+    let applies: @Sendable (LearnerCode) -> Bool
+
+    init(_ sentence: String, when applies: @escaping @Sendable (LearnerCode) -> Bool) {
+        self.sentence = sentence
+        self.applies = applies
     }
 }
 
@@ -125,7 +146,7 @@ public enum HintText {
             }
         }
         if !diagnosed {
-            lines.append("   Ask:   \(bug.hints.question)")
+            lines.append("   Ask:   \(bug.hints.question(in: code))")
             let place = bug.hints.place
             let look: String? = if let code { place.said(in: code) } else { place.description }
             if let look { lines.append("   Look:  \(look)") }

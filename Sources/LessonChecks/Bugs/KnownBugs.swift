@@ -264,8 +264,10 @@ extension KnownBug {
                     question:
                         "Whatever runs a download holds its closures until it ends: a queue its operations and each "
                         + "operation its block (on Linux its `completionBlock` too, for good: it is never cleared), a "
-                        + "fetch its completion. What do those closures hold? (A `[weak self]` on an inner closure "
-                        + "only makes the closure around it hold `self`, to make the weak one from.)",
+                        + "fetch its completion. What do those closures hold?",
+                    aside: CodeAside(
+                        "(A `[weak self]` on an inner closure only makes the closure around it hold `self`, to make "
+                            + "the weak one from.)", when: \.hasWeakSelfInsideStrongClosure),
                     place: CodePlace(
                         "queue.addOperation", in: "AppsViewController.swift", role: "where your download starts"),
                     api:
@@ -537,6 +539,8 @@ extension KnownBug {
             measure: Measure(name: "requestsAfterMemoryWarning", unit: "download started after the warning") {
                 $0.requestsAfterMemoryWarning.map(Double.init)
             },
+            // Stopped, the rows shown again must load again: a cancelled entry left in a pool blocks its icon.
+            conditions: [.everyRowShowsItsIcon(on: .memoryWarningThenBack)],
             // Only with the stale deliveries: a download started after some warning (`standard` ends with one)
             // is no shape of its own.
             shape: Shape({ $0.staleDeliveries > 0 && ($0.requestsAfterMemoryWarning ?? 0) > 0 }) {
@@ -726,6 +730,13 @@ extension KnownBug {
 }
 
 extension Report {
+    /// On `memory-warning-then-back`: the rows the warning stopped, shown
+    /// again, kept their placeholder, and nothing was downloaded after it.
+    var rowsShownAgainAskedForNothing: Bool {
+        run.scenario == Scenario.memoryWarningThenBack.name && self.requestsAfterMemoryWarning == 0
+            && self.ownIconsAtEnd < self.visibleRowsAtEnd
+    }
+
     /// Fewer files in the disk cache than icons it downloaded (the ones that
     /// only failed aside): two icons were written under one name.
     var iconsShareFiles: Bool {

@@ -30,7 +30,7 @@ public enum AsyncOperationChecks {
         name: "an operation that never finishes: the queue stalls",
         expected:
             "each of 4 downloads says isExecuting while it downloads, and isFinished (no longer isExecuting) once it "
-            + "has delivered",
+            + "has delivered; one cancelled while it downloads finishes too",
         why:
             "An asynchronous operation's `start()` returns while its work goes on, and the queue then believes only "
             + "`isFinished`. The base class's flags know nothing of a `start()` you wrote: `isFinished` stays false, "
@@ -40,7 +40,9 @@ public enum AsyncOperationChecks {
             question:
                 "`start()` returns before the download is over. What do `isExecuting` and `isFinished` say while "
                 + "it downloads, and once it has delivered?",
-            place: CodePlace("MARK: the state of an asynchronous operation", in: "ImageDownloadOperation.swift"),
+            place: CodePlace(
+                "MARK: the state of an asynchronous operation", in: "ImageDownloadOperation.swift",
+                role: "where your operation says `isExecuting` and `isFinished`"),
             api:
                 "Override `isAsynchronous` (true), and `isExecuting` and `isFinished` to read a state of the "
                 + "operation's own (ready, executing, finished) under `lock`; set it to executing in `start()`, "
@@ -77,7 +79,9 @@ public enum AsyncOperationChecks {
             question:
                 "Nobody polls `isFinished`. How does the queue (or whoever set the `completionBlock`) learn that "
                 + "it just turned true?",
-            place: CodePlace("private func complete(with result:", in: "ImageDownloadOperation.swift"),
+            place: CodePlace(
+                "private func complete(with result:", in: "ImageDownloadOperation.swift",
+                role: "where your operation becomes finished"),
             api:
                 "`willChangeValue(forKey:)` and `didChangeValue(forKey:)` for \"isExecuting\" and \"isFinished\" "
                 + "around every change of the state, the did after the new value is set, and outside the lock: on "
@@ -107,7 +111,7 @@ public enum AsyncOperationChecks {
             question:
                 "A queue starts a cancelled operation too. What does your `start()` do when `isCancelled` is "
                 + "already true?",
-            place: CodePlace("public override func start()", in: "ImageDownloadOperation.swift"),
+            place: CodePlace("override func start()", in: "ImageDownloadOperation.swift", role: "your operation's `start()`"),
             api:
                 "At the top of `start()`, look at `isCancelled`: if it is set, complete with "
                 + "`.failure(.cancelled)` (which finishes the operation) and return, before any fetch and before "
@@ -127,18 +131,25 @@ public enum AsyncOperationChecks {
 
     static let icons = AppCatalog.bundled().entries.prefix(downloads).compactMap { URL(string: $0.icon) }
 
-    public static func check(narrate: ((String) -> Void)? = nil, make: Make) async -> [CheckResult] {
+    /// Plays the operations `make` makes and judges them; the hints are said
+    /// of `code`, the learner's files, when given.
+    public static func check(
+        narrate: ((String) -> Void)? = nil, code: LearnerCode? = nil, make: Make
+    ) async -> [CheckResult] {
         let (plays, stuck) = await ExclusiveRun.run { _ in await playAll(make) }
         if let stuck { narrate?("the story clock gave up: \(stuck)") }
-        let (byHand, queued, cancelled, cancelledInQueue) = (plays[0], plays[1], plays[2], plays[3])
+        let (byHand, queued, cancelled, cancelledInQueue, cancelledRunning) = (
+            plays[0], plays[1], plays[2], plays[3], plays[4]
+        )
         narrate?("\(downloads) started by hand: \(byHand.summary)")
         narrate?("\(downloads) on a queue of \(atOnce) at once: \(queued.summary)")
         narrate?("cancelled, then started by hand: \(cancelled.summary)")
         narrate?("cancelled while waiting in a queue: \(cancelledInQueue.summary)")
+        narrate?("cancelled while it downloads: \(cancelledRunning.summary)")
         return [
-            judgeFinishing(byHand, queued),
-            judgeAnnouncing(byHand, queued),
-            judgeCancelledBeforeStart(cancelled, cancelledInQueue),
+            judgeFinishing(byHand, queued, cancelledRunning: cancelledRunning, code: code),
+            judgeAnnouncing(byHand, queued, code: code),
+            judgeCancelledBeforeStart(cancelled, cancelledInQueue, code: code),
         ]
     }
 
@@ -186,9 +197,13 @@ public enum AsyncOperationChecks {
         weak var operation: Operation?
     }
 
-    static func makeRecorded(_ make: Make, url: URL, network: SlowNetwork, record: Record) -> Operation {
+    /// `make`'s operation, its flags and handlers recorded; `onProgress` runs after each progress report.
+    static func makeRecorded(
+        _ make: Make, url: URL, network: SlowNetwork, record: Record, onProgress: @escaping @Sendable () -> Void = {}
+    ) -> Operation {
         let holder = Holder()
         let progress: @Sendable (Int, Int) -> Void = { _, _ in
+            defer { onProgress() }
             let executing = holder.operation?.isExecuting == true && holder.operation?.isFinished == false
             record.update {
                 $0.progressReports += 1
@@ -239,6 +254,7 @@ public enum AsyncOperationChecks {
             [
                 startByHand(make, count: downloads, cancelFirst: false, on: clock), startQueue(make, on: clock),
                 startByHand(make, count: 1, cancelFirst: true, on: clock), startCancelledInQueue(make, on: clock),
+                startCancelledWhileDownloading(make, on: clock),
             ]
         }
         let ended = await clock.waitUntilIdle()
@@ -285,11 +301,31 @@ public enum AsyncOperationChecks {
         return Started(operations: [operation], record: record, network: network, queue: queue)
     }
 
+    /// One download started by hand and cancelled at its first progress
+    /// report, from another thread, as a cell given another row would.
+    static func startCancelledWhileDownloading(_ make: Make, on clock: SleepClock) -> Started {
+        let network = SlowNetwork(conditions: conditions(), clock: clock)
+        let record = Record()
+        let cancelling = Holder()
+        let operation = makeRecorded(make, url: icons[0], network: network, record: record) {
+            guard let operation = cancelling.operation else { return }
+            cancelling.operation = nil
+            DispatchQueue.global().async { operation.cancel() }
+        }
+        cancelling.operation = operation
+        DispatchQueue.global().async { operation.start() }
+        return Started(operations: [operation], record: record, network: network, queue: nil)
+    }
+
     // MARK: the verdicts
 
-    static func judgeFinishing(_ byHand: Play, _ queued: Play) -> CheckResult {
+    static func judgeFinishing(
+        _ byHand: Play, _ queued: Play, cancelledRunning: Play, code: LearnerCode?
+    ) -> CheckResult {
         let executing = byHand.progressReports > 0 && byHand.executingWhileDownloading == byHand.progressReports
-        let passed = byHand.finished == byHand.operations && byHand.executingAfter == 0 && executing
+        let passed =
+            byHand.finished == byHand.operations && byHand.executingAfter == 0 && executing
+            && cancelledRunning.finished == cancelledRunning.operations
         var measured = "started by hand: \(byHand.finished) of \(byHand.operations) finished"
         if byHand.finished < byHand.operations { measured += " (isFinished stayed false)" }
         if byHand.executingAfter > 0 { measured += ", \(byHand.executingAfter) still said isExecuting after it" }
@@ -297,9 +333,28 @@ public enum AsyncOperationChecks {
             measured +=
                 ", isExecuting during \(byHand.executingWhileDownloading) of \(byHand.progressReports) progress reports"
         }
+        // Said only when the other plays finish: an operation that never finishes never finishes cancelled either.
+        if byHand.finished == byHand.operations, cancelledRunning.finished < cancelledRunning.operations {
+            measured += " · cancelled while it downloads: never finished"
+                + (cancelledRunning.delivered == 0 ? ", its completion handler never called" : "")
+        }
         // Said finished by hand, a queue that stalls stalls on the announcement, that check's business.
         if !passed, queued.finished < queued.operations { measured += " · on a queue: " + queueSaw(queued) }
-        return finishes.result(passed: passed, measured: measured)
+        let onlyTheCancelled =
+            byHand.finished == byHand.operations && byHand.executingAfter == 0 && executing
+            && cancelledRunning.finished < cancelledRunning.operations
+        guard onlyTheCancelled else { return finishes.result(passed: passed, measured: measured, code: code) }
+        // Its flags are right: what is missing is the way from a cancel to the finish.
+        let look = announces.hints.place.said(in: code ?? LearnerCode(files: [:])) ?? "where your operation finishes"
+        return CheckResult(
+            bug: finishes.name, passed: false, measured: measured, expected: finishes.expected,
+            hint: "Your operation was cancelled while it downloaded, and it never finished: a queue would keep its "
+                + "slot for ever. When the download stops because of the cancel, what calls the completion handler "
+                + "and makes the operation finished? Look at \(look).",
+            isSafeguard: false,
+            diagnosis:
+                "each operation said isExecuting while it downloaded and isFinished once it had delivered; the one "
+                + "cancelled while it downloaded never said isFinished")
     }
 
     /// What a queue of `atOnce` did with its operations: "2 started, never the rest: stalled".
@@ -308,9 +363,10 @@ public enum AsyncOperationChecks {
             + (queued.requests < queued.operations ? "never the rest: stalled" : "\(queued.finished) finished")
     }
 
-    static func judgeAnnouncing(_ byHand: Play, _ queued: Play) -> CheckResult {
+    static func judgeAnnouncing(_ byHand: Play, _ queued: Play, code: LearnerCode?) -> CheckResult {
         guard byHand.finished > 0 || queued.finished > 0 else {
-            return announces.result(passed: false, measured: "isFinished never turned true: nothing to announce")
+            return announces.result(
+                passed: false, measured: "isFinished never turned true: nothing to announce", code: code)
         }
         let passed =
             byHand.finished == byHand.operations && byHand.announced == byHand.finished
@@ -320,10 +376,10 @@ public enum AsyncOperationChecks {
             + "on a queue: \(queued.finished) of \(queued.operations) said finished, \(queued.announced) heard, "
             + "the queue still holds \(queued.heldByQueue ?? 0)"
         if queued.requests < queued.operations { measured += " (\(queueSaw(queued)))" }
-        return announces.result(passed: passed, measured: measured)
+        return announces.result(passed: passed, measured: measured, code: code)
     }
 
-    static func judgeCancelledBeforeStart(_ byHand: Play, _ inQueue: Play) -> CheckResult {
+    static func judgeCancelledBeforeStart(_ byHand: Play, _ inQueue: Play, code: LearnerCode?) -> CheckResult {
         func said(_ play: Play) -> String {
             let finished =
                 play.finished == 1 ? (play.announced == 1 ? "finished" : "finished unheard") : "never finished"
@@ -334,11 +390,11 @@ public enum AsyncOperationChecks {
         let measured = "started by hand: \(said(byHand)) · in a queue: \(said(inQueue))"
         // Finished at once and asking nothing, only unheard: `start()` is right, the announcement is not.
         guard !passed, plays.allSatisfy({ $0.finished == 1 && $0.requests == 0 }) else {
-            return cancelledBeforeStart.result(passed: passed, measured: measured)
+            return cancelledBeforeStart.result(passed: passed, measured: measured, code: code)
         }
         return CheckResult(
             bug: cancelledBeforeStart.name, passed: false, measured: measured, expected: cancelledBeforeStart.expected,
-            hint: announces.hint, isSafeguard: false,
+            hint: announces.hints.nudge(in: code), isSafeguard: false,
             diagnosis:
                 "your start() finished it at once and asked the network nothing, but its completion block never ran: "
                 + "nobody heard it finish, as when \(announces.name)")

@@ -23,15 +23,17 @@ public struct CrashDiagnosis: Sendable, Equatable {
     /// Reads `errors` (standard error of the crashed process); `root` is the
     /// package folder, where the line at `place` is looked up.
     public init(errors: String, signal: Int32?, root: URL) {
-        self.init(errors: errors, signal: signal) { Self.line(at: $0, root: root) }
+        self.init(
+            errors: errors, signal: signal, code: LearnerCode.read(root.appendingPathComponent(WorkbenchLayout.code))
+        ) { Self.line(at: $0, root: root) }
     }
 
     /// The same, the line at `place` looked up in the learner's files (a Thread Sanitizer run's crash).
     init(errors: String, signal: Int32?, code: LearnerCode?) {
-        self.init(errors: errors, signal: signal) { place in code.flatMap { Self.line(at: place, in: $0) } }
+        self.init(errors: errors, signal: signal, code: code) { place in code.flatMap { Self.line(at: place, in: $0) } }
     }
 
-    private init(errors: String, signal: Int32?, lineAt: (String) -> String?) {
+    private init(errors: String, signal: Int32?, code learners: LearnerCode?, lineAt: (String) -> String?) {
         let written = errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let lines = Self.sanitizersStackAsBacktrace(written) ?? written
         message = lines.first { $0.contains("Fatal error:") }.map { line in
@@ -49,7 +51,7 @@ public struct CrashDiagnosis: Sendable, Equatable {
                 + "between threads, it is the suite's bug: please report it"
             hint = nil
         } else {
-            (reading, hint) = Self.read(message: message ?? "", code: code, signal: signal)
+            (reading, hint) = Self.read(message: message ?? "", code: code, signal: signal, in: learners)
         }
     }
 
@@ -82,7 +84,20 @@ public struct CrashDiagnosis: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    private static func read(message: String, code: String, signal: Int32?) -> (String, String?) {
+    private static func read(message: String, code: String, signal: Int32?, in learners: LearnerCode?) -> (
+        String, String?
+    ) {
+        // The backtrace rarely reaches the closure: the learner's files say which `unowned` it can be.
+        if message.contains("unowned reference"), learners?.capturesSelfUnowned == true,
+            learners?.hasUnownedProperty == false
+        {
+            return (
+                "a closure's `[unowned self]` used after the controller was freed (the controller left while a "
+                    + "download still held that closure)",
+                "Capture `[weak self]` instead: `self` reads nil once the controller is gone, and "
+                    + "`guard let self else { return }` skips the rest."
+            )
+        }
         if message.contains("unowned reference") {
             return (
                 "a call through an `unowned` reference after the object it pointed at was freed (the tutorials' "

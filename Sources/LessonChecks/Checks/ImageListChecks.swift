@@ -258,6 +258,17 @@ public enum ImageListChecks {
             // No known bug asks again from inside the download: said as measured, icon by icon.
             return (retriedSentence(report), retriedHint)
         }
+        if let report = evidence.first(where: \.rowsShownAgainAskedForNothing) {
+            // No known bug leaves the rows the warning stopped without a download when they come back.
+            return (
+                "after the memory warning, \(counted(report.visibleRowsAtEnd - report.ownIconsAtEnd, "row")) "
+                    + "scrolled away and back kept their placeholder, and no download was asked for after it",
+                "The rows whose downloads the warning stopped came back, and your code asked for none of their icons. "
+                    + "When a row is shown again, what does your code find for an icon whose download was cancelled? "
+                    + "(A cancelled download left where your code keeps the ones under way looks like one still "
+                    + "coming.)"
+            )
+        }
         if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.iconRequests.firstRepeat != nil }),
             let again = report.iconRequests.firstRepeat
         {
