@@ -3,8 +3,10 @@
 /// lines are indented to where its text starts.
 ///
 /// A terminal wraps a long line wherever the edge falls ("…rows show thei /
-/// r own icon"); breaking it here first keeps words whole. A line whose words
-/// cannot fit (one word wider than the terminal) is left to the terminal.
+/// r own icon"); breaking it here first keeps words whole, and code in
+/// backticks (`queue.addOperation { … }`) whole as one word while it fits.
+/// A line whose words cannot fit (one word wider than the terminal) is left to
+/// the terminal.
 extension TerminalText {
     /// `text` with every line fitted to `width` columns; nil: as it is.
     public static func wrapped(_ text: some StringProtocol, width: Int?) -> String {
@@ -23,7 +25,7 @@ extension TerminalText {
         var lines: [String] = []
         var current = ""
         var currentWidth = 0
-        for (gap, word) in words(of: line) {
+        for (gap, word) in words(of: line, keepingCodeWithin: width - indentWidth) {
             let wordWidth = self.width(of: word)
             if current.isEmpty {
                 current = gap + word
@@ -89,13 +91,34 @@ extension TerminalText {
         return candidates.first { $0 <= width / 2 } ?? leading
     }
 
-    /// Each word of `line` with the spaces before it (the first one's are the line's indentation).
-    private static func words(of line: String) -> [(gap: String, word: String)] {
+    /// Each word of `line` with the spaces before it (the first one's are the
+    /// line's indentation); code between two backticks is one word when it
+    /// takes at most `codeWidth` columns, else its own words.
+    private static func words(of line: String, keepingCodeWithin codeWidth: Int) -> [(gap: String, word: String)] {
+        words(of: line, codeSpans: true).flatMap { gap, word in
+            guard word.contains(" "), width(of: word) > codeWidth else { return [(gap, word)] }
+            var split = words(of: word, codeSpans: false)
+            split[0].gap = gap
+            return split
+        }
+    }
+
+    /// Each word of `line` with the spaces before it; with `codeSpans`, a
+    /// space between a backtick and the next one is part of a word (an
+    /// unpaired last backtick opens no code).
+    private static func words(of line: String, codeSpans: Bool) -> [(gap: String, word: String)] {
         var result: [(gap: String, word: String)] = []
         var gap = ""
         var word = ""
+        var backticksLeft = codeSpans ? line.count(where: { $0 == "`" }) : 0
+        var inCode = false
         for character in line {
-            if character == " " {
+            if character == "`", backticksLeft > 0 {
+                backticksLeft -= 1
+                // Code opens only where a backtick closes it.
+                inCode = !inCode && backticksLeft > 0
+            }
+            if character == " " && !inCode {
                 if !word.isEmpty {
                     result.append((gap, word))
                     (gap, word) = ("", "")

@@ -67,9 +67,13 @@ enum CheckCommand: LessonsCommand {
         let raceBuild = exercise.checksRaces ? try RaceBuild.start(workspace) : nil
         defer { raceBuild?.stop() }
         say("Building the workbench: swift build --package-path \(WorkbenchLayout.package)")
-        guard let workbench = try build(workspace, flags: []) else {
+        let workbench: URL
+        switch try build(workspace, flags: []) {
+        case .built(let built): workbench = built
+        case .failed:
             say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
             return Outcome(status: 1, results: nil)
+        case .failedInTheSuite: return Outcome(status: 1, results: nil)
         }
         let scratch = try ScratchFolder.make("check-verdict")
         defer { ScratchFolder.remove(scratch) }
@@ -145,11 +149,21 @@ enum CheckCommand: LessonsCommand {
     /// Sanitizer build of the workbench took 45 s with the machine's load at 9.
     static let buildLimit = Duration.seconds(15 * 60)
 
-    /// Builds the workbench's package (with `flags`) and returns its executable, or nil
-    /// after showing the compiler's errors, paths relative to the lessons' package.
-    static func build(_ workspace: Workspace, flags: [String]) throws -> URL? {
-        guard let build = buildCommand(workspace, flags: flags) else { return nil }
-        return built(workspace, flags: flags, try build.run(watchdog: Watchdog(limit: buildLimit)))
+    /// How a build of the workbench ended.
+    enum BuildOutcome {
+        case built(URL)
+        /// Its errors shown: the learner's to fix, or no build was made (a missing manifest, a build stopped).
+        case failed
+        /// In the suite's own sources, twice: said (the sentence) to be the suite's bug, not the learner's.
+        case failedInTheSuite(String)
+    }
+
+    /// Builds the workbench's package (with `flags`): its executable, or what went wrong, shown with the
+    /// compiler's errors, paths relative to the lessons' package.
+    static func build(_ workspace: Workspace, flags: [String]) throws -> BuildOutcome {
+        guard let build = buildCommand(workspace, flags: flags) else { return .failed }
+        let run = { try build.run(watchdog: Watchdog(limit: buildLimit)) }
+        return try built(workspace, flags: flags, try run(), again: run)
     }
 
     /// The `swift build` of the workbench's package with `flags`, or nil after saying that its manifest is missing.
@@ -167,21 +181,52 @@ enum CheckCommand: LessonsCommand {
         return build
     }
 
-    /// The workbench's executable after `built`, a build with `flags`, or nil after showing what went wrong.
-    static func built(_ workspace: Workspace, flags: [String], _ built: ChildProcess.Finished) -> URL? {
+    /// How `first`, a build with `flags`, ended, what went wrong shown. A build whose every error is in the
+    /// suite's own sources is planned afresh and made `again` once; failing so twice, it is the suite's bug,
+    /// and said so: never one for the learner to fix.
+    static func built(
+        _ workspace: Workspace, flags: [String], _ first: ChildProcess.Finished,
+        again: () throws -> ChildProcess.Finished
+    ) throws -> BuildOutcome {
+        var built = first
+        if suitesOwnError(built, workspace) != nil {
+            say("\nThe suite's own sources failed to build, none of your files: building once more…")
+            forgetPlan(workspace, flags: flags)
+            built = try again()
+            if let error = suitesOwnError(built, workspace) {
+                let sentence = WorkbenchDiagnostics.suiteFailedToBuild(firstError: error)
+                say("\n" + sentence)
+                return .failedInTheSuite(sentence)
+            }
+        }
         if let ranFor = built.stoppedAfter {
             say(
                 "\nswift build was stopped after \(Int(ranFor.components.seconds)) s (a build gets"
                     + " \(Int(buildLimit.components.seconds / 60)) minutes); what it said last:\n"
                     + built.output.suffix(600))
-            return nil
+            return .failed
         }
         guard built.exited, built.status == 0 else {
             say(built.exited ? "\nThe workbench does not compile:\n" : "\nThe build was stopped.\n")
             say(WorkbenchDiagnostics.compilerErrors(built.output, root: workspace.root))
-            return nil
+            return .failed
         }
-        return products(workspace, flags: flags).appendingPathComponent("Workbench")
+        return .built(products(workspace, flags: flags).appendingPathComponent("Workbench"))
+    }
+
+    /// Removes a build's plan, so the next build lists every module's files again. SwiftPM plans the
+    /// workbench's build afresh only when the workbench's own folder or manifest changes: a file added to one
+    /// of the suite's modules since stays out of it ("cannot find 'callingTheApp' in scope" in the suite's
+    /// sources, build after build, until the plan goes).
+    private static func forgetPlan(_ workspace: Workspace, flags: [String]) {
+        try? FileManager.default.removeItem(
+            at: products(workspace, flags: flags).appendingPathComponent("description.json"))
+    }
+
+    /// The first error of a failed build when every error is in the suite's sources, none in the learner's.
+    private static func suitesOwnError(_ built: ChildProcess.Finished, _ workspace: Workspace) -> String? {
+        guard built.exited, built.status != 0 else { return nil }
+        return WorkbenchDiagnostics.suitesOwnError(built.output, root: workspace.root)
     }
 
     /// Where a build with `flags` put the workbench: after every build SwiftPM links `debug` in its scratch
@@ -213,8 +258,15 @@ enum CheckCommand: LessonsCommand {
     static func raceCheck(_ exercise: Exercise, _ workspace: Workspace, _ raceBuild: RaceBuild) throws -> CheckResult {
         say("\nThe data race: the workbench built with Thread Sanitizer (the first time takes a minute or so):")
         say(raceBuild.command)
-        guard let workbench = raceBuild.finish() else {
-            return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
+        let workbench: URL
+        switch try raceBuild.finish() {
+        case .built(let built): workbench = built
+        case .failed: return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
+        case .failedInTheSuite(let sentence):
+            return CheckResult(
+                bug: RaceCheck.bug.name, passed: false, measured: "not measured: \(sentence)",
+                expected: RaceCheck.bug.expected, hint: "Nothing in your code to fix: the race run was not built.",
+                isSafeguard: RaceCheck.bug.isSafeguard, notMeasured: true)
         }
         var verdict = RaceCheck.bug.result(passed: true, measured: "")
         // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
@@ -266,6 +318,8 @@ final class RaceBuild {
     private let flags: [String]
     private let started = ContinuousClock.now
     private var running: RunningChild?
+    /// The build, to be made again when its errors are all in the suite's sources.
+    private var build: ChildProcess?
 
     private init(_ workspace: Workspace) throws {
         self.workspace = workspace
@@ -282,18 +336,21 @@ final class RaceBuild {
             var build = CheckCommand.buildCommand(workspace, flags: flags)
         else { return }
         if readsSetting { build.environment.merge(Self.environment) { $1 } }
+        self.build = build
         running = try build.launch()
     }
 
     static func start(_ workspace: Workspace) throws -> RaceBuild { try RaceBuild(workspace) }
 
     /// Waits for the build (within the builds' limit, counted from its start) and returns the workbench it
-    /// built, or nil after showing what went wrong.
-    func finish() -> URL? {
-        guard let running else { return nil }
+    /// built, or what went wrong, shown; a build made again (its errors all the suite's) gets a limit of its own.
+    func finish() throws -> CheckCommand.BuildOutcome {
+        guard let running, let build else { return .failed }
         self.running = nil
         let left = CheckCommand.buildLimit - (ContinuousClock.now - started)
-        return CheckCommand.built(workspace, flags: flags, running.wait(watchdog: Watchdog(limit: left)))
+        return try CheckCommand.built(workspace, flags: flags, running.wait(watchdog: Watchdog(limit: left))) {
+            try build.run(watchdog: Watchdog(limit: CheckCommand.buildLimit))
+        }
     }
 
     /// Ends the build if it is still going, unheard: its workbench will not be played.

@@ -61,6 +61,42 @@ import Testing
         }
     }
 
+    /// A check's verdict as `lessons check` prints it on an 80-column
+    /// terminal: every line fits, continuations start under the text after
+    /// "measured:", "seen:", "hint:", and no `file:line:col` or code in
+    /// backticks is broken across two lines. The texts are a real race
+    /// verdict's (`lessons check 5` on exercise 5's starting code), and a hint
+    /// in the words of the crash hint for a subscript, its code reaching past
+    /// the 80th column when broken between words only.
+    @Test func aLongVerdictFitsEightyColumnsKeepingPlacesAndCodeWhole() throws {
+        let file = "Workbench/Sources/Workbench/AppsViewController.swift"
+        let race = try #require(ExerciseCatalog.exercise(5)?.bugs.first { $0.name == RaceCheck.bug.name })
+        let results = [
+            CheckResult(
+                bug: race.name, passed: false, measured: "4 Thread Sanitizer reports (first: \(file):51:39)",
+                expected: race.expected,
+                hint: "Touch the cache and the pool only on the main queue, inside "
+                    + "`OperationQueue.main.addOperation { … }`: there `if let image = imageCache[app.icon]` is safe.",
+                isSafeguard: false,
+                diagnosis: "`imageCache` (of an `AppsViewController`) written by thread T5 at \(file):51:39 and read "
+                    + "on the main queue (thread T4) at \(file):42:9, with nothing ordering the two")
+        ]
+        let shown = TerminalText.wrapped(results.rendered(exercise: 5), width: 80)
+        let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(Self.overflowing(shown).isEmpty, "\(Self.overflowing(shown))")
+        for whole in [
+            "\(file):51:39", "\(file):42:9", "`OperationQueue.main.addOperation { … }`",
+            "`if let image = imageCache[app.icon]`", "`AppsViewController`",
+        ] {
+            #expect(lines.contains { $0.contains(whole) }, "\(whole) is cut:\n\(shown)")
+        }
+        let block = lines.drop { !$0.hasPrefix("    measured:") }.prefix { !$0.isEmpty }
+        let continuations = block.filter { !$0.hasPrefix("    ") || $0.dropFirst(4).first == " " }
+        #expect(
+            continuations.count > 3 && continuations.allSatisfy { $0.hasPrefix(String(repeating: " ", count: 14)) },
+            "\(shown)")
+    }
+
     @Test func widthsAreColumnsNotCharacters() {
         #expect(TerminalText.width(of: "抖音 ×") == 6)
         #expect(TerminalText.width(of: "\u{1B}[32m✓\u{1B}[0m fixed") == 7)

@@ -99,4 +99,43 @@ import Testing
                 == "Fatal error: Index out of range, in Workbench/Sources/Workbench/AppsViewController.swift:39:20 "
                 + "(AppsViewController.tableView(_:cellForRowAt:))")
     }
+
+    /// A real `swift build` of the workbench, made after a file was added to
+    /// `Sources/TableKit` (and called from `TableView.swift`) since the
+    /// workbench's last build: SwiftPM kept its old list of TableKit's files.
+    /// Every error is in the suite's sources.
+    static let staleBuildLog = #"""
+        Building for debugging...
+        [0/3] Write sources
+        [1/3] Write swift-version-6A52383ED409C6A7.txt
+        [3/5] Compiling TableKit TableView.swift
+        /tmp/pkg/Sources/TableKit/TableView.swift:79:28: error: cannot find 'staleProbeTwo' in scope
+         77 |     /// Forgets every visible cell and asks the data source again.
+         78 |     public func reloadData() {
+         79 |         _ = staleProbe() + staleProbeTwo()
+            |                            `- error: cannot find 'staleProbeTwo' in scope
+         80 |         MainQueue.check("TableView.reloadData called off the main queue", in: instruments)
+         81 |         for row in visibleCells.keys.sorted() { recycleCell(at: row) }
+        [4/5] Emitting module TableKit
+        """#
+
+    /// A build whose errors are all in the suite's own sources is the suite's
+    /// failure, not the learner's: its first error is named for the sentence
+    /// that says so. One error in the learner's files makes it theirs again.
+    @Test func aBuildThatFailsOnlyInTheSuitesSourcesIsNotTheLearners() throws {
+        let root = URL(fileURLWithPath: "/tmp/pkg")
+        let error = try #require(WorkbenchDiagnostics.suitesOwnError(Self.staleBuildLog, root: root))
+        #expect(error == "Sources/TableKit/TableView.swift:79:28: error: cannot find 'staleProbeTwo' in scope")
+        #expect(
+            WorkbenchDiagnostics.suiteFailedToBuild(firstError: error)
+                == "The suite itself failed to build, twice, with no error in your files "
+                + "(Sources/TableKit/TableView.swift:79: cannot find 'staleProbeTwo' in scope): that is the suite's "
+                + "bug, not yours; please report it.")
+        let learners =
+            Self.staleBuildLog + "\n"
+            + "/tmp/pkg/Workbench/Sources/Workbench/AppsViewController.swift:11:25: error: cannot find type 'X' in scope"
+        #expect(WorkbenchDiagnostics.suitesOwnError(learners, root: root) == nil)
+        // A failure that names no file (a link error) is nobody's to place: shown as it is.
+        #expect(WorkbenchDiagnostics.suitesOwnError("error: link command failed with exit code 1", root: root) == nil)
+    }
 }

@@ -92,6 +92,40 @@ import Testing
         #expect(check.standardOutput.contains("Fix it and run `swift run lessons check` again"))
     }
 
+    /// A build whose every error is in the suite's own sources is not the
+    /// learner's to fix: `lessons check` builds once more and, failing again
+    /// so, says it is the suite's bug, with its first error's place. The
+    /// builds are a `swift` of the test's own, first on PATH, that writes the
+    /// real log of a workbench build whose plan missed a file added to TableKit.
+    @Test func aBuildFailingOnlyInTheSuitesSourcesIsTheSuitesBug() async throws {
+        _ = try Self.makeSandbox()
+        let folder = try ScratchFolder.make("fake-swift")
+        defer { ScratchFolder.remove(folder) }
+        let log = WorkbenchDiagnosticsTests.staleBuildLog.replacingOccurrences(of: "/tmp/pkg", with: Self.sandbox.path)
+        try log.write(to: folder.appendingPathComponent("build.log"), atomically: true, encoding: .utf8)
+        let calls = folder.appendingPathComponent("calls")
+        let swift = folder.appendingPathComponent("swift")
+        try "#!/bin/sh\necho \"$*\" >> '\(calls.path)'\ncat '\(folder.path)/build.log'\nexit 1\n".write(
+            to: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        let path = folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let check = try await Rig.runProduct(
+            "lessons", ["check", "2", "--root", Self.sandbox.path], environment: ["PATH": path])
+        #expect(check.status == 1, "\(check.standardError)")
+        #expect(
+            try String(contentsOf: calls, encoding: .utf8)
+                == String(
+                    repeating: "build --package-path \(WorkbenchLayout.package)\n", count: 2))
+        let said = check.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(said.contains("The suite's own sources failed to build, none of your files: building once more…"))
+        #expect(
+            said.contains(
+                "The suite itself failed to build, twice, with no error in your files "
+                    + "(Sources/TableKit/TableView.swift:79: cannot find 'staleProbeTwo' in scope): that is the "
+                    + "suite's bug, not yours; please report it."), "\(check.standardOutput)")
+        #expect(!said.contains("Fix it") && !said.contains("does not compile"), "\(check.standardOutput)")
+    }
+
     /// `Workbench --check N --verdict FILE`, as `lessons check` runs it: the
     /// verdict is kept as JSON, one result per bug the workbench checks; and
     /// the workbench, like every program here, says when it cannot write.

@@ -33,6 +33,31 @@ public enum WorkbenchDiagnostics {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The first error of a failed build when every error is in the suite's own
+    /// sources ("Sources/TableKit/AppCall.swift:3:5: error: …"), none in the
+    /// learner's: the suite failed to build, not their code (a build plan that
+    /// misses a file added to one of the suite's modules does that).
+    /// Nil when an error is theirs, or names no file of the suite (a link error).
+    public static func suitesOwnError(_ log: String, root: URL) -> String? {
+        let errors = compilerErrors(log, root: root).split(separator: "\n").map(String.init)
+            .filter { isDiagnosticHeader($0) && $0.contains(": error: ") }
+        guard let first = errors.first, errors.allSatisfy({ $0.hasPrefix(suitesSources) }) else { return nil }
+        return first
+    }
+
+    /// The suite's own sources, relative to the lessons' package (the learner's are in the workbench's package).
+    static let suitesSources = "Sources/"
+
+    /// What a learner reads when the suite's own sources failed to build twice
+    /// (`suitesOwnError`): whose bug it is, and where, in one sentence.
+    public static func suiteFailedToBuild(firstError: String) -> String {
+        // "Sources/TableKit/AppCall.swift:3:5: error: cannot find …" as "…/AppCall.swift:3: cannot find …".
+        let error =
+            firstError.firstMatch(of: #/^([^ ]+?:\d+):\d+: error: (.*)$/#).map { "\($0.1): \($0.2)" } ?? firstError
+        return "The suite itself failed to build, twice, with no error in your files (\(error)): that is the"
+            + " suite's bug, not yours; please report it."
+    }
+
     /// "path/File.swift:12:7: error: …" (or warning, note).
     private static func isDiagnosticHeader(_ line: String) -> Bool {
         [": error: ", ": warning: ", ": note: "].contains { line.contains($0) } && line.first != " "
