@@ -124,7 +124,10 @@ public enum WorkbenchMain {
         case .exit(let status):
             return status
         case .check(let exercise, let verdictFile):
-            let results = await AsyncOperationChecks.check(narrate: { say("  " + $0) }, make: make)
+            let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            let results = await AsyncOperationChecks.check(
+                narrate: { say("  " + $0) }, code: LearnerCode.read(root.appendingPathComponent(WorkbenchLayout.code)),
+                make: make)
             return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
             guard arguments.isEmpty else {
