@@ -42,8 +42,55 @@ import Testing
         ExerciseProof.expectSolved(results)
     }
 
+    /// A story cut short by the clock's hang guard is no verdict: each check
+    /// says it was not measured, and what kept the clock, rather than "0 of 4
+    /// finished" (what a right operation got on a machine loaded enough for
+    /// the guard to fire). Held until the test ends, the operations keep the
+    /// clock for certain; the guard is made short so that it fires at once.
+    @Test func aStoryTheClockGaveUpOnIsNoVerdict() async {
+        let gate = Gate()
+        defer { gate.open() }
+        let results = await AsyncOperationChecks.check(hangSeconds: 0.1) { _, _, _, _ in HeldOperation(gate: gate) }
+        #expect(results.count == 3)
+        for result in results {
+            #expect(!result.passed && !result.wasMeasured, "\(result.bug): \(result.measured)")
+            #expect(
+                result.measured.hasPrefix("not measured: the story never went quiet (the story clock waited 0 s of "
+                    + "wall time for Dispatch: "))
+        }
+    }
+
     @Test func theControllerBugSaysLinuxKeepsACompletionBlock() throws {
         let bug = try #require(KnownBug.named("the controller is never freed while its downloads run"))
         #expect(bug.text.hint.contains("on Linux its `completionBlock` too, for good: it is never cleared"))
     }
+}
+
+/// Closed until `open`: a wait no story clock sees (not Dispatch's semaphore, which the harness hands out).
+final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func wait() {
+        condition.withLock { while !isOpen { condition.wait() } }
+    }
+
+    func open() {
+        condition.withLock {
+            isOpen = true
+            condition.broadcast()
+        }
+    }
+}
+
+/// An operation whose `start()` waits at a gate, outside the network and the clock.
+final class HeldOperation: Operation, @unchecked Sendable {
+    let gate: Gate
+
+    init(gate: Gate) {
+        self.gate = gate
+    }
+
+    override var isAsynchronous: Bool { true }
+    override func start() { gate.wait() }
 }

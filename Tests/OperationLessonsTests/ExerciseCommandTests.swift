@@ -147,13 +147,16 @@ import Testing
         // The names the next backup could take, from this second to the end of
         // the reset's hang guard, are taken already: a reset now meets the
         // collision for certain, however long a loaded machine makes it wait.
+        // Every name is counted from one instant: read afresh for each, a
+        // clock that ticked during the loop would leave one second free.
         let backups = root.appendingPathComponent(".operationlessons/backups")
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let hangGuard = 120
+        let start = Date()
         var taken: Set<String> = []
         for second in 0...hangGuard {
-            let name = formatter.string(from: Date().addingTimeInterval(Double(second))) + "-exercise-2"
+            let name = formatter.string(from: start.addingTimeInterval(Double(second))) + "-exercise-2"
             try FileManager.default.createDirectory(
                 at: backups.appendingPathComponent(name), withIntermediateDirectories: true)
             taken.insert(name)

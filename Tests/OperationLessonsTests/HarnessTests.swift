@@ -602,6 +602,8 @@ extension Report {
         report.frameWorkMeanWallMs = 0
         report.frameWorkMaxWallMs = 0
         report.frameRecordingMeanWallMs = 0
+        report.frameWorkMeanCPUMs = 0
+        report.frameRecordingMeanCPUMs = 0
         report.cellForRowAtWallMs = 0
         report.mainQueueWriteStallWallMs = 0
         report.measures = report.measures.filter { !$0.key.hasSuffix("WallMs") }

@@ -15,9 +15,9 @@ import Testing
     /// it downloads every row that scrolls by (no limit, no suspension), and
     /// unlike step 3 it has no data race for the TSan leg to report.
     /// Not in the TSan leg: there every memory access is instrumented, so the
-    /// wall time measures the sanitizer more than the frame handler (the first
-    /// leg measures the handler itself).
-    @Test(.disabled(if: ThreadSanitizer.isOn, "a wall-time cost under TSan measures the sanitizer"))
+    /// time measures the sanitizer more than the frame handler (the first leg
+    /// measures the handler itself).
+    @Test(.disabled(if: ThreadSanitizer.isOn, "a cost under TSan measures the sanitizer"))
     func frameWorkDoesNotGrowWithTheCatalog() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framecost-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,16 +35,20 @@ import Testing
         }
         let short = try #require(reports[60])
         let long = try #require(reports[1500])
-        print("frame work mean: 60 rows \(short.frameWorkMeanWallMs) ms, 1500 rows \(long.frameWorkMeanWallMs) ms")
+        print("frame work, wall: 60 rows \(short.frameWorkMeanWallMs) ms, 1500 rows \(long.frameWorkMeanWallMs) ms")
+        print("frame work, CPU:  60 rows \(short.frameWorkMeanCPUMs) ms, 1500 rows \(long.frameWorkMeanCPUMs) ms")
         print(
-            "recording mean:  60 rows \(short.frameRecordingMeanWallMs) ms, 1500 rows \(long.frameRecordingMeanWallMs) ms")
+            "recording, CPU:   60 rows \(short.frameRecordingMeanCPUMs) ms, 1500 rows \(long.frameRecordingMeanCPUMs) ms")
         // The scroll reached the end of both catalogs, a frame at a time: 60 s of story at 60 frames a second.
         #expect(short.frames > 3600 && long.frames > 3600)
         #expect(long.uniqueURLs > 100, "the long scroll showed rows all along the catalog")
-        // Generous: a per-frame cost proportional to the rows would be ×25.
-        // 0.5 ms of slack absorbs the noise of two busy cores on tiny numbers.
-        #expect(long.frameRecordingMeanWallMs <= 10 * short.frameRecordingMeanWallMs + 0.5)
-        #expect(long.frameWorkMeanWallMs <= 10 * short.frameWorkMeanWallMs + 0.5)
+        // The work compared is the main thread's CPU time, not the wall time:
+        // on busy cores a frame's wall time also holds the other processes'
+        // turns, which no catalog decides. Generous: a per-frame cost
+        // proportional to the rows would be ×25.
+        #expect(short.frameWorkMeanCPUMs > 0 && short.frameRecordingMeanCPUMs > 0)
+        #expect(long.frameRecordingMeanCPUMs <= 10 * short.frameRecordingMeanCPUMs)
+        #expect(long.frameWorkMeanCPUMs <= 10 * short.frameWorkMeanCPUMs)
     }
 
     /// The status line's live counts, kept as requests come and go, agree with

@@ -133,11 +133,15 @@ public enum AsyncOperationChecks {
 
     /// Plays the operations `make` makes and judges them; the hints are said
     /// of `code`, the learner's files, when given.
+    /// - Parameter hangSeconds: the story clock's hang guard (`SleepClock`).
     public static func check(
-        narrate: ((String) -> Void)? = nil, code: LearnerCode? = nil, make: Make
+        narrate: ((String) -> Void)? = nil, code: LearnerCode? = nil, hangSeconds: Double = 30, make: Make
     ) async -> [CheckResult] {
-        let (plays, stuck) = await ExclusiveRun.run { _ in await playAll(make) }
-        if let stuck { narrate?("the story clock gave up: \(stuck)") }
+        let (plays, stuck) = await ExclusiveRun.run { _ in await playAll(make, hangSeconds: hangSeconds) }
+        if let stuck {
+            narrate?("the story clock gave up: \(stuck)")
+            return unmeasured(because: stuck)
+        }
         let (byHand, queued, cancelled, cancelledInQueue, cancelledRunning) = (
             plays[0], plays[1], plays[2], plays[3], plays[4]
         )
@@ -244,8 +248,8 @@ public enum AsyncOperationChecks {
     /// The four plays at once, on one story clock, each on a network of its
     /// own; read once the story has nothing left to play (nil: why the clock
     /// gave up first, then they are read as they were).
-    static func playAll(_ make: Make) async -> (plays: [Play], stuck: String?) {
-        let clock = SleepClock()
+    static func playAll(_ make: Make, hangSeconds: Double) async -> (plays: [Play], stuck: String?) {
+        let clock = SleepClock(hangSeconds: hangSeconds)
         defer { clock.shutDown() }
         // Everything the plays hand to Dispatch, and what that hands on (a
         // queue's next operation, a completion block), keeps the time still.
@@ -318,6 +322,22 @@ public enum AsyncOperationChecks {
     }
 
     // MARK: the verdicts
+
+    /// A story the clock gave up on was cut short: "never finished" and "never
+    /// heard" are read once the story has nothing left to play, so what the
+    /// plays had done by then proves nothing either way (on a loaded machine
+    /// it was "0 of 4 finished" for a right operation).
+    static func unmeasured(because stuck: String) -> [CheckResult] {
+        [finishes, announces, cancelledBeforeStart].map { text in
+            CheckResult(
+                bug: text.name, passed: false, measured: "not measured: the story never went quiet (\(stuck))",
+                expected: text.expected,
+                hint:
+                    "Something in your code kept a thread busy without waiting on the network (a loop, or a wait "
+                    + "that nothing ends), so the story could not end: the story clock said what was busy.",
+                isSafeguard: text.isSafeguard, notMeasured: true)
+        }
+    }
 
     static func judgeFinishing(
         _ byHand: Play, _ queued: Play, cancelledRunning: Play, code: LearnerCode?

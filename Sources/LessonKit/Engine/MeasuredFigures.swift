@@ -27,6 +27,7 @@ extension Report {
         machine = WallFigures(
             runWallMs: wall.sinceStart.milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
             frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
+            frameWorkMeanCPUMs: frames.work.cpuMeanMs, frameRecordingMeanCPUMs: frames.work.recordingCPUMeanMs,
             cellForRowAtWallMs: watcher.cellForRowAtWall.milliseconds)
         self.network.iconRequests = IconRequests(
             requests: log.requests, shownMs: watcher.shownMs, rowIcons: seams.rowIcons,

@@ -310,9 +310,9 @@ private final class ActiveRun: @unchecked Sendable {
     // MARK: frames and the script
 
     private func frame() {
-        let started = ContinuousClock.now
+        let started = FrameWork.Reading.now
         let finished = frames.hasCommitted ? advanceScript() : nil
-        let scripted = ContinuousClock.now
+        let scripted = FrameWork.Reading.now
         // The main queue may have waited in the network meanwhile (step 1):
         // the screen shows what the frame did when the frame is done.
         let now = seams.clock.now
@@ -321,7 +321,7 @@ private final class ActiveRun: @unchecked Sendable {
         if let display = setup.display, frames.next % 2 == 0 || finished != nil {
             display(screenFrame(snapshot, finishedStep: finished))
         }
-        frames.work.add(total: ContinuousClock.now - started, recording: ContinuousClock.now - scripted)
+        frames.work.add(start: started, scripted: scripted, end: .now)
         if script.isOver { finish() }
     }
 

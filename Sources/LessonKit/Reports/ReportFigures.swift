@@ -94,8 +94,8 @@ public struct DiskFigures: Codable, Equatable, Sendable {
     public var mainQueueFileWrites = 0
 }
 
-/// Wall time: how this machine ran it. Left out of the figures that are the
-/// same in every run (their names end in `WallMs`).
+/// Wall and CPU time: how this machine ran it. Left out of the figures that
+/// are the same in every run (their names end in `WallMs` or `CPUMs`).
 public struct WallFigures: Codable, Equatable, Sendable {
     /// How long the run took.
     public var runWallMs = 0.0
@@ -105,6 +105,10 @@ public struct WallFigures: Codable, Equatable, Sendable {
     public var frameWorkMeanWallMs = 0.0
     public var frameWorkMaxWallMs = 0.0
     public var frameRecordingMeanWallMs = 0.0
+    /// The same two means in the main thread's CPU time: the work the frame
+    /// handler did, without the time a busy machine gave other processes.
+    public var frameWorkMeanCPUMs = 0.0
+    public var frameRecordingMeanCPUMs = 0.0
     /// What all the `cellRequests` cost the main queue together (a disk read
     /// in `cellForRowAt` shows here).
     public var cellForRowAtWallMs = 0.0
