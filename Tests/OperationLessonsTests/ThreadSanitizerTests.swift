@@ -121,15 +121,7 @@ struct ThreadSanitizerTests {
             "\(run.errors.suffix(3000))")
         // What raced, said of this code: the record's `image`, written by an operation's thread as its download
         // ends, against the main queue's read in `cellForRowAt`.
-        let download = try #require(
-            run.errors.firstMatch(of: #/  Write of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
-        let mainQueue = try #require(
-            run.errors.firstMatch(of: #/Previous read of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
-        #expect(
-            verdict.diagnosis
-                == "`record.image` (of an `IconRecord`) written by \(download), in an operation, at "
-                + "Tests/Fixtures/RecordRace/RecordViewController.swift:61:26 and read on the main queue (\(mainQueue)) "
-                + "at Tests/Fixtures/RecordRace/RecordViewController.swift:106:39, with nothing ordering the two")
+        #expect(verdict.diagnosis == (try Self.recordImageRace(in: run)))
         #expect(
             verdict.hint
                 == "On which queue does your code write `record.image`, and on which does it read it? Touch it from "
@@ -156,15 +148,7 @@ struct ThreadSanitizerTests {
         #expect(
             verdict.measured
                 == "2 Thread Sanitizer reports (first: Tests/Fixtures/RecordRace/RecordViewController.swift:61:26)")
-        let download = try #require(
-            run.errors.firstMatch(of: #/  Write of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
-        let mainQueue = try #require(
-            run.errors.firstMatch(of: #/Previous read of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
-        #expect(
-            verdict.diagnosis
-                == "`record.image` (of an `IconRecord`) written by \(download), in an operation, at "
-                + "Tests/Fixtures/RecordRace/RecordViewController.swift:61:26 and read on the main queue (\(mainQueue)) "
-                + "at Tests/Fixtures/RecordRace/RecordViewController.swift:106:39, with nothing ordering the two")
+        #expect(verdict.diagnosis == (try Self.recordImageRace(in: run)))
     }
 
     /// Step 5's controller with the downloaded image force-unwrapped
@@ -184,6 +168,19 @@ struct ThreadSanitizerTests {
                 + "Tests/Fixtures/UnwrappedImage/UnwrappedImageViewController.swift:76:33 (the Thread Sanitizer run)",
             "\(run.errors.suffix(2000))")
         #expect(verdict.hint == "Unwrap with `if let` or `guard let` instead of `!`.")
+    }
+
+    /// What `RaceCheck` says of the record fixture's `image`, written by an
+    /// operation's thread as its download ends and read on the main queue in
+    /// `cellForRowAt`, with the two threads `run`'s report names.
+    static func recordImageRace(in run: LessonRun) throws -> String {
+        let download = try #require(
+            run.errors.firstMatch(of: #/  Write of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        let mainQueue = try #require(
+            run.errors.firstMatch(of: #/Previous read of size 8 at 0x[0-9a-f]+ by (thread T\d+)/#)?.1)
+        return "`record.image` (of an `IconRecord`) written by \(download), in an operation, at "
+            + "Tests/Fixtures/RecordRace/RecordViewController.swift:61:26 and read on the main queue (\(mainQueue)) "
+            + "at Tests/Fixtures/RecordRace/RecordViewController.swift:106:39, with nothing ordering the two"
     }
 
     /// A TSan report, or a crash, in step 4's file. (A Swift access race's
