@@ -16,7 +16,7 @@ enum ThreadSanitizer {
 extension Trait where Self == ConditionTrait {
     /// For a test that plays a deliberately racy step (3 and 4 write shared
     /// state from download threads; exercise 11's start shares a class between
-    /// tasks) in this process. Under Thread Sanitizer its
+    /// tasks; the blogs' `AsyncOperation` keeps its state with no lock) in this process. Under Thread Sanitizer its
     /// race would be reported against the whole test run (TSan makes `swift test`
     /// exit 1), so the TSan leg skips it; `ThreadSanitizerTests` checks the race
     /// in a child process instead.

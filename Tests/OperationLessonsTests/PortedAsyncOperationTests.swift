@@ -6,7 +6,7 @@ import Testing
 /// (`PortedAsyncOperation.swift`) and on learners' slips on it
 /// (`PortedAsyncOperationSlips.swift`), each file read as the learner's only
 /// one: its hints name what the file has, else the role.
-@Suite struct PortedAsyncOperationTests {
+@Suite(.racyStepInProcess) struct PortedAsyncOperationTests {
     static func check(_ file: String, _ make: AsyncOperationChecks.Make) async -> [CheckResult] {
         await AsyncOperationChecks.check(code: PortedTutorialTests.code(file), make: make)
     }
