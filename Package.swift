@@ -108,6 +108,12 @@ let package = Package(
             name: "UnwrappedImageFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
             path: "Tests/Fixtures/UnwrappedImage", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
             linkerSettings: appSanitizerLink),
+        // The blogs' `AsyncOperation`, with no lock, played by exercise 10's checks (race-built, by
+        // ThreadSanitizerTests): the queue's threads read its state while its download writes it.
+        .executableTarget(
+            name: "BlogOperationFixture", dependencies: ["LessonChecks", "SlowNetwork"],
+            path: "Tests/Fixtures/BlogOperation", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
+            linkerSettings: appSanitizerLink),
     ] + exerciseStartTargets.map {
         .target(
             name: $0,

@@ -272,31 +272,37 @@ enum CheckCommand: LessonsCommand {
         // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
         // unless a later run sees a race.
         var unmeasured: CheckResult?
+        // An image list plays the race run's story; an operation (exercise 10), the checks that play it.
+        let playsStory = exercise.kind == .imageList
+        let arguments = playsStory ? RaceCheck.arguments : RaceCheck.checkArguments(exercise: exercise.number)
+        let played = RaceCheck.played(arguments)
         for attempt in 1...RaceCheck.runs {
-            say("run \(attempt) of \(RaceCheck.runs): Workbench " + RaceCheck.arguments.joined(separator: " "))
-            var child = ChildProcess.scenario(workbench, RaceCheck.arguments)
+            say("run \(attempt) of \(RaceCheck.runs): Workbench " + arguments.joined(separator: " "))
+            var child = ChildProcess.scenario(workbench, arguments)
+            child.receivesReport = playsStory
             child.environment.merge(RaceCheck.environment) { $1 }
             child.directory = workspace.root
             child.output = .discard
             let watch = CheckWatch(exercise)
-            watch.playing(RaceCheck.arguments[1])
+            watch.playing(played)
             let run = try child.run(watchdog: watch.watchdog)
             let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
             if let ranFor = run.stoppedAfter {
                 say(watch.stoppedMessage(after: ranFor, errors: run.errors))
                 return RaceCheck.unfinished(
-                    "the \(RaceCheck.arguments[1]) run was stopped after \(ranFor.components.seconds) s",
-                    errors: run.errors,
-                    code: code)
+                    "the \(played) run was stopped after \(ranFor.components.seconds) s", errors: run.errors, code: code,
+                    replaying: arguments)
             }
             guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
                 return RaceCheck.unfinished(
-                    RaceCheck.endedEarly(status: run.status, errors: run.errors), errors: run.errors, code: code)
+                    RaceCheck.endedEarly(status: run.status, errors: run.errors, played: arguments), errors: run.errors,
+                    code: code, replaying: arguments)
             }
             let report = run.report.flatMap { try? Report.decoded(from: $0) }
             let judged = RaceCheck.judge(
-                errors: run.errors, crashed: run.signal != nil, reported: run.report != nil, requests: report?.requests,
-                code: code)
+                errors: run.errors, crashed: run.signal != nil, reported: !playsStory || run.report != nil,
+                requests: report?.requests, code: code,
+                remedy: playsStory ? RaceCheck.mainQueueRemedy : RaceCheck.operationRemedy)
             if !judged.passed && judged.wasMeasured { return judged }
             if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }

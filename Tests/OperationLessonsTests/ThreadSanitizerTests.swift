@@ -151,6 +151,26 @@ struct ThreadSanitizerTests {
         #expect(verdict.diagnosis == (try Self.recordImageRace(in: run)))
     }
 
+    /// The blogs' `AsyncOperation` (Tests/Fixtures/BlogOperation) keeps its
+    /// state in a plain property: exercise 10's checks pass it, and its race
+    /// run sees a queue's thread read `isExecuting` while the download's
+    /// thread sets the state. The step's own operation, with its lock, is clean.
+    @Test func theBlogsLocklessOperationIsReportedByExercise10sRaceRun() async throws {
+        let arguments = RaceCheck.checkArguments(exercise: 10)
+        let run = try await LessonProcess.run("BlogOperationFixture", arguments, environment: RaceCheck.environment)
+        #expect(run.status == RaceCheck.reportedStatus, "\(run.errors.suffix(1500))")
+        #expect(run.output.contains("Exercise 10: 3 of 3 bugs fixed, nothing broken on the way"), "\(run.output.suffix(500))")
+        let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/BlogOperation"))
+        let verdict = RaceCheck.judge(
+            errors: run.errors, crashed: run.crashed, code: code, remedy: RaceCheck.operationRemedy)
+        #expect(!verdict.passed && verdict.wasMeasured)
+        #expect(verdict.shape == "a data race on `state` (of a `BlogDownloadOperation`)", "\(run.errors.suffix(3000))")
+        let seen = try #require(verdict.diagnosis)
+        #expect(seen.hasPrefix("`state` (of a `BlogDownloadOperation`) "), "\(seen)")
+        #expect(seen.contains(" at Tests/Fixtures/BlogOperation/PortedAsyncOperation.swift:"), "\(seen)")
+        #expect(verdict.hint.contains(RaceCheck.operationRemedy))
+    }
+
     /// Step 5's controller with the downloaded image force-unwrapped
     /// (Tests/Fixtures/UnwrappedImage), offline: its first failed download
     /// traps on its own line. Run as the race check runs it, TSan catches the

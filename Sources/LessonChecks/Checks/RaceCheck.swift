@@ -22,6 +22,26 @@ public enum RaceCheck {
     /// race (a clean verdict that measured nothing).
     public static let arguments = ["--scenario", "flick-then-peek", "--json", "--clear-cache"]
 
+    /// The race run of an exercise whose checks play the learner's code in the
+    /// workbench itself (exercise 10's operation, started by hand and on
+    /// queues, cancelled): those checks, as `lessons check` plays them.
+    public static func checkArguments(exercise: Int) -> [String] { ["--check", "\(exercise)"] }
+
+    /// The fix for a race on an app's state: one queue touches it.
+    public static let mainQueueRemedy =
+        "Touch it from one queue only (hand the result to the main queue, and write it there)."
+
+    /// The fix for a race on an operation's own state, which the queue reads from its threads whenever it likes:
+    /// no one queue can own it.
+    public static let operationRemedy =
+        "An operation's flags are read by its queue's threads whenever they like: guard what they read, and every "
+        + "write of it, with one lock."
+
+    /// What a race run played, in a sentence's words: its scenario, or its flags.
+    public static func played(_ arguments: [String]) -> String {
+        arguments.first == "--scenario" && arguments.count > 1 ? arguments[1] : arguments.joined(separator: " ")
+    }
+
     /// How many runs a race-free verdict takes. TSan reports two accesses that
     /// nothing it sees orders, whether or not they met in time, and the
     /// harness's synchronisation is hidden from it: every race the course
@@ -79,24 +99,26 @@ public enum RaceCheck {
 
     /// The verdict on a race run that did not end as a run ends (stopped, or an exit status of its own): a
     /// race TSan reported before is one; otherwise nothing was measured, and `why` says what happened.
-    public static func unfinished(_ why: String, errors: String, code: LearnerCode? = nil) -> CheckResult {
+    public static func unfinished(
+        _ why: String, errors: String, code: LearnerCode? = nil, replaying played: [String] = arguments
+    ) -> CheckResult {
         guard raceReports(in: errors).isEmpty else { return judge(errors: errors, crashed: false, code: code) }
         return CheckResult(
             bug: bug.name, passed: false, measured: "not measured: \(why)", expected: bug.expected,
             hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work that "
                 + "queues itself again), so the story could not end. See it: \(WorkbenchLayout.run) "
-                + arguments.joined(separator: " "),
+                + played.joined(separator: " "),
             isSafeguard: bug.isSafeguard, notMeasured: true)
     }
 
     /// Why a race run ended with `status`, in one line: a story stopped as stuck says so on its last line.
-    public static func endedEarly(status: Int32, errors: String) -> String {
+    public static func endedEarly(status: Int32, errors: String, played arguments: [String] = arguments) -> String {
         let stopped = errors.split(separator: "\n").last { $0.contains("the run was stopped") }
         guard stopped == nil else {
-            return "your program never went quiet: the \(arguments[1]) run was stopped, its app still busy"
+            return "your program never went quiet: the \(played(arguments)) run was stopped, its app still busy"
         }
         let last = errors.split(separator: "\n").last.map { ": " + $0.prefix(160) } ?? ""
-        return "the \(arguments[1]) run exited with status \(status)\(last)"
+        return "the \(played(arguments)) run exited with status \(status)\(last)"
     }
 
     /// The verdict on one TSan-built run: its standard error, whether a signal
@@ -107,9 +129,10 @@ public enum RaceCheck {
     /// Its hint is said of `code`, the learner's files, when given; when TSan
     /// gave the two places of a race, the verdict says what raced there, and
     /// unless that is this bug's shape (a dictionary of theirs written off the
-    /// main queue) the row is titled by what raced and its hint follows it.
+    /// main queue) the row is titled by what raced and its hint follows it, with `remedy` for its fix.
     public static func judge(
-        errors: String, crashed signalled: Bool, reported: Bool = true, requests: Int? = nil, code: LearnerCode? = nil
+        errors: String, crashed signalled: Bool, reported: Bool = true, requests: Int? = nil, code: LearnerCode? = nil,
+        remedy: String = mainQueueRemedy
     ) -> CheckResult {
         // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
         let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
@@ -126,7 +149,7 @@ public enum RaceCheck {
             let cache = race.racedOnADictionary(in: code)
             return CheckResult(
                 bug: bug.name, passed: false, measured: measured, expected: bug.expected,
-                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code), isSafeguard: bug.isSafeguard,
+                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code, remedy: remedy), isSafeguard: bug.isSafeguard,
                 diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code))
         }
         if crashed && reports.isEmpty {

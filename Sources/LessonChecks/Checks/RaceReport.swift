@@ -86,13 +86,15 @@ struct RaceReport {
         return firstPlace(in: report.filter { $0.hasPrefix("    #") }, codeFolders: codeFolders)
     }
 
-    /// "Tests/Fixtures/…/File.swift:141:22" of the first of `frames` in `codeFolders`.
+    /// "Tests/Fixtures/…/File.swift:141:22" of the first of `frames` in `codeFolders` with a line: a property's
+    /// observed setter (`willSet`/`didSet`) has none, and its caller's line says where it was set.
     private static func firstPlace(in frames: some Sequence<String>, codeFolders: [String]) -> String? {
-        frames.lazy.compactMap { frame in
+        let places = frames.compactMap { frame in
             codeFolders.lazy.compactMap { frame.range(of: $0) }.first.map {
                 String(frame[$0.lowerBound...].prefix { $0 != " " })
             }
-        }.first
+        }
+        return places.first { $0.contains(/\.swift:\d+/) } ?? places.first
     }
 
     /// The variable both accesses touch, read from the learner's lines: its
@@ -139,16 +141,15 @@ struct RaceReport {
             + said.joined(separator: " and ") + ", with nothing ordering the two"
     }
 
-    /// What to ask of the code, naming the variable and the two lines.
-    func hint(in code: LearnerCode?) -> String {
+    /// What to ask of the code, naming the variable and the two lines; `remedy`, how to make it one thread's.
+    func hint(in code: LearnerCode?, remedy: String = RaceCheck.mainQueueRemedy) -> String {
         let what = variable(in: code).map { "`\($0)`" } ?? "what these lines touch"
         let lines = accesses.compactMap(\.place).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
         let question =
             accesses.allSatisfy(\.written)
             ? "On which threads does your code write \(what)?"
             : "On which queue does your code write \(what), and on which does it read it?"
-        return question + " Touch it from one queue only (hand the result to the main queue, and write it there). "
-            + "Look at \(lines.joined(separator: " and "))."
+        return question + " " + remedy + " Look at \(lines.joined(separator: " and "))."
     }
 
     private func on(_ access: Access) -> String {

@@ -147,7 +147,8 @@ public enum ExerciseCatalog {
                 watchSays:
                     "4 downloads started by hand, 4 on a queue of 2 at once, one cancelled before it starts: what "
                     + "each said, and what was heard",
-                problemSection: "part 6 of \"The fix\""),
+                // Its flags are read by a queue's threads while its download writes them on others.
+                problemSection: "part 6 of \"The fix\"", checksRaces: true),
             exercise11,
         ]
 

@@ -1,0 +1,1 @@
+../../OperationLessonsTests/PortedAsyncOperation.swift
