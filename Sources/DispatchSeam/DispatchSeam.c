@@ -24,6 +24,8 @@ typedef uint64_t dispatch_time_t;
 typedef void (*dispatch_function_t)(void *);
 typedef void *dispatch_block_t;
 extern struct dispatch_queue_s _dispatch_main_q;
+extern void dispatch_queue_set_specific(dispatch_queue_t, const void *, void *, void (*)(void *));
+extern void *dispatch_get_specific(const void *);
 
 // The block ABI: a block is called through its `invoke`.
 struct block_layout {
@@ -197,14 +199,28 @@ static int submitter_counts(void) {
 
 int seam_runs_the_runs_work(void) { return submitter_counts(); }
 
+/// Marks the main queue, so that a thread can tell it is running the main queue's work.
+static char main_queue_key;
+static pthread_once_t main_queue_marked = PTHREAD_ONCE_INIT;
+static void mark_main_queue(void) { dispatch_queue_set_specific(&_dispatch_main_q, &main_queue_key, &main_queue_key, NULL); }
+
+/// Whether the calling thread runs a block of the main queue's.
+static int on_main_queue(void) {
+    pthread_once(&main_queue_marked, mark_main_queue);
+    return dispatch_get_specific(&main_queue_key) == &main_queue_key;
+}
+
 /// Whether work submitted to `queue` now is the run's: what the run's work
-/// submits, and, while a run is on, anything for the main queue but the
-/// harness's own. (The main queue is one for the whole process: a serial
-/// `OperationQueue.main` hands the run's next operation to Dispatch from
-/// whatever operation ran before it, the run's or not.)
+/// submits, and, while a run is on, what any work of the main queue's submits
+/// to it but the harness's own. (The main queue is one for the whole process:
+/// a serial `OperationQueue.main` hands the run's next operation to Dispatch
+/// from whatever operation ran before it, the run's or not.) A pool thread's
+/// submission for the main queue, outside the run's work, is not the run's: in
+/// a test process it is another test's task hopping to the main actor.
 static int submission_counts(dispatch_queue_t queue) {
     if (submitter_counts()) return 1;
-    return queue == &_dispatch_main_q && current != &harness_marker && atomic_load_explicit(&current_run, memory_order_relaxed) != 0;
+    return queue == &_dispatch_main_q && current != &harness_marker
+        && atomic_load_explicit(&current_run, memory_order_relaxed) != 0 && (current != NULL || on_main_queue());
 }
 
 /// A record of counted work for `queue`, or NULL when the caller's work is

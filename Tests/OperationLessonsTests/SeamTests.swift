@@ -170,6 +170,27 @@ func withBusyCores<T>(_ body: () async -> T) async -> T {
         return reports
     }
 
+    /// Another test's tasks hop to the main actor again and again while a
+    /// story plays (Swift Testing runs suites side by side): their jobs reach
+    /// the main queue from the pool, not from the run's work, and are not the
+    /// app's. The story plays as it does alone, never held "busy" by them.
+    @Test func mainActorJobsOfAnotherTestAreNotTheRunsWork() async {
+        let alone = await HarnessTests.run(PendingOperationsController.self, HarnessTests.firstScreen).report
+        let stop = StopFlag()
+        let hoppers = (0..<4).map { _ in
+            Task.detached {
+                while !stop.isRaised { await MainActor.run {} }
+            }
+        }
+        let beside = await HarnessTests.run(
+            PendingOperationsController.self, HarnessTests.firstScreen, hangLimit: .seconds(5)
+        ).report
+        stop.raise()
+        for hopper in hoppers { await hopper.value }
+        #expect(beside.stuck == nil, "\(beside.stuck ?? "")")
+        #expect(beside.withoutWallTime == alone.withoutWallTime)
+    }
+
     @Test func aControllerThatKeepsItsQueuesInAHelperObjectPlaysExact() async {
         let reports = await Self.exactRuns(PendingOperationsController.self, .fastScrollSlowRows)
         let first = reports[0]
