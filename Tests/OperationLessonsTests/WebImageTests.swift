@@ -231,9 +231,11 @@ final class HandClock: @unchecked Sendable {
             queue.addOperation(operation)
             try await network.wait("the fetch is under way") { network.counts.inFlight == 1 }
             operation.cancel()
+            // Finished without its 1000 s fetch: at once, or, when the cancel came as `start()` was storing its
+            // task and `start()` completes it instead, a moment later on `start()`'s thread.
+            try await Changes.waitUntilEmpty(queue, "the queue lets it go")
             #expect(operation.isFinished && !operation.isExecuting)
             #expect(results.all.count == 1)
-            try await Changes.waitUntilEmpty(queue, "the queue lets it go")
             // A cancel that came while `start()` was still storing its task is
             // passed on to the task by `start()` a moment later.
             try await network.wait("the fetch is cancelled") { network.counts.inFlight == 0 }
