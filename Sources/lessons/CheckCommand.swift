@@ -256,24 +256,25 @@ enum CheckCommand: LessonsCommand {
     /// Waits for the workbench's race build, plays the scenario where
     /// downloads end together in it, and judges what TSan wrote.
     static func raceCheck(_ exercise: Exercise, _ workspace: Workspace, _ raceBuild: RaceBuild) throws -> CheckResult {
+        // An image list plays the race run's story; an operation (exercise 10), the checks that play it.
+        let playsStory = exercise.kind == .imageList
+        let subject = exercise.raceSubject
         say("\nThe data race: the workbench built with Thread Sanitizer (the first time takes a minute or so):")
         say(raceBuild.command)
         let workbench: URL
         switch try raceBuild.finish() {
         case .built(let built): workbench = built
-        case .failed: return RaceCheck.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
+        case .failed: return subject.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
         case .failedInTheSuite(let sentence):
             return CheckResult(
-                bug: RaceCheck.bug.name, passed: false, measured: "not measured: \(sentence)",
-                expected: RaceCheck.bug.expected, hint: "Nothing in your code to fix: the race run was not built.",
-                isSafeguard: RaceCheck.bug.isSafeguard, notMeasured: true)
+                bug: subject.bug.name, passed: false, measured: "not measured: \(sentence)",
+                expected: subject.bug.expected, hint: "Nothing in your code to fix: the race run was not built.",
+                isSafeguard: subject.bug.isSafeguard, notMeasured: true)
         }
-        var verdict = RaceCheck.bug.result(passed: true, measured: "")
+        var verdict = subject.bug.result(passed: true, measured: "")
         // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
         // unless a later run sees a race.
         var unmeasured: CheckResult?
-        // An image list plays the race run's story; an operation (exercise 10), the checks that play it.
-        let playsStory = exercise.kind == .imageList
         let arguments = playsStory ? RaceCheck.arguments : RaceCheck.checkArguments(exercise: exercise.number)
         let played = RaceCheck.played(arguments)
         for attempt in 1...RaceCheck.runs {
@@ -291,18 +292,17 @@ enum CheckCommand: LessonsCommand {
                 say(watch.stoppedMessage(after: ranFor, errors: run.errors))
                 return RaceCheck.unfinished(
                     "the \(played) run was stopped after \(ranFor.components.seconds) s", errors: run.errors, code: code,
-                    replaying: arguments)
+                    replaying: arguments, of: subject)
             }
             guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
                 return RaceCheck.unfinished(
                     RaceCheck.endedEarly(status: run.status, errors: run.errors, played: arguments), errors: run.errors,
-                    code: code, replaying: arguments)
+                    code: code, replaying: arguments, of: subject)
             }
             let report = run.report.flatMap { try? Report.decoded(from: $0) }
             let judged = RaceCheck.judge(
                 errors: run.errors, crashed: run.signal != nil, reported: !playsStory || run.report != nil,
-                requests: report?.requests, code: code,
-                remedy: playsStory ? RaceCheck.mainQueueRemedy : RaceCheck.operationRemedy)
+                requests: report?.requests, code: code, of: subject)
             if !judged.passed && judged.wasMeasured { return judged }
             if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }

@@ -56,7 +56,7 @@ import Testing
             list.standardOutput.split(separator: "\n").first { $0.dropFirst(2).hasPrefix("\(number) ") })
         let inList = line.drop { $0 != ":" }.dropFirst(2).components(separatedBy: "; ")
 
-        let race = exercise.checksRaces ? RaceCheck.judge(errors: "", crashed: false) : nil
+        let race = exercise.checksRaces ? RaceCheck.judge(errors: "", crashed: false, of: exercise.raceSubject) : nil
         let swift6 =
             exercise.checksSwift6
             ? Swift6Check.judge(buildLog: "", compiled: true, root: root, code: LearnerCode(files: [:])) : nil

@@ -162,12 +162,13 @@ struct ThreadSanitizerTests {
         #expect(run.output.contains("Exercise 10: 3 of 3 bugs fixed, nothing broken on the way"), "\(run.output.suffix(500))")
         let code = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Tests/Fixtures/BlogOperation"))
         let verdict = RaceCheck.judge(
-            errors: run.errors, crashed: run.crashed, code: code, remedy: RaceCheck.operationRemedy)
+            errors: run.errors, crashed: run.crashed, code: code, of: .operation)
         #expect(!verdict.passed && verdict.wasMeasured)
         #expect(verdict.shape == "a data race on `state` (of a `BlogDownloadOperation`)", "\(run.errors.suffix(3000))")
         let seen = try #require(verdict.diagnosis)
         #expect(seen.hasPrefix("`state` (of a `BlogDownloadOperation`) "), "\(seen)")
         #expect(seen.contains(" at Tests/Fixtures/BlogOperation/PortedAsyncOperation.swift:"), "\(seen)")
+        #expect(verdict.bug == RaceCheck.operationBug.name && verdict.isSafeguard)
         #expect(verdict.hint.contains(RaceCheck.operationRemedy))
     }
 

@@ -37,6 +37,39 @@ public enum RaceCheck {
         "An operation's flags are read by its queue's threads whenever they like: guard what they read, and every "
         + "write of it, with one lock."
 
+    /// Exercise 10's row: its operation's own state, which a queue reads from its threads.
+    public static let operationBug = BugText(
+        name: "the operation's state is read and written on two threads, unguarded (a data race)",
+        expected: "0 Thread Sanitizer reports, no crash",
+        why:
+            "A queue reads an operation's `isExecuting` and `isFinished` from its own threads, whenever it likes, "
+            + "while the operation's download changes its state on another: a plain property read and written so is "
+            + "a data race. Guard the state with a lock, as the library does.",
+        hints: Hints(
+            question:
+                "Which threads read your operation's `isExecuting` and `isFinished`, and which one changes its state?",
+            place: CodePlace(
+                "private var state", in: "ImageDownloadOperation.swift", role: "where your operation keeps its state"),
+            api:
+                "An `NSLock` the operation owns: every read of the state (`isExecuting`, `isFinished`) and every "
+                + "change of it (`move(to:)`) takes it; the announcements are made outside it.",
+            code: [
+                "public override var isFinished: Bool { lock.withLock { state == .finished } }",
+                "lock.withLock { state = new }",
+            ]),
+        isSafeguard: true)
+
+    /// What a race run judges: its row's text, and how its hint says to fix a race on anything but a cache.
+    public struct Subject: Sendable {
+        public let bug: BugText
+        public let remedy: String
+
+        /// An image list's state, the main queue's to touch.
+        public static let imageList = Subject(bug: RaceCheck.bug, remedy: mainQueueRemedy)
+        /// An operation's state, read by its queue's threads (exercise 10).
+        public static let operation = Subject(bug: operationBug, remedy: operationRemedy)
+    }
+
     /// What a race run played, in a sentence's words: its scenario, or its flags.
     public static func played(_ arguments: [String]) -> String {
         arguments.first == "--scenario" && arguments.count > 1 ? arguments[1] : arguments.joined(separator: " ")
@@ -100,9 +133,13 @@ public enum RaceCheck {
     /// The verdict on a race run that did not end as a run ends (stopped, or an exit status of its own): a
     /// race TSan reported before is one; otherwise nothing was measured, and `why` says what happened.
     public static func unfinished(
-        _ why: String, errors: String, code: LearnerCode? = nil, replaying played: [String] = arguments
+        _ why: String, errors: String, code: LearnerCode? = nil, replaying played: [String] = arguments,
+        of subject: Subject = .imageList
     ) -> CheckResult {
-        guard raceReports(in: errors).isEmpty else { return judge(errors: errors, crashed: false, code: code) }
+        guard raceReports(in: errors).isEmpty else {
+            return judge(errors: errors, crashed: false, code: code, of: subject)
+        }
+        let bug = subject.bug
         return CheckResult(
             bug: bug.name, passed: false, measured: "not measured: \(why)", expected: bug.expected,
             hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work that "
@@ -129,11 +166,12 @@ public enum RaceCheck {
     /// Its hint is said of `code`, the learner's files, when given; when TSan
     /// gave the two places of a race, the verdict says what raced there, and
     /// unless that is this bug's shape (a dictionary of theirs written off the
-    /// main queue) the row is titled by what raced and its hint follows it, with `remedy` for its fix.
+    /// main queue) the row is titled by what raced and its hint follows it, with the fix `subject` says.
     public static func judge(
         errors: String, crashed signalled: Bool, reported: Bool = true, requests: Int? = nil, code: LearnerCode? = nil,
-        remedy: String = mainQueueRemedy
+        of subject: Subject = .imageList
     ) -> CheckResult {
+        let bug = subject.bug
         // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
         let crashed = signalled || errors.contains(CrashDiagnosis.caughtBySanitizer)
         let reports = raceReports(in: errors)
@@ -149,7 +187,8 @@ public enum RaceCheck {
             let cache = race.racedOnADictionary(in: code)
             return CheckResult(
                 bug: bug.name, passed: false, measured: measured, expected: bug.expected,
-                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code, remedy: remedy), isSafeguard: bug.isSafeguard,
+                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code, remedy: subject.remedy),
+                isSafeguard: bug.isSafeguard,
                 diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code))
         }
         if crashed && reports.isEmpty {

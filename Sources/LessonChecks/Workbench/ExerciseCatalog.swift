@@ -49,11 +49,19 @@ public struct Exercise: Sendable {
             bugs.filter { !$0.isSafeguard }
             + (checksRaces && number == ImageListChecks.raceFixedIn ? [RaceCheck.bug] : [])
             + bugs.filter(\.isSafeguard)
-            + (checksRaces && number > ImageListChecks.raceFixedIn ? [RaceCheck.bug.safeguard(true)] : [])
+            + (checksRaces && number > ImageListChecks.raceFixedIn
+                ? [Self.raceSubject(of: kind).bug.safeguard(true)] : [])
         self.watchFlags = watchFlags
         self.watchSays = watchSays
         self.problemSection = problemSection
         self.checksRaces = checksRaces
+    }
+
+    /// What its race run judges: an image list's state, or an operation's own (exercise 10).
+    public var raceSubject: RaceCheck.Subject { Self.raceSubject(of: kind) }
+
+    private static func raceSubject(of kind: Kind) -> RaceCheck.Subject {
+        kind == .asyncOperation ? .operation : .imageList
     }
 
     /// Whether a bug of it is the Swift 6 compiler's verdict (`Swift6Check`),
