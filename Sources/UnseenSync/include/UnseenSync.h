@@ -1,6 +1,12 @@
 #ifndef UNSEEN_SYNC_H
 #define UNSEEN_SYNC_H
 
+// Every seam of the harness is Linux's: ELF symbol interposition into libdispatch and glibc. Elsewhere it would
+// see none of the app's work and measure wrong figures, so the build stops here (README, "Platforms").
+#if !defined(__linux__)
+#error "OperationLessons measures through Linux-only seams (ELF symbol interposition into libdispatch and glibc): build it on Linux, e.g. in the official Swift container image (README, \"Platforms\")."
+#endif
+
 // The harness's synchronisation, hidden from Thread Sanitizer
 // (docs/architecture.md, "The race run"). The story clock, the network and
 // the instruments take locks on the app's threads and on the main queue; seen
