@@ -39,25 +39,16 @@ extern void _Block_release(const void *);
 
 /// One counted submission, from the moment it is handed to Dispatch until it returns.
 typedef struct work {
-    struct work *previous, *next;  // on its queue's list, in submission order
-    struct queue_entry *entry;
+    struct work *previous, *next;  // off the main queue: on the run's `pool`, in submission order
     uint64_t run, serial;
     int on_main_queue, parked;
     int from_turns;  // submitted by the run's turns, or by work that was
-    _Atomic int started;
+    int waits_for_thread;  // at `take_thread`, until the harness gives it one
     uint64_t started_ns;  // on the main queue: when it began, on CLOCK_MONOTONIC
     dispatch_block_t block;  // or:
     dispatch_function_t function;
     void *context;
 } work;
-
-/// A queue that counted work was submitted to, with that work in order.
-typedef struct queue_entry {
-    const void *queue;
-    work *first, *last;
-} queue_entry;
-
-enum { queue_capacity = 1024 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -78,8 +69,14 @@ static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static _Atomic uint64_t current_run;
 static uint64_t runs, serials, generation;
 static seam_counts counts;
-static queue_entry queues[queue_capacity];
-static size_t queues_used;
+
+/// The run's counted work off the main queue that has not finished, in the
+/// order it was submitted: the first `seam_device_threads` of it hold a thread
+/// (`take_thread`), the rest wait for one, as on a device whose pool is full.
+static struct {
+    work *first, *last;
+} pool;
+static pthread_cond_t thread_given = PTHREAD_COND_INITIALIZER;
 
 /// Counted work waiting on a semaphore, in the order the work was submitted.
 /// The harness hands out what the semaphores hold at idle moments
@@ -182,15 +179,6 @@ static void note_change_locked(void) {
     pthread_cond_broadcast(&changed);
 }
 
-static queue_entry *entry_for_locked(const void *queue) {
-    for (size_t index = 0; index < queues_used; index++) {
-        if (queues[index].queue == queue) return &queues[index];
-    }
-    if (queues_used == queue_capacity) return NULL;
-    queue_entry *entry = &queues[queues_used++];
-    *entry = (queue_entry){.queue = queue};
-    return entry;
-}
 
 static int submitter_counts(void) {
     uint64_t run = atomic_load_explicit(&current_run, memory_order_relaxed);
@@ -235,11 +223,10 @@ static work *counted_work(dispatch_queue_t *target) {
     lock_seam();
     item->run = atomic_load_explicit(&current_run, memory_order_relaxed);
     item->serial = ++serials;
-    item->entry = entry_for_locked(queue);
-    if (item->entry) {
-        item->previous = item->entry->last;
-        if (item->entry->last) item->entry->last->next = item; else item->entry->first = item;
-        item->entry->last = item;
+    if (!item->on_main_queue) {
+        item->previous = pool.last;
+        if (pool.last) pool.last->next = item; else pool.first = item;
+        pool.last = item;
     }
     if (item->on_main_queue) counts.main_queue += 1; else counts.elsewhere += 1;
     if (item->from_turns && !item->on_main_queue) counts.turns_elsewhere += 1;
@@ -259,13 +246,40 @@ static void park_locked(work *item, int parked) {
     note_change_locked();
 }
 
+// MARK: the device's threads (under `lock`)
+
+/// Whether `item`, of the run's pool, is among its first `seam_device_threads`.
+static int holds_thread_locked(const work *item) {
+    size_t earlier = 0;
+    for (const work *other = pool.first; other && other != item; other = other->next) {
+        if (++earlier == seam_device_threads) return 0;
+    }
+    return 1;
+}
+
+/// Lets every waiter among the pool's first `seam_device_threads` start
+/// (`abandon`: every waiter, the run is over): called whenever work of the
+/// pool finishes, so a thread freed goes at once to the earliest waiter, as
+/// a phone's pool gives it.
+static void give_threads_locked(int abandon) {
+    size_t given = 0, rank = 0;
+    for (work *item = pool.first; item && (abandon || rank < seam_device_threads); item = item->next, rank++) {
+        if (!item->waits_for_thread) continue;
+        item->waits_for_thread = 0;
+        park_locked(item, 0);
+        given += 1;
+    }
+    if (given) pthread_cond_broadcast(&thread_given);
+}
+
 static void finished(work *item) {
     lock_seam();
     if (item->run == atomic_load_explicit(&current_run, memory_order_relaxed)) {
         park_locked(item, 0);
-        if (item->entry) {
-            if (item->previous) item->previous->next = item->next; else item->entry->first = item->next;
-            if (item->next) item->next->previous = item->previous; else item->entry->last = item->previous;
+        if (!item->on_main_queue) {
+            if (item->previous) item->previous->next = item->next; else pool.first = item->next;
+            if (item->next) item->next->previous = item->previous; else pool.last = item->previous;
+            give_threads_locked(0);
         }
         if (item->on_main_queue) counts.main_queue -= 1; else counts.elsewhere -= 1;
         if (item->from_turns && !item->on_main_queue) counts.turns_elsewhere -= 1;
@@ -296,11 +310,27 @@ __attribute__((noinline)) static void seam_main_queue_work(work *item) {
     unseen_frame_exit();
 }
 
+/// Before counted work off the main queue starts: a device's Dispatch starts
+/// a thread for each blocking block, up to its limit, and past it the block
+/// waits, parked, until one is free. Which block has a thread is decided by
+/// the order of submission alone (an earlier block that has not reached here
+/// yet counts as holding one), so no scheduling of this machine's threads can
+/// change which blocks hold one whenever the app is idle.
+static void take_thread(work *item) {
+    lock_seam();
+    if (item->run == atomic_load_explicit(&current_run, memory_order_relaxed) && !holds_thread_locked(item)) {
+        item->waits_for_thread = 1;
+        park_locked(item, 1);
+        while (item->waits_for_thread) pthread_cond_wait(&thread_given, &lock);
+    }
+    unlock_seam();
+}
+
 static void run_work(void *context) {
     work *item = context;
+    if (!item->on_main_queue) take_thread(item);
     const work *saved = current;
     current = item;
-    atomic_store_explicit(&item->started, 1, memory_order_relaxed);
     if (item->on_main_queue) {
         item->started_ns = monotonic_ns();
         seam_main_queue_work(item);
@@ -467,16 +497,30 @@ int seam_is_installed(void) {
     return dlsym(RTLD_DEFAULT, "dispatch_async_f") == (void *)dispatch_async_f;
 }
 
+size_t seam_thread_waiters(void) {
+    size_t total = 0;
+    lock_seam();
+    for (work *item = pool.first; item; item = item->next) total += item->waits_for_thread;
+    unlock_seam();
+    return total;
+}
+
+/// Lets the ended run's work that waits for a thread go, and forgets the run's pool.
+static void end_pool_locked(void) {
+    give_threads_locked(1);
+    pool.first = pool.last = NULL;
+}
+
 uint64_t seam_begin_run(void) {
     lock_seam();
     grant_semaphores_locked(1);
+    end_pool_locked();
     runs += 1;
     uint64_t run = runs;
     atomic_store(&current_run, run);
     counts = (seam_counts){0};
     atomic_store(&main_queue_files, 0);
     atomic_store(&main_queue_file_stall_ns, 0);
-    queues_used = 0;
     serials = 0;
     note_change_locked();
     unlock_seam();
@@ -488,6 +532,7 @@ void seam_end_run(uint64_t run) {
     if (atomic_load(&current_run) == run) {
         // Waiters left when the run ends wait as they would without the seam.
         grant_semaphores_locked(1);
+        end_pool_locked();
         atomic_store(&current_run, 0);
         note_change_locked();
     }
@@ -517,31 +562,6 @@ seam_counts seam_count(void) {
     return now;
 }
 
-size_t seam_serials_on(const void *queue, uint64_t *serials_out, size_t capacity) {
-    size_t total = 0;
-    lock_seam();
-    for (size_t index = 0; index < queues_used; index++) {
-        if (queues[index].queue != queue) continue;
-        for (work *item = queues[index].first; item; item = item->next) {
-            if (total < capacity) serials_out[total] = item->serial;
-            total += 1;
-        }
-    }
-    unlock_seam();
-    return total;
-}
-
-size_t seam_not_started_on(const void *queue) {
-    size_t total = 0;
-    lock_seam();
-    for (size_t index = 0; index < queues_used; index++) {
-        if (queues[index].queue != queue) continue;
-        for (work *item = queues[index].first; item; item = item->next) total += !atomic_load_explicit(&item->started, memory_order_relaxed);
-    }
-    unlock_seam();
-    return total;
-}
-
 static const work *current_counted(void) {
     return submitter_counts() && current != &run_marker ? current : NULL;
 }
@@ -555,11 +575,6 @@ int seam_runs_main_queue_work(void) {
     if (current == &run_marker) return 1;
     const work *item = current_counted();
     return item ? item->on_main_queue : -1;
-}
-
-const void *seam_current_queue(void) {
-    const work *item = current_counted();
-    return item && item->entry ? item->entry->queue : NULL;
 }
 
 int seam_park(int parked) {

@@ -37,7 +37,7 @@ import Testing
         #expect(step1.report.placeholderFrames == 0)
         // Step 2: every row shows the placeholder or its icon from the first frame.
         #expect(step2.report.blankFrames == 0)
-        #expect(step2.report.placeholderFrames == 480)
+        #expect(step2.report.placeholderFrames == 260)
     }
 
     @Test func theUIIsTouchedOnlyOnTheMainQueue() async {

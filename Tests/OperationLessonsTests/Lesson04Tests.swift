@@ -57,8 +57,8 @@ import Testing
         let end = try #require(run.eventMs("end"))
         let requestsWhileNothingMoves = run.requests(startedAfter: end - 1500).count
         // A fixed step makes at most one request per row shown, none while the user does nothing.
-        #expect(report.requests == 506 && report.uniqueURLs == 18)
-        #expect(requestsWhileNothingMoves == 150)
+        #expect(report.requests == 2074 && report.uniqueURLs == 18)
+        #expect(requestsWhileNothingMoves == 608)
         #expect(run.timeline.requests.allSatisfy { $0.outcome != .ok })
         #expect(report.mainThreadViolations == 0)
     }

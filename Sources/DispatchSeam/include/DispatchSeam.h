@@ -50,17 +50,8 @@ typedef struct {
 } seam_counts;
 seam_counts seam_count(void);
 
-/// The counted work queued or running on `queue`, in the order it was
-/// submitted: up to `capacity` serial numbers (1, 2, … in the run), and how
-/// many there are in all.
-size_t seam_serials_on(const void *queue, uint64_t *serials, size_t capacity);
-/// How many of them Dispatch has not started yet.
-size_t seam_not_started_on(const void *queue);
-
-/// What the calling thread runs: the serial number of its counted block (0:
-/// none) and the queue it was submitted to.
+/// What the calling thread runs: the serial number of its counted block (0: none).
 uint64_t seam_current_serial(void);
-const void *seam_current_queue(void);
 /// Whether the calling thread runs the main queue's counted work or the run's
 /// own turn (1), other counted work (0), or nothing the seam counts (-1).
 int seam_runs_main_queue_work(void);
@@ -76,6 +67,15 @@ int seam_park(int parked);
 size_t seam_grant_semaphores(void);
 /// How many counted work items wait on a semaphore now.
 size_t seam_semaphore_waiters(void);
+
+/// The threads a device's Dispatch gives blocking work at most: the kernel's
+/// limit on threads for the global queues' work (`kern.wq_max_constrained_threads`,
+/// docs/architecture.md, "Threads"). The run's counted work off the main queue
+/// starts at once up to that many at a time, earliest submitted first; the
+/// rest waits in the story, parked, until one of them finishes.
+enum { seam_device_threads = 64 };
+/// How many counted work items wait for a thread now.
+size_t seam_thread_waiters(void);
 
 /// A number that changes whenever counted work is submitted, finishes, parks
 /// or unparks, or `seam_note_change` is called.

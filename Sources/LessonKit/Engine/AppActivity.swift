@@ -25,9 +25,6 @@ struct ActivityMoment {
     /// The main thread itself waits in the network (step 1): its queue cannot
     /// drain, so what is queued there cannot be waited for.
     var mainThreadWaits = false
-    /// The queues with no limit whose worker slots are all taken: the rest of
-    /// their work waits in the story (`StoryClock.grantFreeSlots`).
-    var fullSlotQueues: Set<UnsafeRawPointer> = []
 }
 
 struct AppActivity {
@@ -38,7 +35,6 @@ struct AppActivity {
         self.clock = clock
         sources = [
             NetworkActivity(clock: clock),
-            WorkerSlotActivity(clock: clock),
             MainQueueActivity(),
             DispatchWorkActivity(),
             StoryTimerActivity(clock: clock),
@@ -52,10 +48,9 @@ struct AppActivity {
         case busy(String)
     }
 
-    /// Looks once. (Free worker slots are given out before, by the run:
-    /// `StoryClock.grantFreeSlots`.)
+    /// Looks once.
     func look(mainThreadWaits: Bool) -> Look {
-        let moment = ActivityMoment(mainThreadWaits: mainThreadWaits, fullSlotQueues: clock.fullSlotQueues)
+        let moment = ActivityMoment(mainThreadWaits: mainThreadWaits)
         for source in sources {
             if let busy = source.busy(moment) { return .busy(busy) }
         }
@@ -78,8 +73,7 @@ struct AppActivity {
 }
 
 /// Requests: a thread on its way into or out of the network is busy; one
-/// that sleeps until its answer is due, or waits for a worker slot, waits in
-/// the story. A fetch that blocks no thread waits in the story too.
+/// that sleeps until its answer is due waits in the story. A fetch that blocks no thread waits in the story too.
 struct NetworkActivity: ActivitySource {
     let clock: StoryClock
 
@@ -94,7 +88,6 @@ struct NetworkActivity: ActivitySource {
         let lines = clock.callersNow.sorted { $0.url < $1.url }.map { caller in
             let state =
                 switch caller.state {
-                case .waitingForSlot: "waiting for a worker slot"
                 case .admitted: "starting"
                 case .sleeping(let due): "in flight until \(Int(due.milliseconds)) ms"
                 case .released: "ending"
@@ -103,21 +96,6 @@ struct NetworkActivity: ActivitySource {
         }
         return (lines + ["fetches that block no thread: \(clock.tasksInFlight)"]).joined(separator: "\n  ")
     }
-}
-
-/// The worker slots of queues with no limit (`StoryClock.grantFreeSlots`):
-/// a request that may have a free slot and has not been given it is busy.
-struct WorkerSlotActivity: ActivitySource {
-    let clock: StoryClock
-
-    func busy(_ moment: ActivityMoment) -> String? {
-        let toGive = clock.slotsToGive
-        return toGive > 0 ? "\(toGive) requests to let into free worker slots" : nil
-    }
-
-    var hasWork: Bool { false }
-
-    var summary: String { "worker slots to give: \(clock.slotsToGive)" }
 }
 
 /// The main queue: blocks the app handed to it (`DispatchQueue.main.async`,
@@ -139,14 +117,12 @@ struct MainQueueActivity: ActivitySource {
 /// Work handed to Dispatch off the main queue: every operation queue's
 /// (corelibs runs each operation as a Dispatch block, submitted only once
 /// the queue may start it) and the app's own GCD blocks. Busy while any is
-/// queued or running and not waiting in the story (in the network, or on a
-/// semaphore: `AppActivity.releaseHeldWork`).
+/// queued or running and not waiting in the story (in the network, on a
+/// semaphore, or for a thread: `AppActivity.releaseHeldWork`).
 struct DispatchWorkActivity: ActivitySource {
     func busy(_ moment: ActivityMoment) -> String? {
         let counts = seam_count()
-        // What a queue with no free worker slot holds back waits in the story.
-        let excused = moment.fullSlotQueues.reduce(0) { $0 + seam_not_started_on($1) }
-        let active = counts.elsewhere - counts.elsewhere_parked - excused
+        let active = counts.elsewhere - counts.elsewhere_parked
         return active > 0 ? "\(active) blocks or operations queued or running, not yet in the network" : nil
     }
 
@@ -155,7 +131,7 @@ struct DispatchWorkActivity: ActivitySource {
     var summary: String {
         let counts = seam_count()
         return "Dispatch work off the main queue: \(counts.elsewhere), \(counts.elsewhere_parked) of it waiting "
-            + "in the story (\(seam_semaphore_waiters()) on a semaphore)"
+            + "in the story (\(seam_semaphore_waiters()) on a semaphore, \(seam_thread_waiters()) for a thread)"
     }
 }
 

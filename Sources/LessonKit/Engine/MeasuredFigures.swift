@@ -97,7 +97,7 @@ extension FrameFigures {
         guard !firstScreenIcons.isEmpty else { return nil }
         let durations = Set(firstScreenIcons).map { network.plannedStorySeconds(for: $0) * 1000 }
         let usesNoThreads = downloadQueueLimit == nil && requests.peakBlockedThreads == 0
-        let lanes = usesNoThreads ? max(1, requests.maxInFlight) : StoryClock.unlimitedQueueWorkers
+        let lanes = usesNoThreads ? max(1, requests.maxInFlight) : Int(seam_device_threads)
         return PhysicalLimit.makespan(durations, lanes: downloadQueueLimit ?? lanes)
     }
 }

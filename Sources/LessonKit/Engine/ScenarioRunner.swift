@@ -198,7 +198,6 @@ private final class ActiveRun: @unchecked Sendable {
         seams.clock.noteMainQueueThread()
         if stuck != nil { return isPlaying ? finish() : close() }
         let changes = seam_generation()
-        seams.clock.grantFreeSlots()
         switch seams.activity.look(mainThreadWaits: false) {
         case .busy(let reason):
             noteBusy(reason)
@@ -249,7 +248,6 @@ private final class ActiveRun: @unchecked Sendable {
             // can follow at once. A frame that asked the app for a cell takes a
             // turn of the main queue: the cell may have handed work to the main
             // actor (`Task { @MainActor in … }`), which no hook sees.
-            seams.clock.grantFreeSlots()
             guard isPlaying, wall.pacer == nil, !events.measuresMemoryOnceIdle, app.cellsProvided == cellsBefore,
                 seams.activity.look(mainThreadWaits: false) == .idle, !seams.activity.releaseHeldWork()
             else { break }
@@ -271,7 +269,6 @@ private final class ActiveRun: @unchecked Sendable {
                 return
             }
             let changes = seam_generation()
-            seams.clock.grantFreeSlots()
             switch seams.activity.look(mainThreadWaits: true) {
             case .busy(let reason):
                 noteBusy(reason)

@@ -9,29 +9,16 @@ import UnseenSync
 /// clock"). This half keeps the time and the threads waiting in the network;
 /// `AppActivity` tells when the app is idle, and the run moves the time on.
 ///
-/// Every thread that asks the network for something waits here: first for
-/// leave to start (`admit`), then for its answer to be due (`sleep(until:)`).
-/// The time moves on only on the main thread, so a request's answer comes
-/// exactly when it is due, however slow the machine.
-///
-/// A queue with no `maxConcurrentOperationCount` runs as many operations at
-/// once as libdispatch has threads for it: on Linux one per core at first,
-/// one more each second while they block; on iOS up to 64. That count is
-/// machine timing, so the story fixes it at `unlimitedQueueWorkers`: a request
-/// from such a queue waits for one of its worker slots, and a free slot goes
-/// to the queue's earliest submitted work (`grantFreeSlots`), in the order the
-/// Dispatch seam saw it handed over. A queue with a limit gets every thread
-/// its limit allows, and the clock waits for the real ones.
+/// Every thread that asks the network for something is let in at once
+/// (`admit`: how many threads the app's work gets is the Dispatch seam's
+/// business, a device's up to `seam_device_threads`) and waits here for its
+/// answer to be due (`sleep(until:)`). The time moves on only on the main
+/// thread, so a request's answer comes exactly when it is due, however slow
+/// the machine.
 final class StoryClock: NetworkClock, @unchecked Sendable {
-    /// Worker threads the story gives a queue that sets no limit: the two of a
-    /// two-core machine's pool before it grows.
-    static let unlimitedQueueWorkers = 2
-
     /// One thread inside the network.
     struct Caller {
         enum State: Equatable {
-            /// Waiting for a worker slot of its queue (a queue with no limit).
-            case waitingForSlot
             /// Let in; about to say when its answer is due.
             case admitted
             case sleeping(until: StoryTime)
@@ -40,19 +27,9 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
 
         let thread: UInt
-        /// The Dispatch work it runs, as the seam numbered it (0: none it
-        /// counts, such as the main queue's own turn), and that work's queue.
-        let work: UInt64
-        let dispatchQueue: UnsafeRawPointer?
-        /// It works for an operation queue with no limit: it needs a worker slot.
-        let needsSlot: Bool
         let isOnMainQueue: Bool
         let url: String
         var state: State
-
-        var waitsForSlot: Bool {
-            if case .waitingForSlot = state { true } else { false }
-        }
     }
 
     /// Moves the story on while the main thread itself waits in the network
@@ -75,8 +52,6 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     private var threadless = ThreadlessFetches()
     /// The thread that runs the main queue's work now (`noteMainQueueThread`).
     private var mainQueueThread: UInt?
-    /// The queues with no limit that have asked for a worker slot.
-    private var slotQueues: Set<UnsafeRawPointer> = []
     private var origins = RequestOrigins()
 
     var now: StoryTime { condition.withUnseenLock { time } }
@@ -163,33 +138,15 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let thread = Self.currentThread
         let isOnMainQueue = isOnMainQueueThread
         let limit = isOnMainQueue ? nil : Self.limitOfCurrentQueue
-        let work = seam_current_serial()
-        let dispatchQueue = seam_current_queue()
-        let needsSlot = limit == OperationQueue.defaultMaxConcurrentOperationCount && dispatchQueue != nil
+        let isUnseenWork = seam_current_serial() == 0 && !isOnMainQueue
         let wake = DispatchSemaphore(value: 0)
-        let admitted = condition.withUnseenLock { () -> Bool? in
+        return condition.withUnseenLock { () -> StoryTime? in
             guard !isShutDown else { return nil }
             origins.note(queueLimit: limit)
-            if work == 0 && !isOnMainQueue { origins.noteUnseenWork() }
-            if needsSlot, let dispatchQueue { slotQueues.insert(dispatchQueue) }
-            callers[thread] = Caller(
-                thread: thread, work: work, dispatchQueue: dispatchQueue, needsSlot: needsSlot,
-                isOnMainQueue: isOnMainQueue, url: url,
-                state: needsSlot ? .waitingForSlot : .admitted)
+            if isUnseenWork { origins.noteUnseenWork() }
+            callers[thread] = Caller(thread: thread, isOnMainQueue: isOnMainQueue, url: url, state: .admitted)
             wakes[thread] = wake
             changed()
-            return !needsSlot
-        }
-        guard let admitted else { return nil }
-        if !admitted { parked { wake.wait() } }
-        return condition.withUnseenLock {
-            guard !isShutDown else {
-                // Shut out while it waited for a slot: it never enters, so it never leaves.
-                callers[thread] = nil
-                wakes[thread] = nil
-                changed()
-                return nil
-            }
             return time
         }
     }
@@ -298,7 +255,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
             callers.values.first { caller in
                 switch caller.state {
                 case .admitted, .released: true
-                case .waitingForSlot, .sleeping: false
+                case .sleeping: false
                 }
             }
         }
@@ -335,72 +292,6 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     var mainThreadIsReleased: Bool {
         condition.withUnseenLock { callers.values.contains { $0.isOnMainQueue && $0.state == .released } }
     }
-
-    /// Gives each free worker slot of a queue with no limit to the queue's
-    /// earliest submitted work that holds none, once that work has reached
-    /// the network (it is not given past work still on its way).
-    func grantFreeSlots() {
-        condition.withUnseenLock {
-            let threads = slotPlan().grants
-            for thread in threads {
-                callers[thread]?.state = .admitted
-                wakes[thread]?.signal()
-            }
-            if !threads.isEmpty { changed() }
-        }
-    }
-
-    /// The queues with no limit whose worker slots are all taken (slots to
-    /// give count as free): their other work waits in the story, whatever
-    /// their real threads do.
-    var fullSlotQueues: Set<UnsafeRawPointer> { condition.withUnseenLock { slotPlan().full } }
-
-    /// Requests that may have a free worker slot and have not been given it yet.
-    var slotsToGive: Int { condition.withUnseenLock { slotPlan().grants.count } }
-
-    /// Who gets a free slot now, and which queues have none left. Under `condition`.
-    /// Worked out several times a turn, with hundreds of downloads waiting when
-    /// a queue has no limit: the callers are walked, not copied, and the
-    /// waiting ones only when a slot is free.
-    private func slotPlan() -> (grants: [UInt], full: Set<UnsafeRawPointer>) {
-        var grants: [UInt] = []
-        var full: Set<UnsafeRawPointer> = []
-        for queue in slotQueues {
-            var holders: Set<UInt64> = []
-            for caller in callers.values where caller.dispatchQueue == queue && !caller.waitsForSlot {
-                holders.insert(caller.work)
-            }
-            if holders.count >= Self.unlimitedQueueWorkers {
-                full.insert(queue)
-                continue
-            }
-            var waiting: [UInt64: UInt] = [:]
-            for caller in callers.values where caller.dispatchQueue == queue && caller.waitsForSlot {
-                waiting[caller.work] = min(waiting[caller.work] ?? caller.thread, caller.thread)
-            }
-            var free = Self.unlimitedQueueWorkers - holders.count
-            for work in Self.workSubmitted(to: queue) where free > 0 && !holders.contains(work) {
-                // The next in line has not reached the network yet: it is waited for.
-                guard let thread = waiting[work] else { break }
-                grants.append(thread)
-                free -= 1
-            }
-        }
-        return (grants, full)
-    }
-
-    /// The serial numbers of the work queued or running on `queue`, in the
-    /// order it was submitted.
-    private static func workSubmitted(to queue: UnsafeRawPointer) -> [UInt64] {
-        var serials = [UInt64](repeating: 0, count: 64)
-        let total = seam_serials_on(queue, &serials, serials.count)
-        if total > serials.count {
-            serials = [UInt64](repeating: 0, count: total)
-            _ = seam_serials_on(queue, &serials, serials.count)
-        }
-        return Array(serials.prefix(total))
-    }
-
 
     /// Moves the time to `instant`, wakes every caller whose answer is due by
     /// then, all at once (requests that end together run their code together,
