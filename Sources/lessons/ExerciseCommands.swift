@@ -170,10 +170,11 @@ enum WorkbenchChange {
             return 0
         }
         // Made now, so that the folder named here is the one the backup goes to.
-        let promised = asked.needsBackup ? try workspace.claimBackupFolder(for: asked) : nil
+        let link = workspace.workbenchLink()
+        let promised = asked.needsBackup || link != nil ? try workspace.claimBackupFolder(for: asked) : nil
         say(
             "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in"
-                + " \(WorkbenchLayout.code).\nIt now holds \(describe(asked))."
+                + " \(WorkbenchLayout.code).\nIt now holds \(describe(asked, link: link))."
                 + (promised.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? "")
                 + (asked.exercise == exercise.number && !reset
                     ? "\n(To see the task again and change nothing: swift run lessons task)" : ""))
@@ -201,6 +202,14 @@ enum WorkbenchChange {
         return true
     }
 
+    /// What the workbench holds, and where its folder is a symbolic link, that the link is kept and what it
+    /// points to is not touched.
+    static func describe(_ state: Workspace.WorkbenchState, link: String?) -> String {
+        guard let link else { return describe(state) }
+        return "a symbolic link to \(link), which holds \(describe(state)); the link itself is kept in the backup, and"
+            + " nothing in \(link) is changed"
+    }
+
     static func describe(_ state: Workspace.WorkbenchState) -> String {
         switch state {
         case .untouched(let held): return "exercise \(held)'s starting code, untouched"
@@ -226,7 +235,9 @@ enum WorkbenchChange {
         if promised == nil, try startIfHeld(exercise, workspace) { return }
         let now = workspace.workbenchState()
         let judged = workspace.snapshot(of: workspace.workbench)
-        let backup = try promised ?? (now.needsBackup ? workspace.claimBackupFolder(for: now) : nil)
+        let backup =
+            try promised
+            ?? (now.needsBackup || workspace.workbenchLink() != nil ? workspace.claimBackupFolder(for: now) : nil)
         let staged = try workspace.stage(exercise)
         var old: URL?
         var info = stat()
@@ -295,7 +306,7 @@ enum WorkbenchChange {
         lines += [
             "",
             "Watch it:     \(exercise.watchCommand)    (\(exercise.watchSays))",
-            "Read:         \(entry.text) (\(exercise.problemSection) is the problem)",
+            "Read:         \(exercise.readForTheProblem)",
             "Check it:     swift run lessons check, or on every save: swift run lessons watch",
         ]
         if exercise.checksSwift6 { lines.append("Swift 6 says: \(Swift6Check.command)") }
