@@ -360,3 +360,79 @@ import Testing
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == mine.path)
     }
 }
+
+/// Going on with one's own code (issue 35, item 15): `exercise N --keep-mine`,
+/// or yes to the question asked when exercise N-1 was solved with code unlike
+/// the step's, keeps the learner's files and makes `main.swift` name exercise
+/// N, whose checks then play them; a copy goes to a backup first.
+@Suite struct KeepMineTests {
+    typealias Commands = ExerciseCommandTests
+
+    /// A sandbox on exercise 3, solved with code of the learner's own.
+    static func solvedMyWay() async throws -> (root: URL, file: URL, mine: Data) {
+        let root = try Commands.sandbox()
+        #expect(try await Commands.lessons(["exercise", "3", "--yes"], root: root).status == 0)
+        let file = root.appendingPathComponent(WorkbenchLayout.code + "AppsViewController.swift")
+        try WorkbenchSafetyTests.append("\n// my own design\n", to: file)
+        try ExerciseFlowTests.setProgress(root, #"{"current": 3, "solved": [2, 3]}"#)
+        return (root, file, try Data(contentsOf: file))
+    }
+
+    static func lessons(_ arguments: [String], root: URL, answer: String) async throws -> Rig.ProcessResult {
+        let keyboard = Pipe()
+        keyboard.fileHandleForWriting.write(Data(answer.utf8))
+        try keyboard.fileHandleForWriting.close()
+        var child = ChildProcess(
+            Rig.productsDirectory.appendingPathComponent("lessons"), arguments + ["--root", root.path])
+        child.input = .handle(keyboard.fileHandleForReading)
+        let end = try await child.finished(watchdog: Watchdog(limit: .seconds(120)))
+        return Rig.ProcessResult(
+            status: end.status, standardOutput: end.output, standardError: end.errors, signal: end.signal)
+    }
+
+    @Test func keepMineCarriesTheCodeIntoTheNextExercise() async throws {
+        let (root, file, mine) = try await Self.solvedMyWay()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let carried = try await Commands.lessons(["exercise", "4", "--keep-mine"], root: root)
+        #expect(carried.status == 0, "\(carried.standardError)")
+        #expect(try Data(contentsOf: file) == mine)
+        #expect(Commands.state(root) == 4)
+        #expect(try ExerciseFlowTests.progress(root)["current"] as? Int == 4)
+        let said = LearnerFilesTests.flat(carried.standardOutput)
+        #expect(said.contains("its main.swift now names exercise 4, whose bugs the check measures on it"), "\(said)")
+        #expect(said.contains("Exercise 4 · cache dictionary"))
+        let backups = root.appendingPathComponent(".operationlessons/backups")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: backups.path)
+        try #require(kept.count == 1)
+        #expect(
+            try Data(contentsOf: backups.appendingPathComponent(kept[0]).appendingPathComponent(file.lastPathComponent))
+                == mine)
+        // The task's check of exercise 4 reads the learner's files: the workbench is exercise 4's, edited.
+        let list = try await Commands.lessons(["exercise"], root: root)
+        #expect(list.standardOutput.contains("→ 4"), "\(list.standardOutput)")
+    }
+
+    @Test func theNextExerciseAsksToCarryASolutionUnlikeTheSteps() async throws {
+        let (root, file, mine) = try await Self.solvedMyWay()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let next = try await Self.lessons(["next"], root: root, answer: "y\n")
+        #expect(next.status == 0, "\(next.standardError)")
+        #expect(
+            LearnerFilesTests.flat(next.standardOutput).contains(
+                "Your solution of exercise 3 is unlike step 3's own code. Go on to exercise 4 with your code, its bugs"
+                    + " measured on it (--keep-mine)? [y/N]"), "\(next.standardOutput)")
+        #expect(try Data(contentsOf: file) == mine)
+        #expect(Commands.state(root) == 4)
+    }
+
+    /// Not the exercise before, or another kind of app: refused, nothing changed.
+    @Test func keepMineIsRefusedWhereTheCodeCannotStandIn() async throws {
+        let (root, file, mine) = try await Self.solvedMyWay()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let skipped = try await Commands.lessons(["exercise", "5", "--keep-mine"], root: root)
+        #expect(skipped.status == 1)
+        #expect(skipped.standardOutput.contains("Nothing changed."), "\(skipped.standardOutput)")
+        #expect(try Data(contentsOf: file) == mine)
+        #expect(Commands.state(root) == 3)
+    }
+}
