@@ -154,28 +154,35 @@ import Testing
         [8/9] Linking Workbench
         """#
 
-    @Test func aBrokenManifestIsNamedWithHowToPutItBack() throws {
-        let said = try #require(WorkbenchDiagnostics.buildProblem(Self.brokenManifest, root: Self.root))
-        #expect(
-            said.hasPrefix(
-                "Workbench/Package.swift, the workbench's manifest, does not load (Workbench/Package.swift:3:71:"
-                    + " expected ',' separator)"), "\(said)")
-        #expect(said.contains("lessons reset does not touch it. Put it back: git checkout Workbench/Package.swift"))
+    /// A failed build's log, how the sentence for it begins, and what it says to do.
+    struct Problem: Sendable, CustomTestStringConvertible {
+        let log: String
+        let begins: String
+        let advice: String
+        var testDescription: String { String(begins.prefix(40)) }
     }
 
-    @Test func anUnreachableDependencyIsNamed() throws {
-        let said = try #require(WorkbenchDiagnostics.buildProblem(Self.unreachableDependency, root: Self.root))
-        #expect(said.hasPrefix("The build could not fetch https://github.com/apple/swift-nonexistent-xyz.git"), "\(said)")
-        #expect(said.contains("Remove it from Workbench/Package.swift"))
-    }
+    static let problems = [
+        Problem(
+            log: brokenManifest,
+            begins: "Workbench/Package.swift, the workbench's manifest, does not load (Workbench/Package.swift:3:71:"
+                + " expected ',' separator)",
+            advice: "lessons reset does not touch it. Put it back: git checkout Workbench/Package.swift"),
+        Problem(
+            log: unreachableDependency,
+            begins: "The build could not fetch https://github.com/apple/swift-nonexistent-xyz.git",
+            advice: "Remove it from Workbench/Package.swift"),
+        Problem(
+            log: readOnly,
+            begins: "The build cannot write in Workbench/ (accessing build database \"Workbench/.build/build.db\":"
+                + " attempt to write a readonly database)",
+            advice: "chmod -R u+w Workbench"),
+    ]
 
-    @Test func aFolderThatCannotBeWrittenIsNamed() throws {
-        let said = try #require(WorkbenchDiagnostics.buildProblem(Self.readOnly, root: Self.root))
-        #expect(
-            said.hasPrefix(
-                "The build cannot write in Workbench/ (accessing build database \"Workbench/.build/build.db\": attempt"
-                    + " to write a readonly database)"), "\(said)")
-        #expect(said.contains("chmod -R u+w Workbench"))
+    @Test(arguments: problems) func eachBuildProblemSaysWhatIsWrongAndWhatToDo(_ problem: Problem) throws {
+        let said = try #require(WorkbenchDiagnostics.buildProblem(problem.log, root: Self.root))
+        #expect(said.hasPrefix(problem.begins), "\(said)")
+        #expect(said.contains(problem.advice), "\(said)")
     }
 
     /// The compiler's own errors are the learner's: no sentence of this kind for them.
