@@ -201,6 +201,7 @@ import Testing
 
     @Test func theLanguageModeVariableIsNamedWhenSet() throws {
         #expect(WorkbenchDiagnostics.languageModeNote(["PATH": "/bin"]) == nil)
+        #expect(WorkbenchDiagnostics.languageModeNote(["WORKBENCH_SWIFT_MODE": "5"]) == nil)
         let said = try #require(WorkbenchDiagnostics.languageModeNote(["WORKBENCH_SWIFT_MODE": "6"]))
         #expect(said.hasPrefix("Note: WORKBENCH_SWIFT_MODE=6 is set in your shell."))
         #expect(said.contains("unset WORKBENCH_SWIFT_MODE") && !said.contains("reset"))

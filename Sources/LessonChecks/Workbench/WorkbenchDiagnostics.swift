@@ -109,11 +109,11 @@ public enum WorkbenchDiagnostics {
         return nil
     }
 
-    /// What a learner reads when their shell sets the workbench's language mode
-    /// (`WORKBENCH_SWIFT_MODE`): a check builds in the mode the exercises are
-    /// checked in, whatever it says; nil when it is not set.
+    /// What a learner reads when their shell asks for the Swift 6 mode
+    /// (`WORKBENCH_SWIFT_MODE=6`): a check builds in the mode the exercises are
+    /// checked in, whatever it says; nil when the shell asks for nothing else.
     public static func languageModeNote(_ environment: [String: String]) -> String? {
-        guard let value = environment[WorkbenchLayout.swiftModeVariable] else { return nil }
+        guard let value = environment[WorkbenchLayout.swiftModeVariable], value == "6" else { return nil }
         return "Note: \(WorkbenchLayout.swiftModeVariable)=\(value) is set in your shell. The check builds your code in"
             + " the Swift 5 language mode the exercises are checked in, whatever it says (exercise 11 also compiles it"
             + " in the Swift 6 mode, on its own); \(WorkbenchLayout.run) builds it in the mode it names. To build"
