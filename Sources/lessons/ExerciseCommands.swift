@@ -241,8 +241,9 @@ enum CarriedCode {
             }
             try workspace.start(exercise.number)
             say(
-                "Your code of exercise \(from) stays in \(WorkbenchLayout.code) (a copy: \(workspace.relative(backup)));"
-                    + " its main.swift now names exercise \(exercise.number), whose bugs the check measures on it.\n")
+                "Your code of exercise \(from) stays in \(WorkbenchLayout.code) (a copy:"
+                    + " \(workspace.relative(backup))); its main.swift now names exercise \(exercise.number), whose"
+                    + " bugs the check measures on it.\n")
         }
         WorkbenchChange.printTask(exercise, workspace)
         return 0

@@ -46,7 +46,8 @@ enum NextCommand: LessonsCommand {
             return 0
         }
         say(
-            "You last played step \(played); next: step \(next.id), \(next.title) (swift run lessons run \(next.number)).")
+            "You last played step \(played); next: step \(next.id), \(next.title) (swift run lessons run"
+                + " \(next.number)).")
         return try RunCommand.play(next, flags: [], workspace: workspace)
     }
 

@@ -82,12 +82,13 @@ public enum WorkbenchDiagnostics {
     /// written. Nil when the compiler's errors are the story.
     public static func buildProblem(_ log: String, root: URL) -> String? {
         let manifest = WorkbenchLayout.package + "/Package.swift"
-        let lines = log.split(separator: "\n").map { $0.replacingOccurrences(of: root.standardizedFileURL.path + "/", with: "") }
+        let prefix = root.standardizedFileURL.path + "/"
+        let lines = log.split(separator: "\n").map { $0.replacingOccurrences(of: prefix, with: "") }
         if lines.contains(where: { $0.contains("Invalid manifest") || $0.hasPrefix(manifest + ":") }) {
             let first = lines.first { $0.hasPrefix(manifest + ":") && $0.contains(": error: ") }
                 .map { " (" + $0.replacingOccurrences(of: ": error: ", with: ": ") + ")" } ?? ""
-            return "\(manifest), the workbench's manifest, does not load\(first): it is the suite's file, not your code,"
-                + " and lessons reset does not touch it. Put it back: git checkout \(manifest)"
+            return "\(manifest), the workbench's manifest, does not load\(first): it is the suite's file, not your"
+                + " code, and lessons reset does not touch it. Put it back: git checkout \(manifest)"
         }
         if let fetching = lines.first(where: { $0.hasPrefix("Fetching ") || $0.hasPrefix("Cloning ") }),
             lines.contains(where: { $0.hasPrefix("error: ") })
