@@ -63,9 +63,13 @@ enum CheckCommand: LessonsCommand {
                     + " or start over: swift run lessons reset")
             return Outcome(status: 1, results: nil)
         }
+        // The learner's code plays with full write access: what it removes is put back when the check ends.
+        let sources = workspace.keepSources(checking: exercise)
+        defer { sources.putBackRemoved() }
         // The race build compiles beside the ordinary one and the scenarios (two cores): it is waited for last.
         let raceBuild = exercise.checksRaces ? try RaceBuild.start(workspace) : nil
         defer { raceBuild?.stop() }
+        if let note = WorkbenchDiagnostics.languageModeNote(ProcessInfo.processInfo.environment) { say(note) }
         say("Building the workbench: swift build --package-path \(WorkbenchLayout.package)")
         let workbench: URL
         switch try build(workspace, flags: []) {
@@ -73,7 +77,7 @@ enum CheckCommand: LessonsCommand {
         case .failed:
             say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
             return Outcome(status: 1, results: nil)
-        case .failedInTheSuite: return Outcome(status: 1, results: nil)
+        case .failedInTheSuite, .cannotBuild: return Outcome(status: 1, results: nil)
         }
         let scratch = try ScratchFolder.make("check-verdict")
         defer { ScratchFolder.remove(scratch) }
@@ -156,12 +160,14 @@ enum CheckCommand: LessonsCommand {
         case failed
         /// In the suite's own sources, twice: said (the sentence) to be the suite's bug, not the learner's.
         case failedInTheSuite(String)
+        /// For no line of the learner's Swift (the manifest, a dependency, a folder not writable): said what to do.
+        case cannotBuild
     }
 
     /// Builds the workbench's package (with `flags`): its executable, or what went wrong, shown with the
     /// compiler's errors, paths relative to the lessons' package.
     static func build(_ workspace: Workspace, flags: [String]) throws -> BuildOutcome {
-        guard let build = buildCommand(workspace, flags: flags) else { return .failed }
+        guard let build = buildCommand(workspace, flags: flags) else { return .cannotBuild }
         let run = { try build.run(watchdog: Watchdog(limit: buildLimit)) }
         return try built(workspace, flags: flags, try run(), again: run)
     }
@@ -178,6 +184,8 @@ enum CheckCommand: LessonsCommand {
         var build = ChildProcess(command: ["swift", "build", "--package-path", WorkbenchLayout.package] + flags)
         build.directory = workspace.root
         build.errors = .intoOutput
+        // The mode every exercise is checked in, whatever the learner's shell says (`languageModeNote`).
+        build.environment[WorkbenchLayout.swiftModeVariable] = "5"
         return build
     }
 
@@ -207,6 +215,11 @@ enum CheckCommand: LessonsCommand {
             return .failed
         }
         guard built.exited, built.status == 0 else {
+            // A build that cannot write its database crashes (SIGABRT): its cause is still what it said first.
+            if let problem = WorkbenchDiagnostics.buildProblem(built.output, root: workspace.root) {
+                say("\n" + problem)
+                return .cannotBuild
+            }
             say(built.exited ? "\nThe workbench does not compile:\n" : "\nThe build was stopped.\n")
             say(WorkbenchDiagnostics.compilerErrors(built.output, root: workspace.root))
             return .failed
@@ -264,7 +277,8 @@ enum CheckCommand: LessonsCommand {
         let workbench: URL
         switch try raceBuild.finish() {
         case .built(let built): workbench = built
-        case .failed: return subject.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
+        case .failed, .cannotBuild:
+            return subject.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
         case .failedInTheSuite(let sentence):
             return CheckResult(
                 bug: subject.bug.name, passed: false, measured: "not measured: \(sentence)",
@@ -282,7 +296,10 @@ enum CheckCommand: LessonsCommand {
             var child = ChildProcess.scenario(workbench, arguments)
             child.receivesReport = playsStory
             child.environment.merge(RaceCheck.environment) { $1 }
-            child.directory = workspace.root
+            // A working directory of its own, as every scenario's: not the package's folder, where the learner's are.
+            let folder = try ScratchFolder.make("race-run")
+            defer { ScratchFolder.remove(folder) }
+            child.directory = folder
             child.output = .discard
             let watch = CheckWatch(exercise)
             watch.playing(played)

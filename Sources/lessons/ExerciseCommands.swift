@@ -21,6 +21,7 @@ struct ExerciseOptions {
     var yes = false
     var force = false
     var more = false
+    var keepMine = false
     var maxChecks: Int?
 
     /// nil for `--help`.
@@ -34,6 +35,7 @@ struct ExerciseOptions {
             case "--yes" where flags.contains(argument): options.yes = true
             case "--force" where flags.contains(argument): options.force = true
             case "--more" where flags.contains(argument): options.more = true
+            case "--keep-mine" where flags.contains(argument): options.keepMine = true
             case "--max-checks" where flags.contains(argument):
                 options.maxChecks = try arguments.wholeNumber(argument, in: 1...1000)
             default:
@@ -68,22 +70,25 @@ enum ExerciseCommand: LessonsCommand {
     static let name = "exercise"
     static let abstract = "the exercises and how far you are; with N: put exercise N's starting code in the workbench"
     static let usage = """
-        usage: lessons exercise [N] [--yes] [--root DIR]
+        usage: lessons exercise [N] [--yes] [--keep-mine] [--root DIR]
           (no N)      the exercises: ✓ solved, → the one the workbench holds now
           N           put exercise N's starting code in \(WorkbenchLayout.code), after asking; what it replaces that \
         the exercise did not put there is copied to .operationlessons/backups/ first
           --yes       do not ask
+          --keep-mine keep your code of exercise N-1 and go on with it: exercise N's bugs are measured on it (a copy \
+        goes to .operationlessons/backups/ first); asked when N-1 was solved with code unlike the step's
         \(ExerciseOptions.rootHelp)
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments, flags: ["--yes"])
+        try ExerciseOptions.parse(arguments, flags: ["--yes", "--keep-mine"])
     }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
         guard let number = options.number else { return try list(workspace) }
-        return try WorkbenchChange.start(try exercise(number), workspace, yes: options.yes, reset: false)
+        return try WorkbenchChange.start(
+            try exercise(number), workspace, yes: options.yes, reset: false, keepMine: options.keepMine)
     }
 
     static func list(_ workspace: Workspace) throws -> Int32 {
@@ -158,10 +163,108 @@ enum ResetCommand: LessonsCommand {
     }
 }
 
+/// Going on to exercise N with the learner's own code of exercise N-1
+/// (`exercise N --keep-mine`, or yes when asked): the workbench keeps their
+/// files, copied to a backup first, and only its `main.swift` changes, to
+/// name exercise N, whose checks then measure its bugs on their design.
+enum CarriedCode {
+    enum Offer {
+        case carry(from: Int)
+        case replace
+        /// `--keep-mine` where it cannot be: the sentence why.
+        case refused(String)
+    }
+
+    /// Whether to carry the workbench's code into `exercise`: with
+    /// `--keep-mine`, or when asked (`ask`: not `--yes`), offered only when it
+    /// holds the exercise before, solved, with code unlike the step's own.
+    static func offer(
+        for exercise: Exercise, _ state: Workspace.WorkbenchState, _ workspace: Workspace, keepMine: Bool, ask: Bool
+    ) throws -> Offer {
+        let held = state.exercise.flatMap(ExerciseCatalog.exercise)
+        guard let held, carries(held, into: exercise) else {
+            guard keepMine else { return .replace }
+            return .refused(
+                "--keep-mine goes on with your code of the exercise before, the same app one fix further: exercise"
+                    + " \(exercise.number) starts from \(exercise.startFolder), and the workbench holds "
+                    + "\(WorkbenchChange.describe(state)). Nothing changed.")
+        }
+        if keepMine { return .carry(from: held.number) }
+        guard ask, try workspace.progress().solved.contains(held.number), try !isTheStepsOwn(exercise, workspace) else {
+            return .replace
+        }
+        return WorkbenchChange.confirm(
+            "Your solution of exercise \(held.number) is unlike step \(held.number)'s own code. Go on to exercise"
+                + " \(exercise.number) with your code, its bugs measured on it (--keep-mine)? [y/N] ")
+            ? .carry(from: held.number) : .replace
+    }
+
+    /// Exercise `next` starts from the code that solves `held`, an app of the same kind: the learner's solution
+    /// can stand in for it.
+    static func carries(_ held: Exercise, into next: Exercise) -> Bool {
+        held.number + 1 == next.number && held.kind == next.kind && next.startFolder == held.solutionFolder
+    }
+
+    /// Whether the workbench's code is, file for file, the code `exercise` starts from.
+    static func isTheStepsOwn(_ exercise: Exercise, _ workspace: Workspace) throws -> Bool {
+        let start = workspace.root.appendingPathComponent(exercise.startFolder)
+        let names = Set(workspace.codeFiles(of: exercise.startFolder))
+        let mine = Set(workspace.swiftFiles(in: workspace.workbench).filter { $0 != "main.swift" })
+        return names == mine
+            && names.allSatisfy { name in
+                (try? FileRead.regularFile(workspace.workbench.appendingPathComponent(name)))
+                    == (try? FileRead.regularFile(start.appendingPathComponent(name)))
+            }
+    }
+
+    /// Copies the workbench to a backup, then makes its `main.swift` name `exercise`, holding the lock.
+    static func carry(_ from: Int, into exercise: Exercise, _ workspace: Workspace) throws -> Int32 {
+        try workspace.locked {
+            let state = workspace.workbenchState()
+            guard state.exercise == from else {
+                throw WorkspaceError("the workbench changed meanwhile: it now holds \(WorkbenchChange.describe(state))")
+            }
+            let backup = try workspace.claimBackupFolder(for: state)
+            do {
+                for (path, data) in workspace.snapshot(of: workspace.workbench) {
+                    let file = backup.appendingPathComponent(path)
+                    try FileManager.default.createDirectory(
+                        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    if let data { try data.write(to: file) }
+                }
+                try Data(exercise.workbenchMain.utf8).write(
+                    to: workspace.workbench.appendingPathComponent("main.swift"), options: .atomic)
+            } catch {
+                throw WorkspaceError(
+                    "cannot carry your code into exercise \(exercise.number) (\(SystemErrorText.describe(error)));"
+                        + " a copy of it is in \(workspace.relative(backup))")
+            }
+            try workspace.start(exercise.number)
+            say(
+                "Your code of exercise \(from) stays in \(WorkbenchLayout.code) (a copy:"
+                    + " \(workspace.relative(backup))); its main.swift now names exercise \(exercise.number), whose"
+                    + " bugs the check measures on it.\n")
+        }
+        WorkbenchChange.printTask(exercise, workspace)
+        return 0
+    }
+}
+
 /// Putting an exercise's starting code in the workbench, for `exercise N` and `reset`.
 enum WorkbenchChange {
-    static func start(_ exercise: Exercise, _ workspace: Workspace, yes: Bool, reset: Bool) throws -> Int32 {
+    static func start(_ exercise: Exercise, _ workspace: Workspace, yes: Bool, reset: Bool, keepMine: Bool = false)
+        throws -> Int32
+    {
         let asked = workspace.workbenchState()
+        if !reset {
+            switch try CarriedCode.offer(for: exercise, asked, workspace, keepMine: keepMine, ask: !yes) {
+            case .carry(let from): return try CarriedCode.carry(from, into: exercise, workspace)
+            case .refused(let why):
+                say(why)
+                return 1
+            case .replace: break
+            }
+        }
         if case .untouched(let held) = asked, held == exercise.number,
             try workspace.locked({ try startIfHeld(exercise, workspace) })
         {
@@ -170,10 +273,11 @@ enum WorkbenchChange {
             return 0
         }
         // Made now, so that the folder named here is the one the backup goes to.
-        let promised = asked.needsBackup ? try workspace.claimBackupFolder(for: asked) : nil
+        let link = workspace.workbenchLink()
+        let promised = asked.needsBackup || link != nil ? try workspace.claimBackupFolder(for: asked) : nil
         say(
             "This puts exercise \(exercise.number)'s starting code (\(exercise.startFolder)) \(reset ? "back " : "")in"
-                + " \(WorkbenchLayout.code).\nIt now holds \(describe(asked))."
+                + " \(WorkbenchLayout.code).\nIt now holds \(describe(asked, link: link))."
                 + (promised.map { "\nA copy of it goes to \(workspace.relative($0))." } ?? "")
                 + (asked.exercise == exercise.number && !reset
                     ? "\n(To see the task again and change nothing: swift run lessons task)" : ""))
@@ -201,6 +305,14 @@ enum WorkbenchChange {
         return true
     }
 
+    /// What the workbench holds, and where its folder is a symbolic link, that the link is kept and what it
+    /// points to is not touched.
+    static func describe(_ state: Workspace.WorkbenchState, link: String?) -> String {
+        guard let link else { return describe(state) }
+        return "a symbolic link to \(link), which holds \(describe(state)); the link itself is kept in the backup, and"
+            + " nothing in \(link) is changed"
+    }
+
     static func describe(_ state: Workspace.WorkbenchState) -> String {
         switch state {
         case .untouched(let held): return "exercise \(held)'s starting code, untouched"
@@ -226,7 +338,9 @@ enum WorkbenchChange {
         if promised == nil, try startIfHeld(exercise, workspace) { return }
         let now = workspace.workbenchState()
         let judged = workspace.snapshot(of: workspace.workbench)
-        let backup = try promised ?? (now.needsBackup ? workspace.claimBackupFolder(for: now) : nil)
+        let backup =
+            try promised
+            ?? (now.needsBackup || workspace.workbenchLink() != nil ? workspace.claimBackupFolder(for: now) : nil)
         let staged = try workspace.stage(exercise)
         var old: URL?
         var info = stat()
@@ -295,7 +409,7 @@ enum WorkbenchChange {
         lines += [
             "",
             "Watch it:     \(exercise.watchCommand)    (\(exercise.watchSays))",
-            "Read:         \(entry.text) (\(exercise.problemSection) is the problem)",
+            "Read:         \(exercise.readForTheProblem)",
             "Check it:     swift run lessons check, or on every save: swift run lessons watch",
         ]
         if exercise.checksSwift6 { lines.append("Swift 6 says: \(Swift6Check.command)") }

@@ -20,6 +20,8 @@ struct Workspace {
     /// Held by a command while it changes the workbench or the progress file.
     var lockFile: URL { stateFolder.appendingPathComponent("lock") }
     var backupsFolder: URL { stateFolder.appendingPathComponent("backups") }
+    /// The learner's files as the last check built them (`CheckedSources`).
+    var checkedSourcesFolder: URL { stateFolder.appendingPathComponent("checked-sources") }
 
     /// `--root`, else the current folder if it is the package, else the
     /// package `lessons` was built in (`.build/<triple>/debug/lessons`).
@@ -151,7 +153,8 @@ struct Workspace {
         }
     }
 
-    /// The learner played step `number` (`lessons run N`): `lessons next` plays the one after.
+    /// The learner played step `number` (`lessons run N`, `lessons play N`): before any exercise, `lessons next`
+    /// plays the one after.
     func played(step number: Int) throws {
         try updateProgress { $0.lastStepPlayed = number }
     }
@@ -312,9 +315,12 @@ struct Workspace {
     }
 
     /// Everything in `folder` at any depth, as paths relative to it
-    /// (a folder ends with "/"), hidden files included.
+    /// (a folder ends with "/"), hidden files included; `folder` itself may be
+    /// a symbolic link (the learner keeps their code elsewhere), which is followed.
     func contents(of folder: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        guard let walker = FileManager.default.enumerator(atPath: folder.resolvingSymlinksInPath().path) else {
+            return []
+        }
         var paths: [String] = []
         while let path = walker.nextObject() as? String {
             let isFolder = (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
@@ -333,6 +339,13 @@ struct Workspace {
             guard type != S_IFREG && type != S_IFDIR else { return nil }
             return (relative(workbench.appendingPathComponent(path)), FileRead.kind(info.st_mode))
         }
+    }
+
+    /// Where the workbench's code folder is a symbolic link, what it points to:
+    /// followed to read the code, never written through by an exercise nor
+    /// removed; an exercise moves the link itself to the backup.
+    func workbenchLink() -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: workbench.path)
     }
 
     /// What the workbench holds. Untouched means exactly what `install` put
@@ -383,6 +396,40 @@ struct Workspace {
                     "cannot make the backup folder \(relative(folder)) (\(String(cString: strerror(errno))))")
             }
         }
+    }
+
+    /// Copies the learner's files before a check builds them, to put back
+    /// what their code removes while the check plays it (`CheckedSources`).
+    /// A missing `main.swift`, the exercise's file that starts their code and
+    /// no part of it, is written again first, and said.
+    func keepSources(checking exercise: Exercise) -> CheckedSources {
+        let main = workbench.appendingPathComponent("main.swift")
+        var info = stat()
+        if lstat(workbench.path, &info) == 0, lstat(main.path, &info) != 0 {
+            do {
+                try Data(exercise.workbenchMain.utf8).write(to: main)
+                say(
+                    "\(relative(main)) was missing: it is the file that starts your code (lessons exercise"
+                        + " \(exercise.number) wrote it), not part of your code, so it is written again.")
+            } catch {
+                say("\(relative(main)) is missing, and cannot be written again (\(SystemErrorText.describe(error))).")
+            }
+        }
+        let files = snapshot(of: workbench).compactMapValues { $0 }
+        let copy = checkedSourcesFolder
+        do {
+            try? FileManager.default.removeItem(at: copy)
+            for (path, data) in files {
+                let file = copy.appendingPathComponent(path)
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: file)
+            }
+        } catch {
+            // The files are still held in memory: what goes missing is put back all the same.
+            printError("lessons: cannot keep a copy of your files in \(relative(copy)) (\(Self.reason(error))).")
+        }
+        return CheckedSources(workspace: self, files: files)
     }
 
     /// A claimed backup folder not used after all (the answer was no, or the install failed): removed if empty.
@@ -450,12 +497,45 @@ struct Workspace {
     }
 }
 
+/// The learner's files as a check built them, in memory and in
+/// `.operationlessons/checked-sources/`: the check plays the learner's code
+/// with full write access, and a file it removes is put back from here.
+struct CheckedSources {
+    let workspace: Workspace
+    /// Each regular file by its path in the workbench, and its bytes.
+    let files: [String: Data]
+
+    /// Puts back each file gone since the copy was made, and names it; one
+    /// that cannot be is named with where its copy is. Files changed, not
+    /// removed, are left as they are: the learner may have saved meanwhile.
+    func putBackRemoved() {
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) {
+            let file = workspace.workbench.appendingPathComponent(path)
+            var info = stat()
+            guard lstat(file.path, &info) != 0 else { continue }
+            let shown = workspace.relative(file)
+            do {
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: file)
+                say("\(shown) was removed while the check played your code: it is put back as the check built it.")
+            } catch {
+                say(
+                    "\(shown) was removed while the check played your code, and cannot be put back"
+                        + " (\(SystemErrorText.describe(error))); the copy the check built is"
+                        + " \(workspace.relative(workspace.checkedSourcesFolder.appendingPathComponent(path))).")
+            }
+        }
+    }
+}
+
 /// What the learner has done: the exercise they are on and those they solved.
 struct ExerciseProgress: Codable, Equatable {
     var current: Int?
     var solved: Set<Int> = []
-    /// The step last played with `lessons run N`, when that came after the
-    /// last exercise started: `lessons next` then plays the step after it.
+    /// The step last played with `lessons run N` or `lessons play N` since the
+    /// last exercise started: before any exercise, `lessons next` plays the
+    /// step after it; on an exercise, it only names it.
     var lastStepPlayed: Int?
     /// How far `lessons hint` has gone (1 to `Hints.levels`), by exercise number.
     var hintLevels: [String: Int]?

@@ -44,7 +44,9 @@ public enum ImageListChecks {
                 let caches = try ScratchFolder.make("check-caches")
                 defer { ScratchFolder.remove(caches) }
                 var child = ChildProcess.scenario(executable, arguments + ["--scenario", scenario.name, "--json"])
-                child.directory = root
+                // A working directory of its own: the learner's code, run with full write access, never starts in
+                // the package's folder, where a relative path would reach their sources.
+                child.directory = caches
                 child.environment["XDG_CACHE_HOME"] = caches.path
                 run = try await child.finished()
                 if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
@@ -164,7 +166,7 @@ public enum ImageListChecks {
                     measured: "not measured: no run gave a report" + (why.map { " (\($0))" } ?? ""),
                     expected: bug.text.expected,
                     hint: "Does your code end the program (`exit`) or crash before the scenario is over? Play it as "
-                        + "the check does: swift run Workbench --scenario \(scenario)",
+                        + "the check does: \(WorkbenchLayout.run) --scenario \(scenario)",
                     isSafeguard: isSafeguard, notMeasured: true)
             }
             let total = reports.values.compactMap { bug.measure.value($0) }.reduce(0, +)

@@ -30,15 +30,20 @@ public struct Exercise: Sendable {
     public let watchFlags: String
     /// What the watch shows, in a line.
     public let watchSays: String
-    /// Where the step's text states the problem (`lessons exercise` points there).
+    /// Where the problem is stated (`lessons exercise` points there): a
+    /// section of `problemText`, which never gives the fix away.
     public let problemSection: String
+    /// The lesson text that states the problem: the step's own, unless the
+    /// step's text holds only its fix (exercise 10's operation state).
+    public let problemText: String?
     /// Whether a bug of it (a data race) is checked by a Thread Sanitizer
     /// build of the workbench (`RaceCheck`), besides the checks it plays in process.
     public let checksRaces: Bool
 
     public init(
         number: Int, kind: Kind, startFolder: String, solutionFolder: String, bugs: [BugText], watchFlags: String,
-        watchSays: String, problemSection: String = "its first section", checksRaces: Bool = false
+        watchSays: String, problemSection: String = "its first section", problemText: String? = nil,
+        checksRaces: Bool = false
     ) {
         self.number = number
         self.kind = kind
@@ -54,6 +59,7 @@ public struct Exercise: Sendable {
         self.watchFlags = watchFlags
         self.watchSays = watchSays
         self.problemSection = problemSection
+        self.problemText = problemText
         self.checksRaces = checksRaces
     }
 
@@ -74,6 +80,9 @@ public struct Exercise: Sendable {
         }
         return entry
     }
+
+    /// "Lessons/03-model-held-cache.md (its first section is the problem)": where the task sends the learner.
+    public var readForTheProblem: String { "\(problemText ?? entry.text) (\(problemSection) is the problem)" }
 
     public var watchCommand: String { WorkbenchLayout.run + (watchFlags.isEmpty ? "" : " " + watchFlags) }
 
@@ -155,8 +164,11 @@ public enum ExerciseCatalog {
                 watchSays:
                     "4 downloads started by hand, 4 on a queue of 2 at once, one cancelled before it starts: what "
                     + "each said, and what was heard",
-                // Its flags are read by a queue's threads while its download writes them on others.
-                problemSection: "part 6 of \"The fix\"", checksRaces: true),
+                // Step 10's text states this operation only as its fix (part 6 of "The fix"); step 7's says what
+                // an asynchronous operation owes its queue. Its flags are read by a queue's threads while its
+                // download writes them on others.
+                problemSection: "the paragraph \"Linux and iOS\" of \"Going deeper\"",
+                problemText: "Lessons/07-custom-operation.md", checksRaces: true),
             exercise11,
         ]
 

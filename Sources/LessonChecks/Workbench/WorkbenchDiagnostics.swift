@@ -21,7 +21,8 @@ public enum WorkbenchDiagnostics {
         for line in log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if noise.contains(where: line.hasPrefix) || isJobFailure(line) { continue }
             let line = line.replacingOccurrences(of: prefix, with: "")
-            if isDiagnosticHeader(line) {
+            // A linker's error names no line: a block of its own, never taken for more of a message before it.
+            if isDiagnosticHeader(line) || isToolError(line) {
                 skipping = !seen.insert(line).inserted
                 if !skipping { blocks.append([line]) }
             } else if !skipping {
@@ -64,9 +65,60 @@ public enum WorkbenchDiagnostics {
             && !line.hasPrefix("error:") && line.range(of: #"^[^ ]+:\d+:\d+: "#, options: .regularExpression) != nil
     }
 
-    /// "error: emit-module command failed with exit code 1 (use -v to see invocation)": the messages came before.
+    /// "error: emit-module command failed with exit code 1 (use -v to see invocation)", "clang: error: linker
+    /// command failed…": the messages came before.
     private static func isJobFailure(_ line: String) -> Bool {
-        line.hasPrefix("error: ") && line.hasSuffix("(use -v to see invocation)")
+        line.contains("error: ") && line.hasSuffix("(use -v to see invocation)")
+    }
+
+    /// "/usr/bin/ld.gold: error: undefined symbol 'Workbench_main' referenced in expression".
+    private static func isToolError(_ line: String) -> Bool {
+        line.firstMatch(of: #/^[^ :]+: error: /#) != nil
+    }
+
+    /// Why a build of the workbench failed when its cause is no line of the
+    /// learner's Swift, in a sentence that says what to do: its manifest does
+    /// not load, a dependency cannot be fetched, its folder cannot be
+    /// written. Nil when the compiler's errors are the story.
+    public static func buildProblem(_ log: String, root: URL) -> String? {
+        let manifest = WorkbenchLayout.package + "/Package.swift"
+        let prefix = root.standardizedFileURL.path + "/"
+        let lines = log.split(separator: "\n").map { $0.replacingOccurrences(of: prefix, with: "") }
+        if lines.contains(where: { $0.contains("Invalid manifest") || $0.hasPrefix(manifest + ":") }) {
+            let first = lines.first { $0.hasPrefix(manifest + ":") && $0.contains(": error: ") }
+                .map { " (" + $0.replacingOccurrences(of: ": error: ", with: ": ") + ")" } ?? ""
+            return "\(manifest), the workbench's manifest, does not load\(first): it is the suite's file, not your"
+                + " code, and lessons reset does not touch it. Put it back: git checkout \(manifest)"
+        }
+        if let fetching = lines.first(where: { $0.hasPrefix("Fetching ") || $0.hasPrefix("Cloning ") }),
+            lines.contains(where: { $0.hasPrefix("error: ") })
+        {
+            let url = fetching.split(separator: " ").dropFirst().first.map(String.init) ?? "a package"
+            return "The build could not fetch \(url), a dependency added to \(manifest): the workbench needs none but"
+                + " the lessons' own package, and this machine may have no network. Remove it from \(manifest), or"
+                + " put the manifest back: git checkout \(manifest)"
+        }
+        let cannotWrite = ["Permission denied", "invalid access to", "readonly database", "permission to save"]
+        if let denied = lines.first(where: { line in
+            line.hasPrefix("error: ") && cannotWrite.contains { line.contains($0) }
+        }) {
+            let said = denied.replacing(#/^(error: )+/#, with: "")
+            return "The build cannot write in \(WorkbenchLayout.package)/ (\(said)): a build"
+                + " writes \(WorkbenchLayout.package)/.build. Make it writable (chmod -R u+w"
+                + " \(WorkbenchLayout.package)) and check again."
+        }
+        return nil
+    }
+
+    /// What a learner reads when their shell asks for the Swift 6 mode
+    /// (`WORKBENCH_SWIFT_MODE=6`): a check builds in the mode the exercises are
+    /// checked in, whatever it says; nil when the shell asks for nothing else.
+    public static func languageModeNote(_ environment: [String: String]) -> String? {
+        guard let value = environment[WorkbenchLayout.swiftModeVariable], value == "6" else { return nil }
+        return "Note: \(WorkbenchLayout.swiftModeVariable)=\(value) is set in your shell. The check builds your code in"
+            + " the Swift 5 language mode the exercises are checked in, whatever it says (exercise 11 also compiles it"
+            + " in the Swift 6 mode, on its own); \(WorkbenchLayout.run) builds it in the mode it names. To build"
+            + " as the check does: unset \(WorkbenchLayout.swiftModeVariable)"
     }
 
     /// "Fatal error: Index out of range, in Workbench/Sources/Workbench/AppsViewController.swift:42:9

@@ -8,4 +8,7 @@ public enum WorkbenchLayout {
     public static let code = "Workbench/Sources/Workbench/"
     /// How a learner runs their code from the lessons' folder.
     public static let run = "swift run --package-path Workbench Workbench"
+    /// Read by the workbench's manifest: `6` builds the learner's code in the
+    /// Swift 6 language mode, anything else in the tutorials' Swift 5 mode.
+    public static let swiftModeVariable = "WORKBENCH_SWIFT_MODE"
 }

@@ -8,6 +8,8 @@ public struct LessonEntry: Sendable {
     public let fixes: String
     /// The one-sentence lesson printed at the end of a run.
     public let lesson: String
+    /// What the closing line calls `lesson`: a workbench's is the task, never the step's fix.
+    public var lessonHeading = "The lesson"
     public let defaultScenario: String
     /// The lesson text in `Lessons/`.
     public let text: String

@@ -173,7 +173,7 @@ public enum LessonMain {
     /// The last lines of a run: where to read about it, the one-sentence
     /// lesson, and what is still broken (the next step's hook).
     static func ending(_ entry: LessonEntry) -> String {
-        "\nRead it beside the code: \(entry.text)\nThe lesson: \(entry.lesson)"
+        "\nRead it beside the code: \(entry.text)\n\(entry.lessonHeading): \(entry.lesson)"
             + (entry.stillBroken.map { "\n" + $0.prefix(1).uppercased() + $0.dropFirst() } ?? "")
     }
 
