@@ -195,7 +195,7 @@ public struct TutorialPage: Sendable {
         }
         if let next {
             out.open("@Step")
-            out.paragraph("Next: <doc:\(next.pageName)>, \(Markdown.inline(next.document.title)).")
+            out.paragraph("Next: <doc:\(next.pageName)>.")
             out.close()
         }
         out.close()
