@@ -45,7 +45,7 @@ public struct CourseCatalog: Sendable {
             let next = index + 1 < pages.count ? pages[index + 1] : nil
             files["\(page.pageName).tutorial"] = Data(page.text(next: next).utf8)
             for file in page.codeFiles {
-                files["Resources/code/\(file.name)"] = Data((file.lines.joined(separator: "\n") + "\n").utf8)
+                files["Resources/code/\(file.name)"] = Data(file.lines.map { $0 + "\n" }.joined().utf8)
             }
             files["Resources/\(page.timeline)"] = try Data(
                 contentsOf: root.appendingPathComponent("docs/timelines/" + page.timeline))

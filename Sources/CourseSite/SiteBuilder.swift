@@ -43,6 +43,9 @@ public struct SiteBuilder: Sendable {
             try manager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: file)
         }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(SiteExpectations(catalog)).write(to: scratch.appendingPathComponent("site-check.json"))
         let symbols = scratch.appendingPathComponent("symbol-graphs")
         try? manager.removeItem(at: symbols)
         try manager.createDirectory(at: symbols, withIntermediateDirectories: true)

@@ -89,8 +89,22 @@ public struct TutorialPage: Sendable {
         "\(entry.id)-\(index + 1)\(previous ? "-before" : "")-\(walk.steps[index].file.name)"
     }
 
+    /// A `@Step` as the page shows it: its paragraph, and the code file with the lines it highlights.
+    public struct PageStep: Sendable {
+        public let text: String
+        public let code: String?
+        public let highlighted: [Int]
+        public var highlightedText: [String] = []
+    }
+
+    /// Every `@Step` of the page, in order, as `text(next:)` writes them.
+    public func steps(next: TutorialPage?) -> [PageStep] { layout(next: next).steps }
+
     /// The `.tutorial` file.
-    public func text(next: TutorialPage?) -> String {
+    public func text(next: TutorialPage?) -> String { layout(next: next).text }
+
+    func layout(next: TutorialPage?) -> (text: String, steps: [PageStep]) {
+        var steps: [PageStep] = []
         var out = DirectiveWriter()
         out.open("@Tutorial(time: \(max(10, 5 * walk.steps.count + 5)))")
         let seen = document.section("What you will see") ?? []
@@ -111,6 +125,7 @@ public struct TutorialPage: Sendable {
         for (index, group) in Self.commandGroups(seen).enumerated() {
             out.open("@Step")
             out.paragraph(Self.instruction(group))
+            steps.append(PageStep(text: Self.instruction(group), code: nil, highlighted: []))
             if index == 0 {
                 out.line("@Image(source: \(quoted(timeline)), alt: \(quoted("The timeline of step \(entry.number): what the screen, the main queue and each worker thread did")))")
                 out.paragraph("What every thread did, on the story clock: docs/timelines/\(timeline).")
@@ -131,9 +146,15 @@ public struct TutorialPage: Sendable {
         out.close()
         out.open("@Steps")
         out.open("@Step")
-        out.paragraph(
+        let bugStep =
             bugFile.quoted == nil
-                ? "The code, in `\(bugFile.name)`." : "The lines that hold the bug, in `\(bugFile.name)`.")
+            ? "The code, in `\(bugFile.name)`." : "The lines that hold the bug, in `\(bugFile.name)`."
+        out.paragraph(bugStep)
+        steps.append(
+            PageStep(
+                text: bugStep, code: bugResource(previous: false),
+                highlighted: bugFile.quoted.map { Array(($0.lowerBound + 1)...$0.upperBound) } ?? [],
+                highlightedText: bugFile.quoted.map { Array(bugFile.lines[$0]) } ?? []))
         out.line(
             "@Code(name: \(quoted(bugFile.name)), file: \(quoted(bugResource(previous: false))), previousFile: \(quoted(bugResource(previous: true))))"
         )
@@ -148,7 +169,9 @@ public struct TutorialPage: Sendable {
             let fix = document.section("The fix") ?? []
             var intro = fix.filter {
                 switch $0 {
-                case .paragraph, .code("sh", _): return true
+                // A paragraph that leads into the diff or the list of parts has nothing to lead into here.
+                case .paragraph(let text): return !text.hasSuffix(":")
+                case .code("sh", _): return true
                 default: return false
                 }
             }.compactMap(Markdown.docc)
@@ -159,11 +182,15 @@ public struct TutorialPage: Sendable {
             var shown = Set<Int>()
             for (index, step) in walk.steps.enumerated() {
                 out.open("@Step")
-                if shown.insert(step.part.number).inserted {
-                    out.paragraph(Markdown.inline(step.part.text.isEmpty ? "**\(step.part.title).**" : step.part.text))
-                } else {
-                    out.paragraph("**\(Markdown.inline(step.part.title))**, continued in `\(step.file.name)`.")
-                }
+                let paragraph =
+                    shown.insert(step.part.number).inserted
+                    ? Markdown.inline(step.part.text.isEmpty ? "**\(step.part.title).**" : step.part.text)
+                    : "**\(Markdown.inline(step.part.title))**, continued in `\(step.file.name)`."
+                out.paragraph(paragraph)
+                steps.append(
+                    PageStep(
+                        text: paragraph, code: resource(step: index, previous: false), highlighted: step.highlighted,
+                        highlightedText: step.highlighted.map { step.lines[$0 - 1] }))
                 out.line(
                     "@Code(name: \(quoted(step.file.name)), file: \(quoted(resource(step: index, previous: false))), previousFile: \(quoted(resource(step: index, previous: true))))"
                 )
@@ -190,12 +217,14 @@ public struct TutorialPage: Sendable {
             for item in items {
                 out.open("@Step")
                 out.paragraph(Markdown.inline(item))
+                steps.append(PageStep(text: Markdown.inline(item), code: nil, highlighted: []))
                 out.close()
             }
         }
         if let next {
             out.open("@Step")
             out.paragraph("Next: <doc:\(next.pageName)>.")
+            steps.append(PageStep(text: "Next: <doc:\(next.pageName)>.", code: nil, highlighted: []))
             out.close()
         }
         out.close()
@@ -220,7 +249,7 @@ public struct TutorialPage: Sendable {
             out.close()
         }
         out.close()
-        return out.text
+        return (out.text, steps)
     }
 
     /// A step's one paragraph: the commands of a group in code spans, then the words around them.
