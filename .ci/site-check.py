@@ -6,7 +6,8 @@ code step, scrolled to as a reader scrolls, the file the code pane shows and the
 picture loaded; each quiz question answered wrong (marked wrong, its explanation shown), then right (marked
 right), to its end. One screenshot per page goes to the screenshot folder. Python's standard library only.
 
-usage: site-check.py URL EXPECTATIONS.json SCREENSHOTS_DIR   (URL: where the site is served, e.g. http://127.0.0.1:8642/)
+usage: site-check.py URL EXPECTATIONS.json SCREENSHOTS_DIR [PAGE…]
+  URL: where the site is served (http://127.0.0.1:8642/); PAGE: only these pages (step05)
 Exit status: 0 every check passed; 1 a check failed (each failure printed); 2 the browser could not be driven.
 """
 import base64, json, os, shutil, subprocess, sys, time
@@ -213,12 +214,12 @@ def check_page(browser, base, page, shots, failures, counts):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 4:
         print(__doc__.strip().split("\n\n")[-2], file=sys.stderr)
         return 2
-    base, expectations, shots = sys.argv[1].rstrip("/") + "/", sys.argv[2], sys.argv[3]
+    base, expectations, shots, only = sys.argv[1].rstrip("/") + "/", sys.argv[2], sys.argv[3], sys.argv[4:]
     with open(expectations) as file:
-        pages = json.load(file)["pages"]
+        pages = [p for p in json.load(file)["pages"] if not only or p["path"].strip("/").split("/")[-1] in only]
     os.makedirs(shots, exist_ok=True)
     started = time.monotonic()
     browser = Browser()

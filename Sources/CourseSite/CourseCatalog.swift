@@ -40,6 +40,21 @@ public struct CourseCatalog: Sendable {
             Read it on the web: <doc:Course>. The library step 10 builds is documented page by page: ``WebImage``.
 
             """.utf8)
+        // WebImage's own page, above its symbols: where it comes from, and the tutorial that builds it.
+        if let step10 = pages.first(where: { $0.entry.target == "Lesson10WebImage" }) {
+            let about = step10.document.opening.compactMap(Markdown.docc).joined(separator: "\n\n")
+            files["WebImage.md"] = Data(
+                """
+                # ``WebImage``
+
+                The image-loading library of step 10: the tutorials' SDWebImage, built from steps 4 to 7.
+
+                \(about)
+
+                Built step by step in <doc:\(step10.pageName)>.
+
+                """.utf8)
+        }
         files["Course.tutorial"] = Data(tableOfContents(readme: readme, rows: Self.stepRows(readmeText)).utf8)
         for (index, page) in pages.enumerated() {
             let next = index + 1 < pages.count ? pages[index + 1] : nil

@@ -75,8 +75,9 @@ public struct FixWalk: Sendable {
             for block in fileBlocks { added += block.new.map { (file, $0) } }
         }
         // A part claims each line that holds one of its anchors, and, when that line opens a brace and everything up
-        // to the one that closes it is new, all of those lines: a nested part's claim is inside, and wins. The search for a part's anchors
-        // starts where the part before it was found, so common words find the right line.
+        // to the one that closes it is new, all of those lines: a nested part's claim is inside, and wins. The search
+        // for a part's code spans starts where the part before it was found, so common words find the right line;
+        // the anchors a text's `code steps` comment gives are exact, and found anywhere.
         var claims: [(file: Int, lines: ClosedRange<Int>, part: Int)] = []
         var anchorsFound: [Int: [(file: Int, line: Int, anchor: String)]] = [:]
         var unplaced: [FixPart] = []
@@ -87,7 +88,7 @@ public struct FixWalk: Sendable {
                 // `queue.addOperation { … }`: the words before the ellipsis are the line.
                 let wanted = Self.collapsed(anchor.components(separatedBy: "…")[0])
                 guard !wanted.isEmpty else { continue }
-                if let position = added.indices.dropFirst(cursor).first(where: {
+                if let position = added.indices.dropFirst(overrides[part.number] == nil ? cursor : 0).first(where: {
                     Self.collapsed(contents[added[$0].file].new[added[$0].line]).contains(wanted)
                 }) {
                     found.append((position, anchor))
@@ -97,7 +98,7 @@ public struct FixWalk: Sendable {
                 if !part.anchors.isEmpty || !parts.allSatisfy({ $0.anchors.isEmpty }) { unplaced.append(part) }
                 continue
             }
-            cursor = first
+            cursor = max(cursor, first)
             for (position, anchor) in found {
                 let (file, line) = added[position]
                 let end = Self.braceEnd(contents[file].new, from: line)
@@ -156,9 +157,10 @@ public struct FixWalk: Sendable {
         self.steps = steps
     }
 
-    /// A file after the parts up to `last`: each change block's old lines go with the first part that adds a line
-    /// of the block (a block that only deletes, with the part of the line before it), and each added line comes
-    /// with its own part. Also where each added line landed (`line`, from 0) and which line of the new file it is.
+    /// A file after the parts up to `last`: each added line comes with its own part, and a change block's old
+    /// lines go with the last part that adds a line of the block (a block that only deletes, with the part of
+    /// the line before it): so a part that adds a guard above code a later part replaces keeps that code whole.
+    /// Also where each added line landed (`line`, from 0) and which line of the new file it is.
     private static func apply(
         _ blocks: [ChangeBlock], _ content: (old: [String], new: [String]), _ owner: [Int: Int], upTo last: Int
     ) -> (lines: [String], added: [(line: Int, newLine: Int)]) {
@@ -169,12 +171,11 @@ public struct FixWalk: Sendable {
         for block in blocks {
             lines += content.old[cursor..<block.old.lowerBound]
             let owners = block.new.compactMap { owner[$0] }
-            let removedWith = owners.min() ?? previousOwner
-            if removedWith > last { lines += content.old[block.old] }
             for line in block.new where (owner[line] ?? Int.max) <= last {
                 added.append((lines.count, line))
                 lines.append(content.new[line])
             }
+            if (owners.max() ?? previousOwner) > last { lines += content.old[block.old] }
             previousOwner = owners.last ?? previousOwner
             cursor = block.old.upperBound
         }
@@ -225,7 +226,7 @@ public struct FixWalk: Sendable {
             try manager.contentsOfDirectory(atPath: root.appendingPathComponent(after).path)
                 + ((try? manager.contentsOfDirectory(atPath: root.appendingPathComponent(before).path)) ?? [])
         ).filter { $0.hasSuffix(".swift") }.sorted()
-        return try names.compactMap { name in
+        let changed: [ChangedFile] = try names.compactMap { name in
             let old = before + "/" + name
             let new = after + "/" + name
             guard manager.fileExists(atPath: root.appendingPathComponent(new).path) else { return nil }
@@ -233,6 +234,8 @@ public struct FixWalk: Sendable {
             if oldExists, try lines(root, old) == lines(root, new) { return nil }
             return ChangedFile(before: oldExists ? old : nil, after: new)
         }
+        // A new file first: the changes to the others use it.
+        return changed.filter { $0.before == nil } + changed.filter { $0.before != nil }
     }
 
     /// `N :: text` lines: the anchors of part N, any number of each.

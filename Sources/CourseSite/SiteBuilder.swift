@@ -90,21 +90,27 @@ public struct SiteBuilder: Sendable {
         else {
             throw Failure(description: "\(module) is not built in \(buildFolder.path); run swift build first")
         }
-        // The C modules the Swift ones import are found through their module maps.
-        let maps = ((try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []).sorted()
-            .map { buildFolder.appendingPathComponent($0).appendingPathComponent("module.modulemap") }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
-        var arguments = [
-            "-module-name", module, "-I", modules.path, "-target", Self.targetTriple, "-output-dir", folder.path,
-            "-minimum-access-level", "public",
-        ]
-        for map in maps { arguments += ["-Xcc", "-fmodule-map-file=" + map.path] }
+        let arguments =
+            [
+                "-module-name", module, "-target", Self.targetTriple, "-output-dir", folder.path,
+                "-minimum-access-level", "public",
+            ] + Self.importArguments(buildFolder)
         var extract = ChildProcess(tool, arguments)
         extract.errors = .intoOutput
         let finished = try extract.run()
         guard finished.exited, finished.status == 0 else {
             throw Failure(description: "swift-symbolgraph-extract \(module) failed:\n\(finished.output)")
         }
+    }
+
+    /// What a compiler needs to import the package's modules from `buildFolder`: its `Modules/`, and the module
+    /// maps of its C targets.
+    public static func importArguments(_ buildFolder: URL) -> [String] {
+        let maps = ((try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []).sorted()
+            .map { buildFolder.appendingPathComponent($0).appendingPathComponent("module.modulemap") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        return ["-I", buildFolder.appendingPathComponent("Modules").path]
+            + maps.flatMap { ["-Xcc", "-fmodule-map-file=" + $0.path] }
     }
 
     static var targetTriple: String {
