@@ -170,10 +170,13 @@ def check_page(browser, base, page, shots, failures, counts):
             counts["highlights"] += 1
         if not shot_taken and step["highlighted"] and "-bug-" not in step["code"]:
             # DocC leaves the pane at the file's top; a reader scrolls it to the highlighted lines, and so does this.
-            browser.js(f"""(() => {{ const line = {highlighted}[0]; let box = line.parentElement;
-                while (box && !(box.scrollHeight > box.clientHeight + 4 && getComputedStyle(box).overflowY !== 'visible'))
+            browser.js(f"""(() => {{ const line = {highlighted}[0]; const listing = line.closest('.code-listing');
+                let box = line.parentElement;
+                while (box && box !== listing.parentElement
+                    && !(box.scrollHeight > box.clientHeight + 4 && getComputedStyle(box).overflowY !== 'visible'))
                     box = box.parentElement;
-                if (box) box.scrollTop = line.offsetTop - box.offsetTop - 80; }})()""")
+                if (box && box !== listing.parentElement)
+                    box.scrollTop += line.getBoundingClientRect().top - box.getBoundingClientRect().top - 80; }})()""")
             time.sleep(0.4)
             browser.screenshot(os.path.join(shots, f"{name}.png"))
             shot_taken = True
