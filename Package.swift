@@ -78,9 +78,14 @@ let package = Package(
             name: "DispatchSeam", dependencies: ["UnseenSync"], linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
         // The Swift runtime's hook for jobs bound to the global executor: how the story clock sees tasks.
         .target(name: "TaskSeam", dependencies: ["DispatchSeam"]),
+        // The course on the web: DocC tutorials written from the lesson texts and the steps' files (`lessons site`);
+        // a library of its own so that the tests check the catalog it writes without a browser.
+        .target(name: "CourseSite", dependencies: ["LessonKit"]),
         .executableTarget(
             name: "lessons",
-            dependencies: ["LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit", "TerminalKit"]
+            dependencies: [
+                "CourseSite", "LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit", "TerminalKit",
+            ]
                 + lessonTargets.map { .target(name: $0) }
         ),
         .target(
@@ -91,7 +96,9 @@ let package = Package(
     } + [
         .testTarget(
             name: "OperationLessonsTests",
-            dependencies: ["SlowNetwork", "TableKit", "TerminalKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage"]
+            dependencies: [
+                "SlowNetwork", "TableKit", "TerminalKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage", "CourseSite",
+            ]
                 + (stepStories.values.sorted() + lessonTargets + exerciseStartTargets).map { .target(name: $0) }
         ),
         // A controller ported from a published tutorial, played by the race check's tests

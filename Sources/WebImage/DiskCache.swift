@@ -31,8 +31,10 @@ import SlowNetwork
 /// Thread-safe (an `NSLock`); each call does its file work while it holds the
 /// lock, so call it off the main queue (`ImageCache` does, on its own queue).
 public final class DiskCache: @unchecked Sendable {
+    /// A week, SDWebImage's default for `maxCacheAge`.
     public static let defaultMaxAge: TimeInterval = 7 * 24 * 60 * 60
 
+    /// The folder the files live in, made when the first file is written.
     public let directory: URL
     /// Seconds since a file's last use after which it is dropped.
     public var maxAge: TimeInterval {
@@ -59,6 +61,9 @@ public final class DiskCache: @unchecked Sendable {
     /// the first time it is needed, then kept up to date.
     private var index: [String: (size: Int, used: Date)]?
 
+    /// A cache of files in `directory`, each named from its key and ending in `fileExtension`, dropped `maxAge`
+    /// seconds after their last use or, past `maxSize` bytes together, oldest use first. `now` tells the time the
+    /// ages are measured on (the story clock in the lessons).
     public init(
         directory: URL, fileExtension: String = "", maxAge: TimeInterval = DiskCache.defaultMaxAge, maxSize: Int? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -111,10 +116,12 @@ public final class DiskCache: @unchecked Sendable {
         }
     }
 
+    /// Whether a file for `key` is on disk (expired or not: `data(forKey:)` decides that).
     public func contains(key: String) -> Bool {
         lock.withLock { loadedIndex()[fileName(forKey: key)] != nil }
     }
 
+    /// Removes the file for `key`, if there is one.
     public func removeData(forKey key: String) {
         lock.withLock {
             _ = loadedIndex()
@@ -145,6 +152,7 @@ public final class DiskCache: @unchecked Sendable {
 
     /// The bytes of every file, together.
     public var totalSize: Int { lock.withLock { loadedIndex().values.reduce(0) { $0 + $1.size } } }
+    /// How many files there are.
     public var fileCount: Int { lock.withLock { loadedIndex().count } }
 
     // MARK: under the lock

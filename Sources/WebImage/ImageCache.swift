@@ -9,8 +9,11 @@ import TableKit
 /// operation because the lessons' story clock can see what an operation
 /// queue holds, and so waits for a disk read before it moves time on.
 public final class ImageCache: @unchecked Sendable {
+    /// Decoded images by URL, costed by their bytes: what a memory warning empties (`clearMemory()`).
     public let memory: MemoryCache<String, Image>
+    /// The downloaded bytes by URL, kept across launches.
     public let disk: DiskCache
+    /// The serial queue every disk read and write runs on, off the main queue: step 6's writes, moved off it.
     public let ioQueue: OperationQueue
 
     /// Told the first time a file cannot be written (a folder it may not
@@ -31,6 +34,7 @@ public final class ImageCache: @unchecked Sendable {
     /// no limit; Kingfisher a quarter of the RAM).
     public static let defaultMemoryCostLimit = 100 * 1024 * 1024
 
+    /// A cache over these two; most callers want `init(directory:now:)`.
     public init(memory: MemoryCache<String, Image>, disk: DiskCache) {
         self.memory = memory
         self.disk = disk
@@ -59,6 +63,7 @@ public final class ImageCache: @unchecked Sendable {
         set { disk.maxSize = newValue }
     }
 
+    /// The image for `key` if memory holds it: the one look-up cheap enough for `cellForRowAt`.
     public func imageFromMemory(forKey key: String) -> Image? {
         memory.value(forKey: key)
     }

@@ -11,6 +11,7 @@ import SlowNetwork
 /// completion run on the network's delivery queue, or on the thread that
 /// cancelled.
 public final class ImageDownloadOperation: Operation, @unchecked Sendable {
+    /// What it downloads.
     public let url: URL
     private let network: SlowNetwork
     private let progress: @Sendable (_ received: Int, _ expected: Int) -> Void
@@ -22,6 +23,8 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
     private var task: NetworkTask?
     private var hasCompleted = false
 
+    /// An operation that downloads `url` from `network` when a queue starts it, reporting bytes as they come to
+    /// `progress` and the end, once, to `completion` (not at all once cancelled).
     public init(
         url: URL, network: SlowNetwork, progress: @escaping @Sendable (_ received: Int, _ expected: Int) -> Void,
         completion: @escaping @Sendable (Result<Data, NetworkError>) -> Void
@@ -56,6 +59,8 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
 
     private var state = State.ready
 
+    /// Asynchronous: `start()` returns at once and the operation finishes when the fetch calls back, so no
+    /// thread waits for the network (step 7's operation held one for every download).
     public override var isAsynchronous: Bool { true }
     public override var isExecuting: Bool { lock.withLock { state == .executing } }
     public override var isFinished: Bool { lock.withLock { state == .finished } }
@@ -72,6 +77,7 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
 
     // MARK: the download
 
+    /// Starts the fetch, or finishes at once if cancelled while it waited in the queue.
     public override func start() {
         // Cancelled before it started: it never fetches, and it must still
         // finish, or the queue waits for it for ever.
@@ -93,6 +99,8 @@ public final class ImageDownloadOperation: Operation, @unchecked Sendable {
         }
     }
 
+    /// Cancels the fetch under way (unlike `Data(contentsOf:)`, a `NetworkTask` can be stopped) and, if the
+    /// operation is running, finishes it now.
     public override func cancel() {
         super.cancel()
         let (task, wasExecuting) = lock.withLock { (self.task, state == .executing) }

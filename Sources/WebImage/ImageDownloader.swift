@@ -30,10 +30,13 @@ import TableKit
 /// that cancels. `open` so that a lesson can show the naive cancel (step 10's
 /// `--naive-cancel`); a real app has no reason to subclass it.
 open class ImageDownloader: @unchecked Sendable {
+    /// Which waiting download starts first: the oldest (the queue's own order) or the newest, the row the
+    /// user is looking at now (SDWebImage's `SDWebImageDownloaderLIFOExecutionOrder`).
     public enum ExecutionOrder: Sendable {
         case firstInFirstOut, lastInFirstOut
     }
 
+    /// Called once per caller, on a background queue, with the image or why there is none.
     public typealias Completion = @Sendable (Result<DownloadedImage, WebImageError>) -> Void
 
     /// What a download brings: the decoded image and the bytes it came from.
@@ -45,12 +48,16 @@ open class ImageDownloader: @unchecked Sendable {
     /// The queue the downloads run on. For instruments (the lessons' story
     /// clock watches it) and tests: add nothing to it.
     public let queue: OperationQueue
+    /// Where the downloads come from.
     public let network: SlowNetwork
+    /// The order waiting downloads start in; changing it affects the ones added after.
     public var executionOrder: ExecutionOrder {
         get { lock.withLock { order } }
         set { lock.withLock { order = newValue } }
     }
 
+    /// How many downloads may run at once (6 by default, as SDWebImage and Nuke have it): the queue's
+    /// `maxConcurrentOperationCount`.
     public var maxConcurrentDownloads: Int {
         get { queue.maxConcurrentOperationCount }
         set { queue.maxConcurrentOperationCount = newValue }
@@ -96,6 +103,8 @@ open class ImageDownloader: @unchecked Sendable {
     private var lastTokenID = 0
     private var observers: [any NSObjectProtocol] = []
 
+    /// A downloader for `network`. It watches the table's drags (`TableView.didBeginTrackingNotification`), to hold
+    /// back `.lowPriority` downloads while the user scrolls: step 7's suspended queue, for those who ask for it.
     public init(
         network: SlowNetwork, maxConcurrentDownloads: Int = 6, executionOrder: ExecutionOrder = .firstInFirstOut
     ) {

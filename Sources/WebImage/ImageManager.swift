@@ -10,12 +10,15 @@ import TableKit
 /// and the call was made on the main queue, otherwise on a later turn. A load
 /// whose token is cancelled calls nothing after that.
 public final class ImageManager: @unchecked Sendable {
+    /// Called on the main queue with the image (or the error), where it came from, and the URL it was for.
     public typealias Completed =
         @Sendable (
             _ image: Image?, _ error: WebImageError?, _ cacheType: ImageCacheType, _ imageURL: URL?
         ) -> Void
 
+    /// Memory and disk.
     public let imageCache: ImageCache
+    /// The network: one download per URL, however many callers.
     public let imageDownloader: ImageDownloader
 
     private let lock = NSLock()
@@ -27,6 +30,7 @@ public final class ImageManager: @unchecked Sendable {
     /// last `completed` has run on the main queue, or they are cancelled.
     private var running: [ObjectIdentifier: LoadToken] = [:]
 
+    /// A manager over this cache and downloader; most callers want `init(network:cachesDirectory:now:)`.
     public init(imageCache: ImageCache, imageDownloader: ImageDownloader) {
         self.imageCache = imageCache
         self.imageDownloader = imageDownloader
@@ -92,10 +96,13 @@ public final class ImageManager: @unchecked Sendable {
         imageDownloader.withoutNewStarts { for token in tokens { token.cancel() } }
     }
 
+    /// Whether `url` failed for good and is not asked for again without `.retryFailed`.
     public func isFailedURL(_ url: URL) -> Bool { lock.withLock { failedURLs.contains(url) } }
 
+    /// Lets `url` be tried again.
     public func removeFailedURL(_ url: URL) { _ = lock.withLock { failedURLs.remove(url) } }
 
+    /// Lets every failed URL be tried again.
     public func removeAllFailedURLs() { lock.withLock { failedURLs.removeAll() } }
 
     /// Loads under way.
@@ -165,6 +172,7 @@ public final class ImageManager: @unchecked Sendable {
 /// and lets the manager let go of it (and of `completed`, which holds the
 /// caller's view).
 public final class LoadToken: @unchecked Sendable {
+    /// The URL being loaded (nil: the load was asked for no URL, and ended at once).
     public let url: URL?
     private weak var manager: ImageManager?
     private let completed: ImageManager.Completed
@@ -179,8 +187,11 @@ public final class LoadToken: @unchecked Sendable {
         self.completed = completed
     }
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { lock.withLock { cancelled } }
 
+    /// Stops the load: the cache query if it has not run, this caller's share of the download (the download
+    /// itself only when no other caller waits for it); `completed` is not called after this returns.
     public func cancel() {
         let (query, download) = lock.withLock { () -> (Operation?, (DownloadToken, ImageDownloader)?) in
             cancelled = true

@@ -8,7 +8,7 @@ import Testing
     static let root = Rig.packageRoot
     static let headings = [
         "## What you will see", "## The bug, in code", "## The fix", "## Why it works", "## Still broken",
-        "## Try it", "## Going deeper",
+        "## Try it", "## Going deeper", "## Check yourself",
     ]
 
     /// The lesson of each step in the catalog.

@@ -1,0 +1,262 @@
+import Foundation
+
+/// A file the fix changes: its path before (nil: a new file) and after, relative to the package.
+public struct ChangedFile: Sendable, Equatable {
+    public let before: String?
+    public let after: String
+    public var name: String { (after as NSString).lastPathComponent }
+}
+
+/// One part of a fix, as the lesson's "The fix" section numbers it: `1. **The pool**, …`.
+public struct FixPart: Sendable {
+    public let number: Int
+    /// The bold words that open the item.
+    public let title: String
+    /// The whole item, as Markdown.
+    public let text: String
+    /// What finds the part's first change in the diff: the `<!-- code steps` comment's lines for this part, else
+    /// the item's code spans.
+    public let anchors: [String]
+}
+
+/// One `@Code` step: a changed file after the parts up to and including this one.
+public struct CodeStep: Sendable {
+    public let part: FixPart
+    public let file: ChangedFile
+    /// The file's lines after this part (the step before's lines with this and every earlier part applied).
+    public let lines: [String]
+    /// The file's lines before this part.
+    public let previousLines: [String]
+    /// The lines this part adds or changes, numbered from 1 in `lines`: what the code pane highlights.
+    public let highlighted: [Int]
+    /// The anchor that placed the part in this file (nil: the file is a part of its own, or its lines follow an
+    /// anchored one).
+    public let anchor: String?
+}
+
+/// The fix of one step, walked a part at a time over the real diff of its files: each line the diff adds goes to
+/// the part whose anchor claims it, and applying the parts one by one turns the step before's files into this
+/// step's, each intermediate file a real one that a test compiles.
+public struct FixWalk: Sendable {
+    public let files: [ChangedFile]
+    public let parts: [FixPart]
+    public let steps: [CodeStep]
+    /// Parts whose anchors were found in no change of the diff: they get no code step, and a test says so.
+    public let unplaced: [FixPart]
+
+    /// The walk of `document`'s fix, reading the files under `root`; `fallback` is the pair of folders to diff
+    /// when "The fix" names no `diff -u` (the step before's and this step's).
+    public init(document: LessonDocument, root: URL, fallback: (before: String, after: String)?) throws {
+        let fix = document.section("The fix") ?? []
+        var files = try Self.changedFiles(in: fix, root: root)
+        if files.isEmpty, let fallback {
+            files = try Self.expand(before: fallback.before, after: fallback.after, root: root)
+        }
+        self.files = files
+        let overrides = Self.anchorOverrides(document.comment(named: "code steps"))
+        var parts: [FixPart] = []
+        for case .list(true, let items) in fix {
+            for item in items where item.hasPrefix("**") {
+                let title = item.dropFirst(2).components(separatedBy: "**").first ?? ""
+                let number = parts.count + 1
+                parts.append(
+                    FixPart(
+                        number: number, title: title.trimmingCharacters(in: CharacterSet(charactersIn: " .:,")),
+                        text: item, anchors: overrides[number] ?? item.codeSpans))
+            }
+        }
+        // Every line the diff adds, file by file in the order of the diff commands.
+        let contents = try files.map { file in
+            (old: try file.before.map { try Self.lines(root, $0) } ?? [], new: try Self.lines(root, file.after))
+        }
+        let blocks = contents.map { lineChanges(from: $0.old, to: $0.new) }
+        var added: [(file: Int, line: Int)] = []
+        for (file, fileBlocks) in blocks.enumerated() {
+            for block in fileBlocks { added += block.new.map { (file, $0) } }
+        }
+        // A part claims each line that holds one of its anchors, and, when that line opens a brace and everything up
+        // to the one that closes it is new, all of those lines: a nested part's claim is inside, and wins. The search
+        // for a part's code spans starts where the part before it was found, so common words find the right line;
+        // the anchors a text's `code steps` comment gives are exact, and found anywhere.
+        var claims: [(file: Int, lines: ClosedRange<Int>, part: Int)] = []
+        var anchorsFound: [Int: [(file: Int, line: Int, anchor: String)]] = [:]
+        var unplaced: [FixPart] = []
+        var cursor = 0
+        for (index, part) in parts.enumerated() {
+            var found: [(position: Int, anchor: String)] = []
+            for anchor in part.anchors {
+                // `queue.addOperation { … }`: the words before the ellipsis are the line.
+                let wanted = Self.collapsed(anchor.components(separatedBy: "…")[0])
+                guard !wanted.isEmpty else { continue }
+                if let position = added.indices.dropFirst(overrides[part.number] == nil ? cursor : 0).first(where: {
+                    Self.collapsed(contents[added[$0].file].new[added[$0].line]).contains(wanted)
+                }) {
+                    found.append((position, anchor))
+                }
+            }
+            guard let first = found.map(\.position).min() else {
+                if !part.anchors.isEmpty || !parts.allSatisfy({ $0.anchors.isEmpty }) { unplaced.append(part) }
+                continue
+            }
+            cursor = max(cursor, first)
+            for (position, anchor) in found {
+                let (file, line) = added[position]
+                let end = Self.braceEnd(contents[file].new, from: line)
+                let whole = (line...end).allSatisfy { next in added.contains { $0.file == file && $0.line == next } }
+                claims.append((file, line...(whole ? end : line), index))
+                anchorsFound[index, default: []].append((file, line, anchor))
+            }
+        }
+        // Every added line's part: the innermost claim, else the part of the added line before it in its file, else
+        // of the one after it. A file no part claims (a new file of a library, or a walk without numbered parts)
+        // is a part of its own.
+        var owner: [[Int: Int]] = files.map { _ in [:] }
+        for (file, line) in added {
+            if let claim = claims.filter({ $0.file == file && $0.lines.contains(line) }).max(by: {
+                $0.lines.lowerBound < $1.lines.lowerBound
+            }) {
+                owner[file][line] = claim.part
+            }
+        }
+        for file in files.indices {
+            let lines = added.filter { $0.file == file }.map(\.line)
+            guard !lines.isEmpty else { continue }
+            if owner[file].isEmpty {
+                parts.append(
+                    FixPart(
+                        number: parts.count + 1,
+                        title: files[file].before == nil ? "New: \(files[file].name)" : "The changes to \(files[file].name)",
+                        text: "", anchors: []))
+                for line in lines { owner[file][line] = parts.count - 1 }
+                continue
+            }
+            var last: Int? = nil
+            for line in lines {
+                if let known = owner[file][line] { last = known } else if let last { owner[file][line] = last }
+            }
+            let firstKnown = lines.compactMap { owner[file][$0] }.first!
+            for line in lines where owner[file][line] == nil { owner[file][line] = firstKnown }
+        }
+        self.parts = parts
+        self.unplaced = unplaced
+
+        // Apply the parts in order, one code step per part and file it changes.
+        var steps: [CodeStep] = []
+        for (index, part) in parts.enumerated() {
+            for file in files.indices where owner[file].values.contains(index) {
+                let before = Self.apply(blocks[file], contents[file], owner[file], upTo: index - 1)
+                let after = Self.apply(blocks[file], contents[file], owner[file], upTo: index)
+                let highlighted = after.added.filter { owner[file][$0.newLine] == index }.map { $0.line + 1 }
+                let anchor = anchorsFound[index]?.first { $0.file == file }?.anchor
+                steps.append(
+                    CodeStep(
+                        part: part, file: files[file], lines: after.lines, previousLines: before.lines,
+                        highlighted: highlighted, anchor: anchor))
+            }
+        }
+        self.steps = steps
+    }
+
+    /// A file after the parts up to `last`: each added line comes with its own part, and a change block's old
+    /// lines go with the last part that adds a line of the block (a block that only deletes, with the part of
+    /// the line before it): so a part that adds a guard above code a later part replaces keeps that code whole.
+    /// Also where each added line landed (`line`, from 0) and which line of the new file it is.
+    private static func apply(
+        _ blocks: [ChangeBlock], _ content: (old: [String], new: [String]), _ owner: [Int: Int], upTo last: Int
+    ) -> (lines: [String], added: [(line: Int, newLine: Int)]) {
+        var lines: [String] = []
+        var added: [(Int, Int)] = []
+        var cursor = 0
+        var previousOwner = owner.values.min() ?? 0
+        for block in blocks {
+            lines += content.old[cursor..<block.old.lowerBound]
+            let owners = block.new.compactMap { owner[$0] }
+            for line in block.new where (owner[line] ?? Int.max) <= last {
+                added.append((lines.count, line))
+                lines.append(content.new[line])
+            }
+            if (owners.max() ?? previousOwner) > last { lines += content.old[block.old] }
+            previousOwner = owners.last ?? previousOwner
+            cursor = block.old.upperBound
+        }
+        lines += content.old[cursor...]
+        return (lines, added)
+    }
+
+    /// The line that closes the brace `line` opens (its own index when it opens none). Braces in string literals
+    /// and after `//` are not counted.
+    static func braceEnd(_ lines: [String], from line: Int) -> Int {
+        var depth = 0
+        for index in line..<lines.count {
+            var inString = false
+            var previous: Character = " "
+            for character in lines[index] {
+                if character == "\"", previous != "\\" { inString.toggle() }
+                if !inString {
+                    if character == "/", previous == "/" { break }
+                    if character == "{" { depth += 1 }
+                    if character == "}" { depth -= 1 }
+                }
+                previous = character
+            }
+            if depth <= 0 { return index }
+        }
+        return line
+    }
+
+    /// The files of every `diff -u A B` in the fix's shell blocks; a folder pair gives each `.swift` file that differs.
+    static func changedFiles(in fix: [MarkdownBlock], root: URL) throws -> [ChangedFile] {
+        var files: [ChangedFile] = []
+        for case .code("sh", let text) in fix {
+            for line in text.components(separatedBy: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                guard words.count >= 4, words[0] == "diff", words[1] == "-u" else { continue }
+                files += try expand(before: words[2], after: words[3], root: root)
+            }
+        }
+        return files
+    }
+
+    static func expand(before: String, after: String, root: URL) throws -> [ChangedFile] {
+        guard !after.hasSuffix(".swift") else {
+            return [ChangedFile(before: before == "/dev/null" ? nil : before, after: after)]
+        }
+        let manager = FileManager.default
+        let names = Set(
+            try manager.contentsOfDirectory(atPath: root.appendingPathComponent(after).path)
+                + ((try? manager.contentsOfDirectory(atPath: root.appendingPathComponent(before).path)) ?? [])
+        ).filter { $0.hasSuffix(".swift") }.sorted()
+        let changed: [ChangedFile] = try names.compactMap { name in
+            let old = before + "/" + name
+            let new = after + "/" + name
+            guard manager.fileExists(atPath: root.appendingPathComponent(new).path) else { return nil }
+            let oldExists = manager.fileExists(atPath: root.appendingPathComponent(old).path)
+            if oldExists, try lines(root, old) == lines(root, new) { return nil }
+            return ChangedFile(before: oldExists ? old : nil, after: new)
+        }
+        // A new file first: the changes to the others use it.
+        return changed.filter { $0.before == nil } + changed.filter { $0.before != nil }
+    }
+
+    /// `N :: text` lines: the anchors of part N, any number of each.
+    static func anchorOverrides(_ lines: [String]) -> [Int: [String]] {
+        var anchors: [Int: [String]] = [:]
+        for line in lines {
+            let fields = line.components(separatedBy: " :: ")
+            guard fields.count == 2, let number = Int(fields[0].trimmingCharacters(in: .whitespaces)) else { continue }
+            anchors[number, default: []].append(fields[1].trimmingCharacters(in: .whitespaces))
+        }
+        return anchors
+    }
+
+    static func lines(_ root: URL, _ path: String) throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+}
