@@ -159,4 +159,32 @@ import Testing
         #expect(!pause.hint.contains("roll on"))
         #expect(!results.rendered(exercise: 9).contains("✗ not fixed pausing does not stop the rolling"))
     }
+
+    /// Exercise 10: flags right but never announced. The finishing row may
+    /// pass (each operation says isFinished), but its title must not say the
+    /// queue goes on beside a row that measured it stalled.
+    @Test func aPassedFinishRowDoesNotStandBesideAStalledQueue() async throws {
+        let results = await AsyncOperationChecks.check {
+            FaultyDownloadOperation(fault: .silent, url: $0, network: $1, progress: $2, completion: $3)
+        }
+        let finishes = try #require(results.first { $0.bug == AsyncOperationChecks.finishes.name })
+        let announces = try #require(results.first { $0.bug == AsyncOperationChecks.announces.name })
+        #expect(finishes.passed && !announces.passed)
+        #expect(announces.measured.contains("the queue still holds 4"), "\(announces.measured)")
+        #expect(finishes.title == "an operation that never says it finished")
+        #expect(finishes.measured == "started by hand: 4 of 4 finished")
+        #expect(!results.rendered(exercise: 10).contains("✓ fixed     an operation that never finishes: the queue stalls"))
+    }
+
+    /// Exercise 10's race run is `Workbench --check 10`, which exits 1 while
+    /// the exercise is not solved: the row says so, not that a loop kept the
+    /// story from ending.
+    @Test func anUnsolvedCheckRunIsNotCalledAStoryThatNeverEnded() {
+        let why = RaceCheck.endedEarly(status: 1, errors: "", played: ["--check", "10"])
+        #expect(why == "the --check 10 run exited with status 1")
+        let verdict = RaceCheck.unfinished(why, errors: "", replaying: ["--check", "10"])
+        #expect(!verdict.passed && !verdict.wasMeasured)
+        #expect(!verdict.hint.contains("a loop that asks again"), "\(verdict.hint)")
+        #expect(verdict.hint.hasPrefix("The race run plays the exercise's own checks, and they failed"))
+    }
 }
