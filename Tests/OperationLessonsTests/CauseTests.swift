@@ -61,6 +61,14 @@ import Testing
             #expect(!result.wasMeasured, "\(bug): \(result.measured)")
             #expect(result.measured.hasPrefix("not measured apart from \(Self.sharedFiles): "), "\(result.measured)")
         }
+        if exercise == 7, let waiting = results.first(where: { $0.bug == "waiting downloads start after a memory warning" }),
+            !waiting.passed
+        {
+            // Its own number is 0: titled by what failed, and pointed at the run where it failed.
+            #expect(waiting.measured.hasPrefix("0 downloads started after the warning"))
+            #expect(waiting.title != waiting.bug)
+            #expect(waiting.hint.contains("--scenario memory-warning-then-back"), "\(waiting.hint)")
+        }
         if exercise == 5 {
             // A bug of step 6, met early: said to be a later step's.
             #expect(verdict.hint.hasSuffix("(Step 6 is where the course comes to this bug.)"))

@@ -325,11 +325,13 @@ public enum ImageListChecks {
         let said = verdict.isPresent ? [] : failed.compactMap { condition in
             evidence.first { $0.run.scenario == condition.scenario.name }.map(condition.says)
         }
+        // The run to compare is the one that failed: the bug's own, or the first failed condition's.
+        let scenario = verdict.isPresent ? bug.scenario.name : failed.first?.scenario.name ?? bug.scenario.name
         return MeasuredCause(
             title: said.isEmpty ? bug.name : said.joined(separator: " · "),
             seen: "none of the course's bugs has this shape: the numbers above are what was measured",
             hint: "Compare what your code does on this scenario with the step's own: `\(WorkbenchLayout.run) --scenario "
-                + "\(bug.scenario.name)` beside `swift run lessons run \(bug.fixedIn) --scenario \(bug.scenario.name)`.")
+                + "\(scenario)` beside `swift run lessons run \(bug.fixedIn) --scenario \(scenario)`.")
     }
 
     /// "759 requests for 3 icons (rows 0, 1 and 2, up to 253 times each), 756 failed, while the table asked
