@@ -143,6 +143,11 @@ public enum HintText {
                 // the bug's own question (a pool to add, for code whose pool is there and did otherwise).
                 lines.append("   So:    \(lastCheck.hint)")
                 diagnosed = true
+            } else if !lastCheck.wasMeasured {
+                // Not measured (apart from another cause, or not reached): the bug's own question would name a
+                // cause the evidence does not show; the check's hint says what to do first.
+                lines.append("   So:    \(lastCheck.hint)")
+                diagnosed = true
             }
         }
         if !diagnosed {

@@ -458,6 +458,14 @@ extension KnownBug {
                 name: "visibleRowsAtEnd − ownIconsAtEnd", unit: "row without its icon at the end",
                 units: "rows without their icon at the end") {
                 $0.visibleRowsAtEnd == 0 ? nil : Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
+            },
+            // Placeholders after the offline relaunch: a row that showed another row's icon found a file, the wrong one.
+            shape: Shape({
+                $0.run.scenario == Scenario.offlineRelaunch.name && $0.ownIconsAtEnd < $0.visibleRowsAtEnd
+                    && $0.wrongImageFrames == 0
+            }) {
+                "after the offline relaunch, \($0.visibleRowsAtEnd - $0.ownIconsAtEnd) of \($0.visibleRowsAtEnd) "
+                    + "visible rows without their icon at the end, and no frame with another row's icon"
             }),
         KnownBug(
             BugText(
@@ -474,10 +482,10 @@ extension KnownBug {
                     place: CodePlace(
                         "BlockOperation", in: "AppsViewController.swift", role: "where your download hands its icon over"),
                     api:
-                        "`cancel()` only sets `isCancelled`, and a `BlockOperation`'s block cannot see its own "
-                        + "operation. Write an `Operation` subclass whose `main()` checks `isCancelled` before the fetch "
-                        + "and after it, and reports on the main queue to a `weak` delegate; `queue.cancelAllOperations()` "
-                        + "in `didReceiveMemoryWarning()`.",
+                        "`cancel()` only sets `isCancelled`: the work must look at it. Write an `Operation` subclass "
+                        + "whose `main()` checks `isCancelled` before the fetch and after it, and reports on the main "
+                        + "queue to a `weak` delegate (a `BlockOperation` can do the same through a `[weak operation]` "
+                        + "its block captures); `queue.cancelAllOperations()` in `didReceiveMemoryWarning()`.",
                     code: [
                         "class DownloadOperation: Operation, @unchecked Sendable {",
                         """

@@ -363,6 +363,13 @@ public enum AsyncOperationChecks {
         let onlyTheCancelled =
             byHand.finished == byHand.operations && byHand.executingAfter == 0 && executing
             && cancelledRunning.finished < cancelledRunning.operations
+        if passed, queued.finished < queued.operations || queued.heldByQueue != 0 {
+            // Its flags are right, and a queue stalled all the same: that stall is the announcement's row, and
+            // this ✓ is titled by what it measured, not by a stall it does not claim is gone.
+            return CheckResult(
+                bug: finishes.name, passed: true, measured: measured, expected: finishes.expected,
+                hint: finishes.hints.nudge(in: code), isSafeguard: false, shape: "an operation that never says it finished")
+        }
         guard onlyTheCancelled else { return finishes.result(passed: passed, measured: measured, code: code) }
         // Its flags are right: what is missing is the way from a cancel to the finish.
         let look = announces.hints.place.said(in: code ?? LearnerCode(files: [:])) ?? "where your operation finishes"

@@ -136,22 +136,29 @@ public enum ImageListChecks {
                 failures[scenario.name] = error as? RunFailure ?? RunFailure("\(error)")
             }
         }
-        return bugs(exercise: exercise).map { bug in
-            judge(
-                bug, reports: reports, failures: failures, isSafeguard: isSafeguard(bug, exercise: exercise), code: code)
-        }
+        let found = MeasuredCause.Found(reports.values.sorted { $0.run.scenario < $1.run.scenario })
+        return MeasuredCause.onceEach(
+            bugs(exercise: exercise).map { bug in
+                judge(
+                    bug, reports: reports, failures: failures, isSafeguard: isSafeguard(bug, exercise: exercise),
+                    exercise: exercise, found: found, code: code)
+            })
     }
 
     /// One bug of exercise `exercise` judged on reports already made, by scenario name.
     public static func check(_ bug: KnownBug, reports: [String: Report], exercise: Int) -> CheckResult {
-        judge(bug, reports: reports, failures: [:], isSafeguard: isSafeguard(bug, exercise: exercise))
+        judge(
+            bug, reports: reports, failures: [:], isSafeguard: isSafeguard(bug, exercise: exercise), exercise: exercise,
+            found: MeasuredCause.Found(reports.values.sorted { $0.run.scenario < $1.run.scenario }))
     }
 
     /// One bug's verdict: its number gone and every condition of a fix held;
     /// its hint said of `code`, the learner's files, when given.
+    /// Judged for exercise `exercise` (nil: any), whose table says which other bugs the evidence may be put down
+    /// to, knowing the causes `found` in all of the exercise's runs.
     static func judge(
         _ bug: KnownBug, reports: [String: Report], failures: [String: RunFailure], isSafeguard: Bool,
-        code: LearnerCode? = nil
+        exercise: Int? = nil, found: MeasuredCause.Found = MeasuredCause.Found([]), code: LearnerCode? = nil
     ) -> CheckResult {
         func result(_ passed: Bool, _ measured: String) -> CheckResult {
             bug.text.result(passed: passed, measured: measured, isSafeguard: isSafeguard, code: code)
@@ -192,10 +199,12 @@ public enum ImageListChecks {
         let verdict = bug.verdict(report)
         var measured = [bug.measure.says(report)]
         var held = true
+        var failed: [(condition: Condition, report: Report)] = []
         for condition in bug.conditions {
             guard let report = reports[condition.scenario.name] else { continue }
             measured.append(condition.says(report))
             held = held && condition.holds(report)
+            if !condition.holds(report) { failed.append((condition, report)) }
         }
         let gone = if case .gone = verdict { true } else { false }
         let passed = gone && held
@@ -209,12 +218,21 @@ public enum ImageListChecks {
                     + "--scenario \(scenario.name)")
         }
         guard !passed else { return result(true, measured.joined(separator: " · ")) }
-        return diagnosed(bug, evidence: bug.scenarios.compactMap { reports[$0.name] }, verdict: verdict, code: code)
-            .map { diagnosis, hint in
-                CheckResult(
-                    bug: bug.name, passed: false, measured: measured.joined(separator: " · "),
-                    expected: bug.text.expected, hint: hint, isSafeguard: isSafeguard, diagnosis: diagnosis)
-            } ?? result(false, measured.joined(separator: " · "))
+        // The evidence is the bug's own run where its number shows it, else the runs of the conditions that failed.
+        let evidence = verdict.isPresent ? [report] + failed.map(\.report) : failed.map(\.report)
+        guard
+            let cause = diagnosed(
+                bug, evidence: evidence, verdict: verdict, failed: failed.map(\.condition), exercise: exercise,
+                found: found, code: code)
+        else {
+            let seen = bug.name == MeasuredCause.sharedFiles ? MeasuredCause.sharedFiles(in: report) : nil
+            return CheckResult(
+                bug: bug.name, passed: false, measured: measured.joined(separator: " · "), expected: bug.text.expected,
+                hint: bug.text.hints.nudge(in: code), isSafeguard: isSafeguard, diagnosis: seen)
+        }
+        return CheckResult(
+            bug: bug.name, passed: false, measured: measured.joined(separator: " · "), expected: bug.text.expected,
+            hint: cause.hint, isSafeguard: isSafeguard, diagnosis: cause.seen, shape: cause.title)
     }
 
     /// The first of the bug's runs that the hang guard stopped, and why, in its first line.
@@ -240,52 +258,82 @@ public enum ImageListChecks {
             isSafeguard: isSafeguard, diagnosis: diagnosis, notMeasured: true)
     }
 
-    /// What a failed check's evidence points at, and the hint that follows,
-    /// when that is not simply this bug: another bug whose shape the runs
-    /// have and this one's they do not, or no known shape at all. Nil: the
-    /// evidence is this bug's own.
+    /// What a failed check's evidence points at when it is not this bug's
+    /// own shape: another bug whose shape the runs have (said as that bug,
+    /// and as a later step's where the exercise has not come to it), a cause
+    /// no bug of the table has (said as measured), or, when nothing fits,
+    /// the figures that failed. Nil: the evidence is this bug's own.
     static func diagnosed(
-        _ bug: KnownBug, evidence: [Report], verdict: Verdict, code: LearnerCode?
-    ) -> (String, String)? {
+        _ bug: KnownBug, evidence: [Report], verdict: Verdict, failed: [Condition], exercise: Int?,
+        found: MeasuredCause.Found, code: LearnerCode?
+    ) -> MeasuredCause? {
+        // A queue that starts nothing after a drag leaves any row it stopped without its icon, whatever that row's
+        // download did before: its own shape (a failed download never asked again) is this one's too.
+        if let stopped = found.stoppedAfterADrag, let report = evidence.first(where: \.downloadsStopAfterADrag) {
+            return stopped.seen(in: report)
+        }
         let ownShape = bug.shape.map { shape in evidence.contains(where: shape.fits) } ?? verdict.isPresent
         if ownShape { return nil }
-        for other in KnownBug.all where other.name != bug.name {
+        if let shared = found.sharedFiles, bug.name != MeasuredCause.sharedFiles,
+            let report = evidence.first(where: { $0.wrongImageFrames > 0 }),
+            let sharedBug = KnownBug.named(MeasuredCause.sharedFiles)
+        {
+            // Rows showing another row's icon in a check whose runs showed icons sharing a file: that file.
+            let later = exercise.map { sharedBug.fixedIn > $0 } ?? false
+            return MeasuredCause(
+                title: sharedBug.name,
+                seen: report.run.scenario == shared.scenario
+                    ? shared.sentence
+                    : "\(counted(report.wrongImageFrames, "frame")) with another row's icon on \(report.run.scenario); "
+                        + "on \(shared.scenario), " + shared.sentence,
+                hint: sharedBug.text.hints.nudge(in: code)
+                    + (later ? " (Step \(sharedBug.fixedIn) is where the course comes to this bug.)" : ""))
+        }
+        // The bugs of the steps up to the exercise before a later step's.
+        func later(_ other: KnownBug) -> Bool { exercise.map { other.fixedIn > $0 } ?? false }
+        for other in KnownBug.all.filter({ !later($0) }) + KnownBug.all.filter(later) where other.name != bug.name {
             guard let shape = other.shape, let report = evidence.first(where: shape.fits) else { continue }
-            return (
-                "another bug's shape: \(shape.says(report)), as when \(other.name) (step \(other.fixedIn))",
-                other.text.hints.nudge(in: code)
-            )
+            return MeasuredCause(
+                title: other.name, seen: shape.says(report),
+                hint: other.text.hints.nudge(in: code)
+                    + (later(other) ? " (Step \(other.fixedIn) is where the course comes to this bug.)" : ""))
         }
         if let report = evidence.first(where: \.retriedWithoutTheTable) {
             // No known bug asks again from inside the download: said as measured, icon by icon.
-            return (retriedSentence(report), retriedHint)
+            return MeasuredCause(
+                title: "a failed download asks again by itself", seen: retriedSentence(report), hint: retriedHint)
         }
         if let report = evidence.first(where: \.rowsShownAgainAskedForNothing) {
             // No known bug leaves the rows the warning stopped without a download when they come back.
-            return (
-                "after the memory warning, \(counted(report.visibleRowsAtEnd - report.ownIconsAtEnd, "row")) "
+            return MeasuredCause(
+                title: "rows shown again after the warning ask for no icon",
+                seen: "after the memory warning, \(counted(report.visibleRowsAtEnd - report.ownIconsAtEnd, "row")) "
                     + "scrolled away and back kept their placeholder, and no download was asked for after it",
-                "The rows whose downloads the warning stopped came back, and your code asked for none of their icons. "
-                    + "When a row is shown again, what does your code find for an icon whose download was cancelled? "
-                    + "(A cancelled download left where your code keeps the ones under way looks like one still "
-                    + "coming.)"
-            )
+                hint: "The rows whose downloads the warning stopped came back, and your code asked for none of their "
+                    + "icons. When a row is shown again, what does your code find for an icon whose download was "
+                    + "cancelled?")
         }
-        if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.iconRequests.firstRepeat != nil }),
-            let again = report.iconRequests.firstRepeat
+        if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.repeatNoWarningExplains != nil }),
+            let again = report.repeatNoWarningExplains
         {
             // No known bug downloads an icon again after its first download ended: said as measured.
-            return (
-                "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon")), never two of one "
-                    + "icon at once: \(again.sentence)",
-                hint(again)
-            )
+            return MeasuredCause(
+                title: "an icon downloaded again, never two at once",
+                seen: "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon")), never two of "
+                    + "one icon at once: \(again.sentence)",
+                hint: hint(again))
         }
-        return (
-            "none of the course's bugs has this shape: the numbers above are what was measured",
-            "Compare what your code does on this scenario with the step's own: `\(WorkbenchLayout.run) --scenario "
-                + "\(bug.scenario.name)` beside `swift run lessons run \(bug.fixedIn) --scenario \(bug.scenario.name)`."
-        )
+        // Nothing fits: the title is what failed, not the bug's name.
+        let said = verdict.isPresent ? [] : failed.compactMap { condition in
+            evidence.first { $0.run.scenario == condition.scenario.name }.map(condition.says)
+        }
+        // The run to compare is the one that failed: the bug's own, or the first failed condition's.
+        let scenario = verdict.isPresent ? bug.scenario.name : failed.first?.scenario.name ?? bug.scenario.name
+        return MeasuredCause(
+            title: said.isEmpty ? bug.name : said.joined(separator: " · "),
+            seen: "none of the course's bugs has this shape: the numbers above are what was measured",
+            hint: "Compare what your code does on this scenario with the step's own: `\(WorkbenchLayout.run) --scenario "
+                + "\(scenario)` beside `swift run lessons run \(bug.fixedIn) --scenario \(scenario)`.")
     }
 
     /// "759 requests for 3 icons (rows 0, 1 and 2, up to 253 times each), 756 failed, while the table asked

@@ -100,20 +100,46 @@ public enum LotteryChecks {
                 + "\(String(format: "%g", pauseWatch)) story seconds later · resume: \(session.rolledAgain ? "rolling again" : "no new rolls")"
         )
         return [
-            suspension.result(
-                passed: session.rolled && session.rollsAfterPause <= 1 && session.operationsAfterPause == 0
-                    && session.rolledAgain,
-                measured: session.rolled
-                    ? "\(counted(session.rollsAfterPause, "roll")) after pause · "
-                        + "\(counted(session.operationsAfterPause, "operation")) still in the queue "
-                        + "\(String(format: "%g", pauseWatch)) story seconds later · rolling again after resume: "
-                        + (session.rolledAgain ? "yes" : "no")
-                    : "the digits never rolled after start"),
+            pause(session),
             mainQueue.result(
                 passed: session.rolls > 0 && session.rollsShownOffMainQueue == 0 && session.violations == 0,
                 measured: "\(session.rollsShownOffMainQueue) of \(session.rolls) rolls shown off the main queue · "
                     + "\(session.violations) main-queue violations"),
         ]
+    }
+
+    /// The pause's verdict, titled by what went wrong: the digits rolling on
+    /// is the bug's own shape; a loop that stopped rolling but stayed in the
+    /// queue, or a machine that never rolls again, is said as measured.
+    static func pause(_ session: Session) -> CheckResult {
+        let seconds = String(format: "%g", pauseWatch)
+        guard session.rolled else {
+            return suspension.result(passed: false, measured: "the digits never rolled after start")
+        }
+        let measured =
+            "\(counted(session.rollsAfterPause, "roll")) after pause · "
+            + "\(counted(session.operationsAfterPause, "operation")) still in the queue \(seconds) story seconds "
+            + "later · rolling again after resume: " + (session.rolledAgain ? "yes" : "no")
+        if session.rollsAfterPause > 1 { return suspension.result(passed: false, measured: measured) }
+        if session.operationsAfterPause > 0 {
+            return CheckResult(
+                bug: suspension.name, passed: false, measured: measured, expected: suspension.expected,
+                hint:
+                    "The digits stopped at the pause, but the rolling operation was still in the queue \(seconds) "
+                    + "story seconds later: it waits for the resume, holding a worker thread, instead of ending. What "
+                    + "should the loop do once it sees the pause? (End: the button starts a new rolling operation "
+                    + "on resume when the queue is empty.)",
+                isSafeguard: false, shape: "the rolling operation stays in the queue while paused")
+        }
+        guard session.rolledAgain else {
+            return CheckResult(
+                bug: suspension.name, passed: false, measured: measured, expected: suspension.expected,
+                hint:
+                    "The pause stopped the rolling and emptied the queue, and nothing rolled after the resume. What "
+                    + "does the button do on resume when the queue is empty?",
+                isSafeguard: false, shape: "the digits do not roll again after resume")
+        }
+        return suspension.result(passed: true, measured: measured)
     }
 
     struct Session {

@@ -140,11 +140,18 @@ public enum RaceCheck {
             return judge(errors: errors, crashed: false, code: code, of: subject)
         }
         let bug = subject.bug
+        let see = "\(WorkbenchLayout.run) " + played.joined(separator: " ")
+        // A `--check` run exits with status 1 when the exercise is not solved yet: it played to its end.
+        let unsolved = played.first == "--check" && why.contains("exited with status 1")
         return CheckResult(
             bug: bug.name, passed: false, measured: "not measured: \(why)", expected: bug.expected,
-            hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work that "
-                + "queues itself again), so the story could not end. See it: \(WorkbenchLayout.run) "
-                + played.joined(separator: " "),
+            hint: unsolved
+                ? "The race run plays the exercise's own checks, and they failed (the rows above), so it ended with "
+                    + "status 1 before the race could be judged on a run that passes them. See it: \(see)"
+                : why.contains("stopped")
+                    ? "Something in your code goes on working with nothing left to do (a loop that asks again, work "
+                        + "that queues itself again), so the story could not end. See it: \(see)"
+                    : "The race run did not end as a run ends, so nothing was measured. See it: \(see)",
             isSafeguard: bug.isSafeguard, notMeasured: true)
     }
 
