@@ -137,7 +137,26 @@ public struct ChildProcess: Sendable {
     enum Connection: Sendable {
         case none
         case file(URL)
-        case reader(DispatchSemaphore)
+        case reader(DispatchSemaphore, StreamProgress)
+    }
+
+    /// How far the thread reading a streamed output has got: a chunk it is
+    /// still handing on, or any it took since the last look, is progress.
+    final class StreamProgress: @unchecked Sendable {
+        // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
+        private let lock = NSLock()
+        private var chunks = 0
+        private var handingOn = false
+
+        func handing(_ on: Bool) {
+            lock.withLock {
+                handingOn = on
+                if on { chunks += 1 }
+            }
+        }
+
+        /// A mark that differs from the last one while reading goes on.
+        var mark: Int? { lock.withLock { handingOn ? nil : chunks } }
     }
 
     private struct Connected {
@@ -166,19 +185,24 @@ public struct ChildProcess: Sendable {
         case .stream(let receive):
             let pipe = Pipe()
             let done = DispatchSemaphore(value: 0)
+            let progress = StreamProgress()
             let reader = pipe.fileHandleForReading
             // A thread, not a dispatch worker: it blocks for the child's whole
             // life, and dispatch workers are what the lessons' queues run on.
             let thread = Thread {
                 // `availableData`: what has come so far (`read(upToCount:)` would
                 // wait until that many bytes came, or the end).
-                while case let data = reader.availableData, !data.isEmpty { receive(data) }
+                while case let data = reader.availableData, !data.isEmpty {
+                    progress.handing(true)
+                    receive(data)
+                    progress.handing(false)
+                }
                 try? reader.close()
                 done.signal()
             }
             thread.start()
             return Connected(
-                handle: pipe.fileHandleForWriting, connection: .reader(done),
+                handle: pipe.fileHandleForWriting, connection: .reader(done, progress),
                 writeEnd: pipe.fileHandleForWriting)
         }
     }
@@ -284,9 +308,16 @@ public final class RunningChild: @unchecked Sendable {
         switch connection {
         case .none: return ""
         case .file(let file): return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        case .reader(let done):
-            // A grandchild that outlived the child may still hold the pipe open.
-            _ = done.wait(timeout: .now() + 2)
+        case .reader(let done, let progress):
+            // A grandchild that outlived the child may still hold the pipe open: given up on 2 s after the
+            // reader last made progress, never while it still hands on what the child wrote (a long stream,
+            // read on a loaded machine, takes longer than that).
+            var last = progress.mark
+            while done.wait(timeout: .now() + 2) == .timedOut {
+                let now = progress.mark
+                if now != nil && now == last { break }
+                last = now
+            }
             return ""
         }
     }
