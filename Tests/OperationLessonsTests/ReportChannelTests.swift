@@ -65,7 +65,7 @@ import Testing
         #expect(!rendered.contains("\u{1B}"), "raw escape in: \(rendered)")
         #expect(rendered.contains(#"bye\u{1B}]0;pwned\u{7}\u{1B}[2J"#), "\(rendered)")
         #expect(rendered.contains("? unchecked"))
-        #expect(safeguards.allSatisfy { $0.hint.contains("swift run Workbench --scenario") }, "\(safeguards)")
+        #expect(safeguards.allSatisfy { $0.hint.contains("Workbench --scenario") }, "\(safeguards)")
     }
 
     /// A program that walks a `Set` of index paths into a one-at-a-time
