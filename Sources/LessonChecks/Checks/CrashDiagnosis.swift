@@ -41,7 +41,9 @@ public struct CrashDiagnosis: Sendable, Equatable {
         }
         if let waiter = Self.syncOntoItsOwnQueue(lines) {
             // The suite's Dispatch seam passes the call on: the deadlock is the learner's, at their `sync`.
-            place = WorkbenchDiagnostics.crashPlace(lines) ?? learners.flatMap { Self.firstLine(containing: Self.mainSync, in: $0) }
+            place =
+                WorkbenchDiagnostics.crashPlace(lines)
+                ?? learners.flatMap { Self.firstLine(containing: Self.mainSync, in: $0) }
             harnessPlace = nil
             reading =
                 "`DispatchQueue.main.sync` called from code the main queue runs (\(waiter)): the main queue would "

@@ -132,7 +132,14 @@ public enum Swift6Check {
     /// once, is not fixed: the promise is broken, at the learner's line. Any other pair of verdicts stands.
     public static func kept(_ compiled: CheckResult, by race: CheckResult, code: LearnerCode?) -> CheckResult {
         guard compiled.passed, !race.passed, race.wasMeasured else { return compiled }
-        let promise = code.flatMap { CrashDiagnosis.firstLine(containing: uncheckedSendable, in: $0) }
+        // The promise in the file the race was seen in, when it has one (a helper box may promise too).
+        let raced = [race.measured, race.diagnosis ?? ""].joined()
+        let promise = code.flatMap { code in
+            let files = code.files.keys.sorted().filter { raced.contains($0) }
+            return CrashDiagnosis.firstLine(
+                containing: uncheckedSendable, in: LearnerCode(files: code.files.filter { files.contains($0.key) }))
+                ?? CrashDiagnosis.firstLine(containing: uncheckedSendable, in: code)
+        }
         return CheckResult(
             bug: bug.name, passed: false,
             measured: "no error in the Swift 6 language mode"

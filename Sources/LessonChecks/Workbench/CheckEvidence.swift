@@ -23,7 +23,8 @@ public enum CheckEvidence {
         let judged = results.map(\.bug)
         guard judged == wanted else {
             let left = wanted.filter { !judged.contains($0) }
-            return "the workbench's verdict leaves out " + (left.isEmpty ? "the exercise's bugs, in order" : left.joined(separator: ", "))
+            return "the workbench's verdict leaves out "
+                + (left.isEmpty ? "the exercise's bugs, in order" : left.joined(separator: ", "))
         }
         if status == 0 && !results.allPassed {
             return "the workbench exited with status 0 on a verdict that is not solved"
@@ -33,7 +34,9 @@ public enum CheckEvidence {
 
     /// Every bug the workbench judges, not measured because of `why`; `hint` says what to look at.
     public static func unmeasured(_ exercise: Exercise, because why: String, hint: String) -> [CheckResult] {
-        judgedByTheWorkbench(exercise).map { $0.result(passed: false, measured: "").unmeasured(because: why, hint: hint) }
+        judgedByTheWorkbench(exercise).map {
+            $0.result(passed: false, measured: "").unmeasured(because: why, hint: hint)
+        }
     }
 
     /// The hint for a run that ended without its verdict.
