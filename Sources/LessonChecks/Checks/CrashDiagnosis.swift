@@ -186,11 +186,15 @@ public struct CrashDiagnosis: Sendable, Equatable {
         return called.map { String($0.split(separator: ".").last ?? $0) } ?? "its caller"
     }
 
-    /// "Workbench/Sources/Workbench/File.swift:32": the first line of `code`, in file-name order, that has `text`.
+    /// "Workbench/Sources/Workbench/File.swift:32": the first line of `code`, in file-name order, that has `text`
+    /// in code, not in a comment.
     static func firstLine(containing text: String, in code: LearnerCode) -> String? {
         for name in code.files.keys.sorted() {
             let lines = code.files[name]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
-            if let index = lines.firstIndex(where: { $0.contains(text) }) {
+            let inCode = { (line: Substring) in
+                line.contains(text) && !line.drop { $0 == " " }.hasPrefix("//")
+            }
+            if let index = lines.firstIndex(where: inCode) {
                 return "\(WorkbenchLayout.code)\(name):\(index + 1)"
             }
         }
