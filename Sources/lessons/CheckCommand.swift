@@ -13,7 +13,9 @@ enum CheckCommand: LessonsCommand {
         \(ExerciseOptions.rootHelp)
         Builds the workbench (swift build --package-path Workbench), then runs Workbench --check N, which plays each \
         scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
-        on past its scenario's time is stopped, and where it was stuck is shown. A check keeps every earlier fix: \
+        on past its scenario's time is stopped, and where it was stuck is shown. It plays a copy of the executable \
+        its build made, and only a run that wrote a verdict on every bug counts: a run that ends early, or files \
+        changed during the check, leave the bugs not measured. A check keeps every earlier fix: \
         exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
         Thread Sanitizer in your code (WORKBENCH_RACE_BUILD=1, beside the ordinary build) and played \
         \(RaceCheck.runs) times, looking for the data race step 5 fixes. Exercise 11's files are also \
@@ -70,10 +72,12 @@ enum CheckCommand: LessonsCommand {
         let raceBuild = exercise.checksRaces ? try RaceBuild.start(workspace) : nil
         defer { raceBuild?.stop() }
         if let note = WorkbenchDiagnostics.languageModeNote(ProcessInfo.processInfo.environment) { say(note) }
+        // The files as the build reads them: a verdict is of these, or of none.
+        let seen = WorkbenchSnapshot(package: workspace.workbenchPackage)
         say("Building the workbench: swift build --package-path \(WorkbenchLayout.package)")
-        let workbench: URL
+        let products: URL
         switch try build(workspace, flags: []) {
-        case .built(let built): workbench = built
+        case .built(let built): products = built
         case .failed:
             say("\nFix it and run `swift run lessons check` again (or start over: swift run lessons reset).")
             return Outcome(status: 1, results: nil)
@@ -81,10 +85,17 @@ enum CheckCommand: LessonsCommand {
         }
         let scratch = try ScratchFolder.make("check-verdict")
         defer { ScratchFolder.remove(scratch) }
+        guard let product = try executableProduct(workspace),
+            let workbench = playable(product, builtIn: products, copiedInto: scratch.appendingPathComponent("played"))
+        else { return Outcome(status: 1, results: nil) }
         let verdictFile = scratch.appendingPathComponent("verdict.json")
         var status: Int32 = 1
         var results: [CheckResult]?
+        // Set when the workbench's run gave no verdict of its own: its rows and count are said here.
+        var saysTheCount = exercise.checksSwift6 || exercise.checksRaces
         for attempt in 1...attempts {
+            // A verdict is this run's, or none: never one an earlier run left.
+            try? FileManager.default.removeItem(at: verdictFile)
             let watch = CheckWatch(exercise)
             var child = ChildProcess(
                 workbench, ["--check", "\(exercise.number)", "--verdict", verdictFile.path])
@@ -119,21 +130,49 @@ enum CheckCommand: LessonsCommand {
             results = (try? Data(contentsOf: verdictFile)).flatMap {
                 try? JSONDecoder().decode([CheckResult].self, from: $0)
             }
+            // Status 2 without a verdict is the workbench refusing its arguments, and it said why.
+            if !(status == 2 && results == nil),
+                let why = CheckEvidence.missing(in: results, status: status, exercise: exercise)
+            {
+                results = CheckEvidence.unmeasured(
+                    exercise, because: why, hint: CheckEvidence.endedEarlyHint(exercise))
+                say("\n" + (results ?? []).renderedBugs)
+                status = 1
+                saysTheCount = true
+            }
             break
         }
-        let swift6 = exercise.checksSwift6 && status != 2 ? try swift6Check(workspace) : nil
+        var swift6 = exercise.checksSwift6 && status != 2 ? try swift6Check(workspace) : nil
         if let swift6 {
             say("\n" + [swift6].renderedBugs)
             if !swift6.passed { status = 1 }
         }
         let race =
-            status != 2 ? try raceBuild.map { exercise.listed(race: try raceCheck(exercise, workspace, $0)) } : nil
+            status != 2
+            ? try raceBuild.map {
+                exercise.listed(race: try raceCheck(exercise, workspace, $0, product: product, scratch: scratch))
+            } : nil
         if let race {
             say("\n" + [race].renderedBugs)
             if !race.passed { status = 1 }
         }
+        if let compiled = swift6, let race {
+            let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
+            let kept = Swift6Check.kept(compiled, by: race, code: code)
+            if kept != compiled { say("\nThe compiler's verdict, read with the race run's:\n" + [kept].renderedBugs) }
+            swift6 = kept
+        }
         results = results.map { exercise.verdict(workbench: $0, swift6: swift6, race: race) }
-        if exercise.checksSwift6 || exercise.checksRaces, status != 2, let results {
+        let changed = WorkbenchSnapshot(package: workspace.workbenchPackage).changed(since: seen)
+        if !changed.isEmpty, let measured = results {
+            let files = changed.map { WorkbenchLayout.package + "/" + $0 }.joined(separator: ", ")
+            let why = "your files changed while the check built and played them (\(files))"
+            say("\nNot measured: \(why): this verdict is of no one version of them. Check again once they are saved.")
+            results = measured.map { $0.unmeasured(because: why, hint: "Check again: swift run lessons check") }
+            status = 1
+            saysTheCount = true
+        }
+        if saysTheCount, status != 2, let results {
             // The workbench's verdict came before these builds judged their bugs: its count again, with them in it.
             say("\n" + results.summary(exercise: exercise.number))
         }
@@ -155,6 +194,7 @@ enum CheckCommand: LessonsCommand {
 
     /// How a build of the workbench ended.
     enum BuildOutcome {
+        /// The folder of its products.
         case built(URL)
         /// Its errors shown: the learner's to fix, or no build was made (a missing manifest, a build stopped).
         case failed
@@ -164,7 +204,7 @@ enum CheckCommand: LessonsCommand {
         case cannotBuild
     }
 
-    /// Builds the workbench's package (with `flags`): its executable, or what went wrong, shown with the
+    /// Builds the workbench's package (with `flags`): its products' folder, or what went wrong, shown with the
     /// compiler's errors, paths relative to the lessons' package.
     static func build(_ workspace: Workspace, flags: [String]) throws -> BuildOutcome {
         guard let build = buildCommand(workspace, flags: flags) else { return .cannotBuild }
@@ -224,7 +264,57 @@ enum CheckCommand: LessonsCommand {
             say(WorkbenchDiagnostics.compilerErrors(built.output, root: workspace.root))
             return .failed
         }
-        return .built(products(workspace, flags: flags).appendingPathComponent("Workbench"))
+        return .built(products(workspace, flags: flags))
+    }
+
+    /// The executable the workbench's package makes, by name: the one its manifest declares (`Workbench`, or the
+    /// name a learner gave it), `Workbench` when there are several; nil after saying why there is none to play.
+    static func executableProduct(_ workspace: Workspace) throws -> String? {
+        var describe = ChildProcess(
+            command: ["swift", "package", "--package-path", WorkbenchLayout.package, "describe", "--type", "json"])
+        describe.directory = workspace.root
+        let described = try describe.run(watchdog: Watchdog(limit: buildLimit))
+        let manifest = WorkbenchLayout.package + "/Package.swift"
+        guard described.exited, described.status == 0,
+            let names = CheckEvidence.executableProducts(describedAs: Data(described.output.utf8))
+        else {
+            say("\nCannot read what \(manifest) makes (swift package describe):\n" + described.errors.suffix(600))
+            return nil
+        }
+        if names.count == 1 || names.contains(WorkbenchLayout.product) {
+            return names.count == 1 ? names[0] : WorkbenchLayout.product
+        }
+        say(
+            "\n\(manifest) makes "
+                + (names.isEmpty
+                    ? "no executable" : "\(names.count) executables and none is \(WorkbenchLayout.product): "
+                        + names.joined(separator: ", "))
+                + ", so the check has no program to play. Put it back as the exercise wrote it: swift run lessons "
+                + "reset")
+        return nil
+    }
+
+    /// The executable `product` from a build's `products` folder, copied into `folder` (made afresh) beside links
+    /// to its resources: the check plays the copy, so a build made meanwhile (the learner's own `swift build`)
+    /// cannot change what a scenario plays. Nil after saying why.
+    static func playable(_ product: String, builtIn products: URL, copiedInto folder: URL) -> URL? {
+        let manager = FileManager.default
+        let built = products.appendingPathComponent(product)
+        let copy = folder.appendingPathComponent(product)
+        do {
+            try? manager.removeItem(at: folder)
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            try manager.copyItem(at: built, to: copy)
+            for resources in try manager.contentsOfDirectory(atPath: products.path) where resources.hasSuffix(".resources") {
+                try manager.createSymbolicLink(
+                    at: folder.appendingPathComponent(resources),
+                    withDestinationURL: products.appendingPathComponent(resources))
+            }
+        } catch {
+            say("\nCannot copy the workbench's build (\(built.path)) to play it: \(SystemErrorText.describe(error))")
+            return nil
+        }
+        return copy
     }
 
     /// Removes a build's plan, so the next build lists every module's files again. SwiftPM plans the
@@ -268,15 +358,17 @@ enum CheckCommand: LessonsCommand {
 
     /// Waits for the workbench's race build, plays the scenario where
     /// downloads end together in it, and judges what TSan wrote.
-    static func raceCheck(_ exercise: Exercise, _ workspace: Workspace, _ raceBuild: RaceBuild) throws -> CheckResult {
+    static func raceCheck(
+        _ exercise: Exercise, _ workspace: Workspace, _ raceBuild: RaceBuild, product: String, scratch: URL
+    ) throws -> CheckResult {
         // An image list plays the race run's story; an operation (exercise 10), the checks that play it.
         let playsStory = exercise.kind == .imageList
         let subject = exercise.raceSubject
         say("\nThe data race: the workbench built with Thread Sanitizer (the first time takes a minute or so):")
         say(raceBuild.command)
-        let workbench: URL
+        let products: URL
         switch try raceBuild.finish() {
-        case .built(let built): workbench = built
+        case .built(let built): products = built
         case .failed, .cannotBuild:
             return subject.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
         case .failedInTheSuite(let sentence):
@@ -285,15 +377,26 @@ enum CheckCommand: LessonsCommand {
                 expected: subject.bug.expected, hint: "Nothing in your code to fix: the race run was not built.",
                 isSafeguard: subject.bug.isSafeguard, notMeasured: true)
         }
+        guard let workbench = playable(product, builtIn: products, copiedInto: scratch.appendingPathComponent("raced"))
+        else {
+            return CheckResult(
+                bug: subject.bug.name, passed: false, measured: "not measured: the race build could not be played",
+                expected: subject.bug.expected, hint: "Check again: swift run lessons check",
+                isSafeguard: subject.bug.isSafeguard, notMeasured: true)
+        }
         var verdict = subject.bug.result(passed: true, measured: "")
         // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
         // unless a later run sees a race.
         var unmeasured: CheckResult?
         let arguments = playsStory ? RaceCheck.arguments : RaceCheck.checkArguments(exercise: exercise.number)
         let played = RaceCheck.played(arguments)
+        // Checks played in the workbench (not a story) have played to their end when they wrote their verdict.
+        let verdictFile = scratch.appendingPathComponent("raced-verdict.json")
+        let runArguments = playsStory ? arguments : arguments + ["--verdict", verdictFile.path]
         for attempt in 1...RaceCheck.runs {
             say("run \(attempt) of \(RaceCheck.runs): Workbench " + arguments.joined(separator: " "))
-            var child = ChildProcess.scenario(workbench, arguments)
+            try? FileManager.default.removeItem(at: verdictFile)
+            var child = ChildProcess.scenario(workbench, runArguments)
             child.receivesReport = playsStory
             child.environment.merge(RaceCheck.environment) { $1 }
             // A working directory of its own, as every scenario's: not the package's folder, where the learner's are.
@@ -304,6 +407,7 @@ enum CheckCommand: LessonsCommand {
             let watch = CheckWatch(exercise)
             watch.playing(played)
             let run = try child.run(watchdog: watch.watchdog)
+            let wroteVerdict = FileManager.default.fileExists(atPath: verdictFile.path)
             let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
             if let ranFor = run.stoppedAfter {
                 say(watch.stoppedMessage(after: ranFor, errors: run.errors))
@@ -311,14 +415,16 @@ enum CheckCommand: LessonsCommand {
                     "the \(played) run was stopped after \(ranFor.components.seconds) s", errors: run.errors, code: code,
                     replaying: arguments, of: subject)
             }
-            guard run.signal != nil || run.status == 0 || run.status == RaceCheck.reportedStatus else {
+            // Checks not solved yet exit 1 having played to their end: their verdict is the race run's evidence.
+            let ended = run.status == 0 || run.status == RaceCheck.reportedStatus || (wroteVerdict && run.status == 1)
+            guard run.signal != nil || ended else {
                 return RaceCheck.unfinished(
                     RaceCheck.endedEarly(status: run.status, errors: run.errors, played: arguments), errors: run.errors,
                     code: code, replaying: arguments, of: subject)
             }
             let report = run.report.flatMap { try? Report.decoded(from: $0) }
             let judged = RaceCheck.judge(
-                errors: run.errors, crashed: run.signal != nil, reported: !playsStory || run.report != nil,
+                errors: run.errors, crashed: run.signal != nil, reported: playsStory ? run.report != nil : wroteVerdict,
                 requests: report?.requests, code: code, of: subject)
             if !judged.passed && judged.wasMeasured { return judged }
             if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }

@@ -178,9 +178,12 @@ public struct RunFailure: Error, Sendable, CustomStringConvertible {
     public let description: String
     /// For a crash: what its backtrace said, for the verdicts it leaves unmeasured.
     public let crash: CrashDiagnosis?
+    /// A run that ended early or was stopped: it measured nothing, so its verdicts are not measured.
+    public let unmeasured: Bool
 
-    public init(_ description: String, crash: CrashDiagnosis? = nil) {
+    public init(_ description: String, crash: CrashDiagnosis? = nil, unmeasured: Bool = false) {
         self.description = description
         self.crash = crash
+        self.unmeasured = unmeasured
     }
 }

@@ -39,6 +39,20 @@ public struct CrashDiagnosis: Sendable, Equatable {
         message = lines.first { $0.contains("Fatal error:") }.map { line in
             String(line[line.range(of: "Fatal error:")!.lowerBound...])
         }
+        if let waiter = Self.syncOntoItsOwnQueue(lines) {
+            // The suite's Dispatch seam passes the call on: the deadlock is the learner's, at their `sync`.
+            place =
+                WorkbenchDiagnostics.crashPlace(lines)
+                ?? learners.flatMap { Self.firstLine(containing: Self.mainSync, in: $0) }
+            harnessPlace = nil
+            reading =
+                "`DispatchQueue.main.sync` called from code the main queue runs (\(waiter)): the main queue would "
+                + "wait for itself for ever, a deadlock, which Dispatch ends as a crash (on a phone too)"
+            hint =
+                "Code the main queue runs is on the main queue already: do the work directly, without `sync`; from "
+                + "another thread, hand it over with `DispatchQueue.main.async`."
+            return
+        }
         place = WorkbenchDiagnostics.crashPlace(lines)
         harnessPlace = WorkbenchDiagnostics.harnessPlace(lines)
         let code = place.flatMap(lineAt) ?? ""
@@ -150,6 +164,41 @@ public struct CrashDiagnosis: Sendable, Equatable {
     private static func line(_ number: Int, of text: String) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         return number > 0 && lines.indices.contains(number - 1) ? String(lines[number - 1]) : nil
+    }
+
+    /// libdispatch's trap for a `sync` onto the queue the calling thread is running, which would wait for itself.
+    static let waitForOwnQueue = "__DISPATCH_WAIT_FOR_QUEUE__"
+    static let mainSync = "DispatchQueue.main.sync"
+
+    /// When the crashed thread's top frame is Dispatch's deadlock trap: the function that called `sync` there
+    /// ("tableView(_:cellForRowAt:)"), read from the frame below `DispatchQueue.sync`, or "its caller".
+    static func syncOntoItsOwnQueue(_ lines: [String]) -> String? {
+        guard let crashed = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else {
+            return nil
+        }
+        let frames = lines[(crashed + 1)...].drop { $0.isEmpty }.prefix { !$0.hasPrefix("Thread ") && !$0.isEmpty }
+        guard frames.first?.contains(waitForOwnQueue) == true else { return nil }
+        guard let sync = frames.firstIndex(where: { $0.contains("DispatchQueue.sync") }), sync + 1 < frames.endIndex,
+            let symbol = frames[sync + 1].firstMatch(of: #/0x[0-9a-f]+ (.+?) \+ \d+ in /#)?.1
+        else { return "its caller" }
+        // "protocol witness for TableViewDataSource.tableView(_:cellForRowAt:) in conformance TableViewController"
+        let called = symbol.replacing("protocol witness for ", with: "").split(separator: " in conformance ").first
+        return called.map { String($0.split(separator: ".").last ?? $0) } ?? "its caller"
+    }
+
+    /// "Workbench/Sources/Workbench/File.swift:32": the first line of `code`, in file-name order, that has `text`
+    /// in code, not in a comment.
+    static func firstLine(containing text: String, in code: LearnerCode) -> String? {
+        for name in code.files.keys.sorted() {
+            let lines = code.files[name]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+            let inCode = { (line: Substring) in
+                line.contains(text) && !line.drop { $0 == " " }.hasPrefix("//")
+            }
+            if let index = lines.firstIndex(where: inCode) {
+                return "\(WorkbenchLayout.code)\(name):\(index + 1)"
+            }
+        }
+        return nil
     }
 
     /// Thread Sanitizer's first line when it caught a crash itself (and exited

@@ -48,8 +48,15 @@ public enum ImageListChecks {
                 // the package's folder, where a relative path would reach their sources.
                 child.directory = caches
                 child.environment["XDG_CACHE_HOME"] = caches.path
-                run = try await child.finished()
+                // A main queue that never comes back stops the story clock's own guard too: stopped from here,
+                // asked first where it was.
+                run = try await child.finished(watchdog: CheckWatch.watchdog(scenario))
                 if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
+                if let ranFor = run.stoppedAfter {
+                    let stopped = CheckWatch.stopped(scenario, after: ranFor, errors: run.errors)
+                    narrate?(stopped.said)
+                    throw RunFailure(stopped.phrase, unmeasured: true)
+                }
                 // A race crashes some runs, not all: a crashed scenario is played again before its bugs are given up.
                 guard run.signal != nil, attempt < crashAttempts else { break }
                 narrate?(
@@ -61,13 +68,16 @@ public enum ImageListChecks {
                 let times = attempt == 1 ? "" : ", each of \(attempt) times"
                 throw RunFailure("crashed (signal \(signal)\(times)): " + diagnosis.line, crash: diagnosis)
             }
-            // A run the hang guard stopped still sends its report, then ends with status 1: judged, said stopped.
+            // A run the hang guard stopped still sends its report, then ends with status 1: said stopped, first.
             guard run.exited, let data = run.report, let report = try? JSONDecoder().decode(Report.self, from: data),
                 run.status == 0 || report.stuck != nil
             else {
                 let errors = run.errors.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines)
-                throw RunFailure("ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors))
+                throw RunFailure(
+                    "ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors),
+                    unmeasured: true)
             }
+            if let stuck = report.stuck { narrate?(CheckWatch.stoppedByTheClock(scenario, stuck)) }
             return report
         }
     }
@@ -185,7 +195,14 @@ public enum ImageListChecks {
         }).first {
             // A crash leaves nothing to judge: the bug is not measured, and the verdict says where it crashed.
             let (scenario, failure) = failed
-            guard let crash = failure.crash else { return result(false, "the \(scenario.name) run \(failure)") }
+            guard let crash = failure.crash else {
+                // A run that ended early or was stopped measured nothing: neither fixed nor broken.
+                guard failure.unmeasured else { return result(false, "the \(scenario.name) run \(failure)") }
+                return unmeasured(
+                    bug, "not measured: the \(scenario.name) run \(failure)", on: scenario, isSafeguard,
+                    hint: "Does your code end the program (`exit`), or keep the main queue busy for ever? See it: "
+                        + "\(WorkbenchLayout.run) --scenario \(scenario.name)")
+            }
             return unmeasured(
                 bug, "not measured: \(crash.crashedAt) (the \(scenario.name) run)", on: scenario, isSafeguard,
                 diagnosis: [crash.message, crash.reading].compactMap { $0 }.joined(separator: " · "), hint: crash.hint)
@@ -195,6 +212,15 @@ public enum ImageListChecks {
         }
         if let why = bug.whyNotMeasured(report) {
             return unmeasured(bug, "not measured: " + why, on: bug.scenario, isSafeguard)
+        }
+        if let (scenario, reason) = stopped(bug, reports) {
+            // A run cut short measured what came before the cut, and a figure it never reached is not a bug's.
+            return unmeasured(
+                bug, "not measured: your program never went quiet: the \(scenario.name) run was stopped (\(reason))",
+                on: scenario, isSafeguard,
+                hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work "
+                    + "that queues itself again, a block that sleeps), so the story could not end. See it: "
+                    + "\(WorkbenchLayout.run) --scenario \(scenario.name)")
         }
         let verdict = bug.verdict(report)
         var measured = [bug.measure.says(report)]
@@ -208,15 +234,6 @@ public enum ImageListChecks {
         }
         let gone = if case .gone = verdict { true } else { false }
         let passed = gone && held
-        if passed, let (scenario, reason) = stopped(bug, reports) {
-            // A run cut short can show a bug, never its absence.
-            return unmeasured(
-                bug, "not measured: your program never went quiet: the \(scenario.name) run was stopped (\(reason))",
-                on: scenario, isSafeguard,
-                hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work "
-                    + "that queues itself again), so the story could not end. See it: \(WorkbenchLayout.run) "
-                    + "--scenario \(scenario.name)")
-        }
         guard !passed else { return result(true, measured.joined(separator: " · ")) }
         // The evidence is the bug's own run where its number shows it, else the runs of the conditions that failed.
         let evidence = verdict.isPresent ? [report] + failed.map(\.report) : failed.map(\.report)

@@ -90,7 +90,11 @@ public enum RaceCheck {
     /// socket by which Foundation's `Process` learns the child ended (seen in CI).
     /// A Swift trap (a force unwrap of nil) is a SIGILL, which TSan leaves
     /// alone, and its line printed nowhere, unless told to catch it too.
-    public static let environment = ["SWIFT_BACKTRACE": "enable=no", "TSAN_OPTIONS": "handle_sigill=1"]
+    /// Swift tasks run on the pool's threads (`SwiftTaskActivity.onThePoolSetting`): exercise 11's loader, a class
+    /// its tasks share, races there as on a device; played one at a time on the main queue, it never could.
+    public static let environment = [
+        "SWIFT_BACKTRACE": "enable=no", "TSAN_OPTIONS": "handle_sigill=1", SwiftTaskActivity.onThePoolSetting: "1",
+    ]
 
     public static let bug = BugText(
         name: "the cache is written from download threads (a data race)",

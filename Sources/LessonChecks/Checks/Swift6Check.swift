@@ -127,6 +127,34 @@ public enum Swift6Check {
             code: code)
     }
 
+    /// The compiler's verdict read with the race run's: code that compiles only because it promised the
+    /// compiler its safety (`@unchecked Sendable`), while Thread Sanitizer saw its state touched by two threads at
+    /// once, is not fixed: the promise is broken, at the learner's line. Any other pair of verdicts stands.
+    public static func kept(_ compiled: CheckResult, by race: CheckResult, code: LearnerCode?) -> CheckResult {
+        guard compiled.passed, !race.passed, race.wasMeasured else { return compiled }
+        // The promise in the file the race was seen in, when it has one (a helper box may promise too).
+        let raced = [race.measured, race.diagnosis ?? ""].joined()
+        let promise = code.flatMap { code in
+            let files = code.files.keys.sorted().filter { raced.contains($0) }
+            return CrashDiagnosis.firstLine(
+                containing: uncheckedSendable, in: LearnerCode(files: code.files.filter { files.contains($0.key) }))
+                ?? CrashDiagnosis.firstLine(containing: uncheckedSendable, in: code)
+        }
+        return CheckResult(
+            bug: bug.name, passed: false,
+            measured: "no error in the Swift 6 language mode"
+                + (promise.map { ", by `\(uncheckedSendable)` (\($0)), a promise the race run found broken" }
+                    ?? ", but the race run found a data race")
+                + ": " + race.measured,
+            expected: bug.expected,
+            hint: "`\(uncheckedSendable)` tells the compiler to take your word that nothing is touched by two "
+                + "threads at once; the race run below shows what was. Keep the promise (an `actor`, or one lock "
+                + "around every property), and let the compiler check it.",
+            isSafeguard: bug.isSafeguard, diagnosis: race.diagnosis)
+    }
+
+    static let uncheckedSendable = "@unchecked Sendable"
+
     /// No verdict: the compiler said nothing of the learner's files (`why`), so the bug is neither fixed nor there.
     public static func unmeasured(_ why: String) -> CheckResult {
         CheckResult(

@@ -10,11 +10,22 @@ import LessonKit
 /// the longest its story can take, as if played for a person at `--speed 1`
 /// (unpaced, the checks take a small part of that), plus the 30 s the story
 /// clock waits for a busy app before it ends a run itself
-/// (`ScenarioSetup.hangLimit`). Exercises 8 and 9 play no scenario: their
-/// checks time themselves out within a minute, and get two.
+/// (`ScenarioSetup.hangLimit`). The workbench itself stops a scenario's process at that limit, asking it first
+/// where it was (`watchdog(_:)`); this watch waits a little longer, for what that stop says. Exercises 8 and 9 play
+/// no scenario: their checks time themselves out within a minute, and get two.
 public final class CheckWatch: @unchecked Sendable {
     public static let hangLimit = Duration.seconds(30)
     public static let otherChecksLimit = Duration.seconds(120)
+    /// What a scenario's own watchdog may take past its limit: the backtrace it asks for, and the stop.
+    public static let stopMargin = Duration.seconds(30)
+
+    /// The longest a scenario's process may run: its longest story, plus the story clock's hang guard.
+    public static func limit(_ scenario: Scenario) -> Duration { scenario.longestStory + hangLimit }
+
+    /// The watchdog of a scenario's process: at its limit the process is asked where it is, then stopped.
+    public static func watchdog(_ scenario: Scenario) -> Watchdog {
+        Watchdog(limit: limit(scenario), asksForBacktrace: true)
+    }
 
     public let watchdog: Watchdog
     // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
@@ -49,7 +60,38 @@ public final class CheckWatch: @unchecked Sendable {
     public func playing(_ name: String) {
         guard let scenario = Scenario.named(name) else { return }
         lock.withLock { (self.scenario, since) = (scenario, .now) }
-        watchdog.restart(limit: scenario.longestStory + Self.hangLimit)
+        watchdog.restart(limit: Self.limit(scenario) + Self.stopMargin)
+    }
+
+    /// A scenario's process stopped by its watchdog after `ranFor`: what to say first (the stop and the line it
+    /// was stuck on, read from the backtrace in `errors`), and the phrase its verdicts give as the reason.
+    public static func stopped(_ scenario: Scenario, after ranFor: Duration, errors: String) -> (
+        said: String, phrase: String
+    ) {
+        let place = WorkbenchDiagnostics.stuckPlace(errors)
+        let seconds = "\(Int(ranFor.components.seconds)) s"
+        let said =
+            ["✗ stopped after \(seconds): " + neverCameBack(scenario)]
+            + (place.map { ["  It was here: \($0)"] } ?? [])
+        return (
+            said.joined(separator: "\n  "),
+            "was stopped after \(seconds), its main queue never back" + (place.map { " (it was at \($0))" } ?? "")
+        )
+    }
+
+    /// A scenario the story clock's own hang guard stopped (`stuck`, its reason): said before any verdict.
+    public static func stoppedByTheClock(_ scenario: Scenario, _ stuck: String) -> String {
+        "✗ stopped: the story clock ended the \(scenario.name) run, so no verdict reads it: "
+            + stuck.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+    }
+
+    /// Why a scenario never ends, for a learner.
+    private static func neverCameBack(_ scenario: Scenario) -> String {
+        "the \(scenario.name) run (\(scenario.summary)) takes \(Int(scenario.longestStory.components.seconds)) s at "
+            + "most, even played at the speed a person watches it, and the story clock ends a run by itself after "
+            + "\(Int(hangLimit.components.seconds)) s in which the app stays busy. So the main queue never came back: "
+            + "an endless loop, or a wait that never ends, in code the main queue runs (cellForRowAt, a block added "
+            + "to OperationQueue.main)."
     }
 
     public func stoppedMessage(after ranFor: Duration, errors: String) -> String {
@@ -58,12 +100,8 @@ public final class CheckWatch: @unchecked Sendable {
         var lines: [String]
         if let scenario {
             lines = [
-                "✗ The workbench was stopped: it played scenario \(scenario.name) (\(scenario.summary)) for "
-                    + "\(seconds(.now - since)) without finishing. That story takes \(seconds(scenario.longestStory)) at most, "
-                    + "even played at the speed a person watches it, and the story clock ends a run by itself after "
-                    + "\(seconds(Self.hangLimit)) in which the app stays busy.",
-                "  So the main queue never came back: an endless loop, or a wait that never ends, in code the "
-                    + "main queue runs (cellForRowAt, a block added to OperationQueue.main).",
+                "✗ The workbench was stopped after \(seconds(.now - since)), playing scenario \(scenario.name): "
+                    + Self.neverCameBack(scenario)
             ]
         } else {
             lines = ["✗ The workbench was stopped after \(seconds(ranFor)): its checks never finished."]

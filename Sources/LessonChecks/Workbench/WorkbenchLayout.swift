@@ -4,6 +4,8 @@
 public enum WorkbenchLayout {
     /// The workbench package's folder, relative to the lessons' package.
     public static let package = "Workbench"
+    /// The executable the exercises' manifest makes, the one a check plays.
+    public static let product = "Workbench"
     /// The learner's code, relative to the lessons' package.
     public static let code = "Workbench/Sources/Workbench/"
     /// How a learner runs their code from the lessons' folder.

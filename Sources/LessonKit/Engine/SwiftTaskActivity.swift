@@ -1,3 +1,4 @@
+import Foundation
 import TaskSeam
 
 /// The Swift tasks' activity source: whether any job of a Swift task (a new
@@ -9,7 +10,12 @@ import TaskSeam
 /// start together run in the same order in every run, and a story where a
 /// task still has work to do does not move on (docs/architecture.md, "Swift
 /// tasks"). Jobs of the main actor are the main queue's own work already.
-enum SwiftTaskActivity {
+public enum SwiftTaskActivity {
+    /// Set to 1 by the race run (`RaceCheck.environment`): the tasks run on the global executor's threads, as on a
+    /// device, so that Thread Sanitizer sees what they share touched at once. One at a time on the main queue, no
+    /// task ever races another. That run's figures are then not exact; only its race reports are read.
+    public static let onThePoolSetting = "OPERATION_LESSONS_TASKS_ON_THE_POOL"
+
     /// Starts watching the tasks. Nil, or why the story cannot see them: the
     /// runtime no longer exports the hook, or no longer calls it (checked by
     /// starting a task and seeing the hook count it).
@@ -24,7 +30,7 @@ enum SwiftTaskActivity {
             return "this Swift runtime exports swift_task_enqueueGlobal_hook but does not call it: the story clock "
                 + "cannot see Swift tasks, so it refuses to run (docs/architecture.md, \"Swift tasks\")"
         }
-        task_seam_set_watching(1)
+        if ProcessInfo.processInfo.environment[onThePoolSetting] != "1" { task_seam_set_watching(1) }
         return nil
     }
 
