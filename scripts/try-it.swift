@@ -11,7 +11,7 @@
 //   -        return hashedName
 //   +        return URL(string: icon)?.lastPathComponent ?? icon
 //   -->
-//   These tests fail (`swift test --filter Lesson06`): `a`, `b`.
+//   These 2 tests fail: `a` and `b`.
 //
 // Lines starting with `-` are replaced by the lines starting with `+` (exact text, found exactly once in the file); a
 // line `@@` starts another such change in the same file. The file is always put back, even on Ctrl-C. A run that
@@ -161,15 +161,15 @@ func measure(_ item: Break, _ changes: [Change]) -> Result {
                   seconds: Double(ns.substring(with: time.range(at: 1))) ?? 0)
 }
 
-/// The sentence a result gives, wrapped to the text's width under the item's indentation.
-func sentence(_ result: Result, filter: String, indent: Int) -> String {
-    let command = "`swift test --filter \(filter)`"
+/// The sentence a result gives, wrapped to the text's width under the item's indentation. The Try it names the
+/// command (`swift test --filter …`) once, above its items.
+func sentence(_ result: Result, indent: Int) -> String {
     var words: [String]
     switch result.failing.count {
-    case 0: words = ["No", "test", "fails", "(\(command))."]
-    case 1: words = ["This", "test", "fails", "(\(command)):", "`\(result.failing[0])`."]
+    case 0: words = ["No", "test", "fails."]
+    case 1: words = ["One", "test", "fails:", "`\(result.failing[0])`."]
     default:
-        words = ["These", "\(result.failing.count)", "tests", "fail", "(\(command)):"]
+        words = ["These", "\(result.failing.count)", "tests", "fail:"]
         words += result.failing.enumerated().map { index, name in
             "`\(name)`" + (index == result.failing.count - 1 ? "." : index == result.failing.count - 2 ? " and" : ",")
         }.flatMap { $0.split(separator: " ").map(String.init) }
@@ -199,7 +199,7 @@ func write(_ results: [Result]) {
             // The old sentence: from its first word to the first line that ends a sentence.
             var end = range.upperBound
             let rest = text[end...]
-            let starts = ["No test fails", "This test fails", "These "].map { String(repeating: " ", count: indent) + $0 }
+            let starts = ["No test fails", "One test fails", "These "].map { String(repeating: " ", count: indent) + $0 }
             if starts.contains(where: { rest.hasPrefix($0) }) {
                 var cursor = end
                 while cursor < text.endIndex {
@@ -210,7 +210,7 @@ func write(_ results: [Result]) {
                 }
                 end = cursor
             }
-            text.replaceSubrange(range.upperBound..<end, with: sentence(result, filter: item.filter, indent: indent))
+            text.replaceSubrange(range.upperBound..<end, with: sentence(result, indent: indent))
         }
         try! text.write(to: root.appendingPathComponent(lesson), atomically: true, encoding: .utf8)
     }
