@@ -7,8 +7,11 @@ import Testing
 /// it (or says `<!-- sketch: … -->`, code of the text's own); a ```diff block
 /// follows the ```sh block with its `diff -u A B`. A line `…` in a quote skips
 /// lines; every other run of lines must be in the file (or in what `diff -u`
-/// prints, hunk headers included) exactly as quoted, one after another, and the
-/// runs in the order quoted. One changed line in the sources fails its quote.
+/// prints, hunk headers included) as quoted, one after another, and the runs in
+/// the order quoted. Lines are compared without trailing spaces (a text editor
+/// drops the one space of an empty context line); from `diff -u` of two folders
+/// the per-file `diff -u A B` lines and the dates after the file names are left
+/// out. One changed line in the sources fails its quote.
 @Suite struct LessonQuoteTests {
     static let root = Rig.packageRoot
     static var lessons: [String] { LessonCatalog.all.map(\.text) }
@@ -20,8 +23,9 @@ import Testing
     /// The quote's runs of lines, split at the `…` lines, found in `source` in
     /// order; the first run not found there, or nil.
     static func missingRun(of quote: String, in source: [String]) -> [String]? {
+        let source = source.map(Self.trimmed)
         var runs: [[String]] = [[]]
-        for line in quote.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in quote.split(separator: "\n", omittingEmptySubsequences: false).map(Self.trimmed) {
             if line.trimmingCharacters(in: .whitespaces) == "…" { runs.append([]) } else { runs[runs.count - 1].append(line) }
         }
         // The block's closing fence leaves one empty line after the last.
@@ -36,6 +40,10 @@ import Testing
             position = start + run.count
         }
         return nil
+    }
+
+    static func trimmed<S: StringProtocol>(_ line: S) -> String {
+        String(line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)])
     }
 
     @Test(arguments: lessons)
@@ -66,7 +74,9 @@ import Testing
             let command = String(match.output[1].substring ?? "")
             var diff = ChildProcess(command: command.split(separator: " ").map(String.init))
             diff.directory = Self.root
-            let real = try diff.run().output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let real = try diff.run().output.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix("diff -u ") }
+                .map { $0.hasPrefix("--- ") || $0.hasPrefix("+++ ") ? String($0.prefix { $0 != "\t" }) : String($0) }
             if let run = Self.missingRun(of: String(match.output[2].substring ?? ""), in: real) {
                 Issue.record("\(path): not in `\(command)` as quoted:\n\(run.joined(separator: "\n"))")
             }
@@ -82,5 +92,6 @@ import Testing
         #expect(Self.missingRun(of: "a\nB\n", in: source) == ["a", "B"])
         #expect(Self.missingRun(of: "a\nc\n", in: source) == ["a", "c"])
         #expect(Self.missingRun(of: "c\n…\na\n", in: source) == ["a"])
+        #expect(Self.missingRun(of: "a  \nb\n", in: ["a", "b "]) == nil)
     }
 }

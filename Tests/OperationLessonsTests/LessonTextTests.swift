@@ -61,10 +61,12 @@ import Testing
         let box = try #require(Self.keyPoints(in: opening), "\(path): no 本节要点 box before its first section")
         let points = box.split(separator: "\n").filter { $0.hasPrefix("> - ") }
         #expect((5...8).contains(points.count), "\(path): 本节要点 has \(points.count) points")
+        // Each point opens with its label (问题, 实测, 解决, API, 陷阱 …); the prose is Chinese, the API names are code.
         for point in points {
-            let chinese = point.unicodeScalars.filter { (0x4E00...0x9FFF).contains($0.value) }.count
-            #expect(chinese >= 10, "\(path): a key point is not written in Chinese: \(point)")
+            #expect(point.contains(/^> - \*\*(API|\p{Han}+)\*\*：/), "\(path): a key point has no label: \(point)")
         }
+        let chinese = box.unicodeScalars.filter { (0x4E00...0x9FFF).contains($0.value) }.count
+        #expect(chinese >= 100, "\(path): 本节要点 has \(chinese) Chinese characters, not a summary in Chinese")
     }
 
     /// The 本节要点 box: its quoted lines, from its heading to the first line that is not quoted.
