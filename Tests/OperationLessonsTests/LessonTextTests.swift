@@ -2,8 +2,9 @@ import Foundation
 import LessonKit
 import Testing
 
-/// Every lesson text has one shape, a short core, and quotes its diffs as
-/// `diff -u` prints them today; the index links every step.
+/// Every lesson text has one shape, a short core, a short "Going deeper" and
+/// its key points in Chinese; the index links every step. (Its quotes are
+/// checked by `LessonQuoteTests`.)
 @Suite struct LessonTextTests {
     static let root = Rig.packageRoot
     static let headings = [
@@ -85,30 +86,6 @@ import Testing
 
     static func words(_ text: String) -> Int {
         withoutComments(text).split(whereSeparator: \.isWhitespace).count
-    }
-
-    /// A ```diff block right after a ```sh block holding one `diff -u A B`: each
-    /// line it adds or removes is in what that command prints today, in order.
-    @Test(arguments: lessons)
-    func everyQuotedDiffIsTheRealOne(_ path: String) throws {
-        let text = try Self.text(path)
-        let pattern = try Regex(#"```sh\n(diff -u [^\n]+)\n```\s*```diff\n(.*?)```"#).dotMatchesNewlines()
-        for match in text.matches(of: pattern) {
-            let command = String(match.output[1].substring ?? "")
-            let block = String(match.output[2].substring ?? "")
-            var diff = ChildProcess(command: command.split(separator: " ").map(String.init))
-            diff.directory = Self.root
-            let real = try diff.run().output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            var position = 0
-            for line in block.split(separator: "\n").map(String.init)
-            where (line.hasPrefix("+") || line.hasPrefix("-")) && !line.hasPrefix("+++") && !line.hasPrefix("---") {
-                guard let index = real[position...].firstIndex(of: line) else {
-                    Issue.record("\(path): not in `\(command)`, or out of order: \(line)")
-                    break
-                }
-                position = index + 1
-            }
-        }
     }
 
     @Test func theIndexLinksEveryStep() throws {
