@@ -65,7 +65,8 @@ final class SoftwareUpdate {
     }
 
     /// The chain with the download cancelled before it starts. `unzip` still
-    /// runs: a cancelled dependency counts as finished.
+    /// runs: the queue starts the cancelled download, which finishes at once,
+    /// and that finish is what `unzip` waits for.
     func startWithCancelledDownload() -> [Operation] {
         let (download, unzip, install) = makeOperations()
         unzip.addDependency(download)
