@@ -146,9 +146,7 @@ import Testing
             keys: [
                 .type("m", after: "keys: ↑↓ PgUp PgDn scroll"),
                 .type("s", after: "m a memory warning, sent to the app"),
-                .type("o", after: "load slowly from now"),
-                .type("\u{1B}[B", after: "o the network is offline"),
-                .type("q", after: "↓ scrolled to row"),
+                .type("q", after: "load slowly from now"),
             ],
             environment: ["XDG_CACHE_HOME": folder.path], size: (24, 80))
         #expect(run.status == 0, "\(run.output.suffix(800))")
