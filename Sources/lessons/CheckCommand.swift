@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import TerminalKit
 
 /// `lessons check [N]`: builds the workbench, plays exercise N's checks in it
 /// (`Workbench --check N`), and records the exercise solved when they pass.
@@ -104,11 +105,14 @@ enum CheckCommand: LessonsCommand {
             child.environment = ChildProcess.sameFiguresEnvironment
             // The workbench writes to us, not to the terminal: it lays its verdict out for ours.
             if let columns = StandardStream.output.terminal.columns { child.environment["COLUMNS"] = String(columns) }
+            // Made printable: exercises 8–10 play the learner's code in this child, and what it prints comes here.
+            let shown = PrintableOutput()
             child.output = .stream { data in
-                StandardStream.output.write(data)
+                shown.write(data)
                 watch.saw(data)
             }
             let run = try child.run(watchdog: watch.watchdog)
+            shown.finish()
             if let ranFor = run.stoppedAfter {
                 say("\n" + watch.stoppedMessage(after: ranFor, errors: run.errors))
                 status = 1
@@ -125,7 +129,7 @@ enum CheckCommand: LessonsCommand {
                         : "All \(attempts) runs crashed: a crash counts as not fixed.")
                 continue
             }
-            if !run.errors.isEmpty { StandardStream.error.write(run.errors) }
+            if !run.errors.isEmpty { StandardStream.error.write(TerminalText.printableLines(run.errors)) }
             status = run.status
             results = (try? Data(contentsOf: verdictFile)).flatMap {
                 try? JSONDecoder().decode([CheckResult].self, from: $0)

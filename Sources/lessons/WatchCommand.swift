@@ -2,9 +2,9 @@ import Foundation
 import LessonChecks
 import LessonKit
 
-/// `lessons watch [N]`: `lessons check` now, and again each time a file
-/// under `Workbench/Sources/Workbench/` is saved, with what changed since the check
-/// before. On a terminal it takes rustlings' keys (`WorkbenchWatch.keyLine`).
+/// `lessons watch [N]`: `lessons check` now, and again each time a Swift file
+/// under `Workbench/Sources/Workbench/` or the workbench's manifest is saved
+/// (`FolderState`), with what changed since the check before. On a terminal it takes rustlings' keys (`WorkbenchWatch.keyLine`).
 /// `q` or Ctrl-C ends it, and the build or workbench running with it
 /// (`ChildProcess.endChildrenOnSignals`, in main.swift).
 enum WatchCommand: LessonsCommand {
@@ -15,10 +15,11 @@ enum WatchCommand: LessonsCommand {
           N               the exercise to check against (default: the one the workbench holds, at each check)
           --max-checks N  stop after N checks (default: until q or Ctrl-C)
         \(ExerciseOptions.rootHelp(column: 18))
-        Each check is lessons check's. The files under \(WorkbenchLayout.code) are looked at twice a second; a check \
+        Each check is lessons check's. The Swift files under \(WorkbenchLayout.code) and \
+        \(WorkbenchLayout.package)/Package.swift are looked at twice a second (what your program writes is no save); a check \
         starts half a second after the last save, and what was saved while one ran is checked after it. On a \
         terminal, keys: h the hint's next level, c check now, n the next exercise (once solved), l the list, \
-        r reset (it asks), q quit.
+        r reset (then type the word reset and press Enter: nothing else confirms it), q quit.
         """
 
     /// How often the files are looked at, and how long they must stay as they are before a check starts.
@@ -33,7 +34,11 @@ enum WatchCommand: LessonsCommand {
         var number = options.number
         // Before the first check, so a number that names nothing is said at once.
         _ = try exercise(try number ?? workspace.currentExercise())
-        var checked = FolderState(workspace.workbench)
+        let sources = {
+            FolderState(
+                workspace.workbench, manifest: workspace.workbenchPackage.appendingPathComponent("Package.swift"))
+        }
+        var checked = sources()
         // Ctrl-C stays a signal: it must end a build or a check that is running.
         let keyboard = RawTerminal.enter(keepingInterrupt: true).map { terminal in
             let keys = KeyQueue()
@@ -41,9 +46,9 @@ enum WatchCommand: LessonsCommand {
             return keys
         }
         let watch = WorkbenchWatch(
-            nextEvent: { nextEvent(in: workspace.workbench, since: checked, keys: keyboard) },
+            nextEvent: { nextEvent(since: checked, keys: keyboard, sources: sources) },
             check: {
-                checked = FolderState(workspace.workbench)
+                checked = sources()
                 return try CheckCommand.check(try exercise(try number ?? workspace.currentExercise()), workspace)
                     .results
             },
@@ -78,10 +83,11 @@ enum WatchCommand: LessonsCommand {
         return last?.allPassed == true ? 0 : 1
     }
 
-    /// Blocks until a key is typed, or a file under `folder` differs from
-    /// `state` and then stays as it is for a poll (an editor saving in several
-    /// writes).
-    static func nextEvent(in folder: URL, since state: FolderState, keys: KeyQueue?) -> WorkbenchWatch.Event {
+    /// Blocks until a key is typed, or the `sources` differ from `state` and
+    /// then stay as they are for a poll (an editor saving in several writes).
+    static func nextEvent(
+        since state: FolderState, keys: KeyQueue?, sources: () -> FolderState
+    ) -> WorkbenchWatch.Event {
         var seen = state
         while true {
             if let keys {
@@ -89,7 +95,7 @@ enum WatchCommand: LessonsCommand {
             } else {
                 Thread.sleep(forTimeInterval: pollInterval)
             }
-            let now = FolderState(folder)
+            let now = sources()
             if now == seen && now != state { return .saved(now.changes(since: state)) }
             seen = now
         }

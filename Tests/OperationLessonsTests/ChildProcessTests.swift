@@ -157,6 +157,35 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
         #expect(remaining <= CheckWatch.limit(.standard) + CheckWatch.stopMargin)
     }
 
+    /// 20 MB printed without a newline, as exercise 10's code once did: each
+    /// byte is looked at once and only the line's start is held, so the line
+    /// after it still starts its scenario's limit.
+    @Test func aLineOf20MBIsHeldOnlyByItsStart() throws {
+        let watch = CheckWatch(try #require(ExerciseCatalog.exercise(2)))
+        let piece = Data(repeating: UInt8(ascii: "x"), count: 65_536)
+        for _ in 0..<320 { watch.saw(piece) }
+        #expect(watch.held == 200)
+        watch.saw(Data("\n  playing standard: first screen, scroll down 20 rows and back\n".utf8))
+        #expect(watch.held == 0)
+        #expect(watch.watchdog.remaining > CheckWatch.hangLimit, "the scenario's limit started")
+    }
+
+    /// A workbench played directly (`swift run --package-path Workbench
+    /// Workbench`), whose learner's code starts a program in a session of its
+    /// own: the program is gone when the workbench ends, as under `lessons check`.
+    @Test func aWorkbenchPlayedDirectlyEndsWhatTheLearnersCodeStarted() async throws {
+        let folder = try ScratchFolder.make("workbench-leaves")
+        defer { ScratchFolder.remove(folder) }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        let run = try await LessonProcess.run("BlogOperationFixture", [], environment: ["FIXTURE_STARTS": announcements.path])
+        let started = try await announcements.lines().compactMap { pid_t($0) }
+        defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
+        #expect(run.status == 0, "\(run.errors)")
+        try #require(started.count == 1, "the learner's code started nothing")
+        #expect(!isAlive(started[0]), "left running under PID 1")
+    }
+
     /// Stopping a child ends what it started too: its whole process group.
     @Test func stoppingAChildEndsItsChildren() async throws {
         let folder = try ScratchFolder.make("grandchildren")

@@ -136,6 +136,26 @@ import Testing
         #expect(wide.isEmpty, "\(wide)")
     }
 
+    /// Every key says under the table what it did, even those the table may
+    /// not show at once: a memory warning, rows slowed whose icons are there.
+    @Test func everyKeySaysWhatItDid() async throws {
+        let folder = try Self.scratchCaches()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["play", "5", "--speed", "4"],
+            keys: [
+                .type("m", after: "keys: ↑↓ PgUp PgDn scroll"),
+                .type("s", after: "m a memory warning, sent to the app"),
+                .type("q", after: "load slowly from now"),
+            ],
+            environment: ["XDG_CACHE_HOME": folder.path], size: (24, 80))
+        #expect(run.status == 0, "\(run.output.suffix(800))")
+        #expect(run.restored)
+        #expect(run.output.contains("last key, at "))
+        let wide = Self.screenLines(run.output).filter { TerminalText.width(of: $0) > 80 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
+
     /// Live: the keys line under the table, ↓ and m typed, ? for the keys, q for the report.
     @Test func theKeysPlayTheTableLive() async throws {
         let folder = try Self.scratchCaches()

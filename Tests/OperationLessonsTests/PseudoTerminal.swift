@@ -1,41 +1,12 @@
 import Foundation
 import LessonKit
 import Synchronization
+import TerminalKit
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// The screen's bytes as text, read by read: a read can end inside a
-/// character ("·" is two bytes), whose first bytes wait for the next read
-/// rather than each becoming a replacement character.
-struct ScreenDecoder {
-    private var held: [UInt8] = []
-
-    /// The whole characters that `bytes`, after what was held, complete.
-    mutating func text(of bytes: ArraySlice<UInt8>) -> String {
-        held += bytes
-        // Back over the continuation bytes (10xxxxxx) at the end, at most three, to the character they belong to.
-        var start = held.count
-        while start > 0, held.count - start < 3, held[start - 1] & 0xC0 == 0x80 { start -= 1 }
-        var whole = held.count
-        if start > 0 {
-            let lead = held[start - 1]
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-            if held.count - (start - 1) < length { whole = start - 1 }
-        }
-        let text = String(decoding: held[..<whole], as: UTF8.self)
-        held.removeFirst(whole)
-        return text
-    }
-
-    /// What is held once the screen has ended: a character cut short, shown as a replacement character.
-    mutating func rest() -> String {
-        defer { held = [] }
-        return String(decoding: held, as: UTF8.self)
-    }
-}
 
 /// An executable of this package run on a pseudo-terminal, as a learner's
 /// terminal runs it: it sees a keyboard and a screen, so it draws its live
@@ -52,15 +23,26 @@ enum PseudoTerminal {
         var report: [String: Any]?
     }
 
-    /// What to do once the screen shows `after`: type `send`, or send the
-    /// signal `signal` to the program.
+    /// The program while it runs: its pid, and the controlling side of its terminal.
+    struct Running: Sendable {
+        var pid: pid_t
+        var terminal: Int32
+    }
+
+    /// What to do once the screen shows `after` (or, given `once`, once it
+    /// returns): type `send`, or send the signal `signal` to the program.
     struct Key {
         var after: String
         var send: String?
         var signal: Int32?
+        var once: (@Sendable (Running) async throws -> Void)?
 
         static func type(_ text: String, after: String) -> Key { Key(after: after, send: text) }
         static func signal(_ number: Int32, after: String) -> Key { Key(after: after, signal: number) }
+        /// The signal once `ready` returns: a child's own word on an `Announcements` FIFO, say.
+        static func signal(_ number: Int32, once ready: @escaping @Sendable (Running) async throws -> Void) -> Key {
+            Key(after: "", signal: number, once: ready)
+        }
     }
 
     /// `size` is the terminal's lines and columns (none set: programs take it as 24 × 80); `directory`, where the program starts.
@@ -124,12 +106,16 @@ enum PseudoTerminal {
         // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
         async let finished = child.finished(watchdog: Watchdog(limit: .seconds(60)))
         for key in keys {
-            // Until the words are drawn, or the program has ended without them.
-            try? await drawn.wait("the screen to show '\(key.after)'") {
-                output.withLock { $0.contains(key.after) } || readerDone.load(ordering: .acquiring)
+            if let once = key.once {
+                try await once(Running(pid: child.pid, terminal: master))
+            } else {
+                // Until the words are drawn, or the program has ended without them.
+                try? await drawn.wait("the screen to show '\(key.after)'") {
+                    output.withLock { $0.contains(key.after) } || readerDone.load(ordering: .acquiring)
+                }
+                let shown = output.withLock { $0.contains(key.after) }
+                #expect(shown, "the screen never showed '\(key.after)'", sourceLocation: sourceLocation)
             }
-            let shown = output.withLock { $0.contains(key.after) }
-            #expect(shown, "the screen never showed '\(key.after)'", sourceLocation: sourceLocation)
             if let text = key.send {
                 _ = text.withCString { write(master, $0, strlen($0)) }
             } else if let signal = key.signal {

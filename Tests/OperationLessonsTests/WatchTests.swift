@@ -106,17 +106,33 @@ import Testing
         let failing = [Self.result("freeze", false)]
         let (done, said) = try Self.play(
             [
-                .key("h"), .key("h"), .key("l"), .key("c"), .key("x"), .key("r"), .key("n"), .key("r"), .key("y"),
-                .key("q"), .key("c"),
+                .key("h"), .key("h"), .key("l"), .key("c"), .key("x"), .key("r"), .key("n"), .key("r"), .key("r"),
+                .key("e"), .key("s"), .key("e"), .key("t"), .key("\n"), .key("q"), .key("c"),
             ],
             verdicts: [failing, failing, failing])
-        // x is no key: nothing happens; r asks and anything but y is no; q ends before the last c.
+        // x is no key: nothing happens; r asks and only the word reset then Enter is yes; q ends before the last c.
         #expect(done == ["check", "hint", "hint", "list", "check", "reset", "check"])
-        #expect(said.contains("Put this exercise's starting code back? Your code is backed up first. y/N"))
+        #expect(said.contains(WorkbenchWatch.resetQuestion))
         #expect(said.filter { $0 == "Nothing changed." }.count == 1)
         #expect(said.contains("── check 2 · c ──") && said.contains("── check 3 · starting code back ──"))
         #expect(said.last == WorkbenchWatch.keyLine(solved: false))
         #expect(!said.contains { $0.hasPrefix("✓ Solved") })
+    }
+
+    /// Words typed into the watch by mistake (into the wrong window, say) hold
+    /// `r`s followed by other letters: none of them resets. `every` once did
+    /// (`r`, then `y`).
+    @Test func typingOrdinaryWordsNeverResets() throws {
+        let failing = [Self.result("freeze", false)]
+        for text in ["every", "every tree; terry: reset ready?\n", "r\n", "rrrrr", "rese\n", "r reset\n"] {
+            let (done, said) = try Self.play(text.map { .key($0) }, verdicts: [failing])
+            #expect(done == ["check"], "\(text.debugDescription) did \(done)")
+            #expect(said.contains("Nothing changed."), "\(text.debugDescription)")
+        }
+        // A save while the question waits is no answer: it is checked, and nothing is reset.
+        let (done, said) = try Self.play([.key("r"), .saved(["main.swift"]), .key("y")], verdicts: [failing, failing])
+        #expect(done == ["check", "check"])
+        #expect(said.contains("── check 2 · saved: main.swift ──"))
     }
 
     @Test func onceSolvedItSaysSoAndNMovesOn() throws {
@@ -167,15 +183,39 @@ import Testing
             "lessons", arguments: ["watch", "--root", root.path],
             keys: [
                 .type("l", after: keyLine), .type("h", after: "✓ solved · → in the workbench now"),
-                .type("r", after: "hint 1 of 3"), .type("x", after: "y/N"), .type("q", after: "Nothing changed."),
+                // Typed as a word: its r asks, and its y is no answer.
+                .type("every", after: "hint 1 of 3"), .type("q", after: "Nothing changed."),
             ], size: (24, 80))
         #expect(run.status == 1, "no verdict: not solved")
         #expect(run.restored, "the terminal echoes and edits lines again")
         let lines = run.output.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         #expect(lines.filter { $0 == keyLine }.count == 4, "after the check, the list, the hint, and no reset")
         #expect(lines.contains { $0.hasPrefix("No verdict this time") || $0.hasPrefix("First check") })
-        #expect(!run.output.contains("Backed up to"), "x is not yes: nothing was reset")
+        #expect(!run.output.contains("Backed up to"), "every is no reset: nothing was reset")
         for line in lines { #expect(TerminalText.width(of: line) <= 80, "too wide: \(line)") }
+    }
+
+    /// What a build reads is watched; what the program writes beside it is not:
+    /// a `debug.log` the learner's code appends to on every run once set off a
+    /// check after every check, for ever.
+    @Test func onlyTheSourcesAndTheManifestAreWatched() throws {
+        let package = try ScratchFolder.make("watch-package")
+        defer { ScratchFolder.remove(package) }
+        let code = package.appendingPathComponent("Sources/Workbench")
+        try FileManager.default.createDirectory(at: code, withIntermediateDirectories: true)
+        let manifest = package.appendingPathComponent("Package.swift")
+        try "// package\n".write(to: manifest, atomically: true, encoding: .utf8)
+        try "// code\n".write(to: code.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        let before = FolderState(code, manifest: manifest)
+
+        for log in [code.appendingPathComponent("debug.log"), package.appendingPathComponent("debug.log")] {
+            try "run 1\n".write(to: log, atomically: true, encoding: .utf8)
+        }
+        try "notes\n".write(to: code.appendingPathComponent("Notes.txt"), atomically: true, encoding: .utf8)
+        #expect(FolderState(code, manifest: manifest) == before, "what the program writes is no save")
+
+        try "// package, edited\n".write(to: manifest, atomically: true, encoding: .utf8)
+        #expect(FolderState(code, manifest: manifest).changes(since: before) == ["Package.swift"])
     }
 
     @Test func aSavedAddedOrRemovedFileIsAChange() throws {

@@ -33,19 +33,30 @@ public final class CheckWatch: @unchecked Sendable {
     /// The scenario playing and since when, and the start of a line not ended yet.
     private var scenario: Scenario?
     private var since = ContinuousClock.now
-    private var pending = ""
+    private var pending = Data()
+    /// How much of a line is kept: a "playing NAME:" line is far shorter.
+    static let keptOfALine = 200
 
     public init(_ exercise: Exercise) {
         watchdog = Watchdog(
             limit: exercise.kind == .imageList ? Self.hangLimit : Self.otherChecksLimit, asksForBacktrace: true)
     }
 
-    /// Reads the workbench's output as it comes, a line at a time.
+    /// Reads the workbench's output as it comes, a line at a time. Each byte
+    /// is looked at once and only a line's start is kept: 20 MB printed
+    /// without a newline, split again whole at each piece, once held the
+    /// reader (and the story writing to it) until the run was stopped.
     public func saw(_ data: Data) {
-        let lines: [Substring] = lock.withLock {
-            pending += String(decoding: data, as: UTF8.self)
-            var lines = pending.split(separator: "\n", omittingEmptySubsequences: false)
-            pending = String(lines.removeLast())
+        let lines: [String] = lock.withLock {
+            var lines: [String] = []
+            var rest = data[...]
+            while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+                keep(rest[..<newline])
+                lines.append(String(decoding: pending, as: UTF8.self))
+                pending.removeAll(keepingCapacity: true)
+                rest = rest[(newline + 1)...]
+            }
+            keep(rest)
             return lines
         }
         for line in lines {
@@ -55,6 +66,14 @@ public final class CheckWatch: @unchecked Sendable {
             }
         }
     }
+
+    /// Under the lock: `bytes` added to the line's start, up to `keptOfALine`.
+    private func keep(_ bytes: Data) {
+        pending.append(bytes.prefix(max(0, Self.keptOfALine - pending.count)))
+    }
+
+    /// The bytes held of a line not ended yet: never more than `keptOfALine`, however long the line.
+    public var held: Int { lock.withLock { pending.count } }
 
     /// A scenario starts: it gets its own limit, from now.
     public func playing(_ name: String) {

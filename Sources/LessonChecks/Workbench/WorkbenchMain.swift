@@ -29,8 +29,7 @@ public enum WorkbenchMain {
         case .check(let exercise, let verdictFile):
             // Each scenario in a process of its own (this program, in its watch
             // mode): a crash in one costs that scenario's verdicts only. Ctrl-C
-            // (or `lessons check` ending) ends them too, and their scratch folders go.
-            ChildProcess.endChildrenOnSignals()
+            // (or `lessons check` ending) ends them too (`command`), and their scratch folders go.
             guard let me = Bundle.main.executableURL else { return usage(exercise, error: "cannot find myself") }
             let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let narrate: @Sendable (String) -> Void = { say("  " + $0) }
@@ -149,6 +148,8 @@ public enum WorkbenchMain {
 
     /// `--check N` (with `--verdict FILE` at most), or anything else for the watch run.
     static func command(_ arguments: [String], workbench number: Int, kind: Exercise.Kind) -> Command {
+        // Whatever the learner's code starts is this program's to end: on Ctrl-C, and in `finish`.
+        ChildProcess.endChildrenOnSignals()
         guard let workbench = ExerciseCatalog.exercise(number), workbench.kind == kind else {
             printError("Workbench: main.swift names exercise \(number), which is not \(kind.rawValue) exercise")
             return .exit(2)
@@ -217,9 +218,11 @@ public enum WorkbenchMain {
         return 0
     }
 
-    /// The status, or 1 if the verdict could not be written (`lessons check` reads it).
+    /// The status, or 1 if the verdict could not be written (`lessons check` reads it); what the learner's
+    /// code started and left running is ended.
     private static func finish(_ status: Int32) -> Int32 {
-        StandardStreams.exitStatus(status, program: "Workbench")
+        ChildProcess.endLeftovers()
+        return StandardStreams.exitStatus(status, program: "Workbench")
     }
 
     static func say(_ line: String) {

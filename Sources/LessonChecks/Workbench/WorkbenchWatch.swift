@@ -81,15 +81,17 @@ public struct WorkbenchWatch {
             prompt = true
             var event = nextEvent()
             if case .key("r") = event, keys != nil {
-                say("Put this exercise's starting code back? Your code is backed up first. y/N")
-                event = nextEvent()
-                if event == .key("y") {
+                say(Self.resetQuestion)
+                let (confirmed, ended) = confirmReset()
+                if confirmed {
                     try keys?.reset()
                     try check("starting code back")
                     continue
                 }
                 say("Nothing changed.")
-                if case .key = event { continue }
+                // The key that was not the word is dropped (a q meant as a letter quits nothing); a save is checked.
+                if case .key = ended { continue }
+                event = ended
             }
             switch event {
             case .stop: return last
@@ -109,6 +111,28 @@ public struct WorkbenchWatch {
             }
         }
         return last
+    }
+
+    /// What confirms a reset, typed after `r` and then Enter: a word, so that
+    /// typing ordinary words into the watch never gives it (`every` once ended
+    /// in `r` then `y`, and reset the exercise).
+    public static let resetWord = "reset"
+
+    public static let resetQuestion =
+        "Put this exercise's starting code back? Your code is backed up first. "
+        + "Type \(resetWord) and press Enter to do it; any other key leaves it as it is."
+
+    /// After `r`: true once `resetWord` and Enter were typed, else false and what
+    /// ended the confirmation (another key, a save, the end).
+    private func confirmReset() -> (confirmed: Bool, ended: Event) {
+        var typed = ""
+        while true {
+            let event = nextEvent()
+            guard case .key(let key) = event else { return (false, event) }
+            if key == "\n" || key == "\r" { return (typed == Self.resetWord, event) }
+            typed.append(key)
+            guard Self.resetWord.hasPrefix(typed) else { return (false, event) }
+        }
     }
 
     static let savesOnlyLine = "Watching \(WorkbenchLayout.code): save a file to check again (Ctrl-C to stop)."
@@ -143,8 +167,11 @@ public enum VerdictChange {
     }
 }
 
-/// The files under a folder, each with its modification date and size: two
-/// states differ when a file was saved, added or removed.
+/// The learner's sources, each with its modification date and size: two
+/// states differ when a file was saved, added or removed. Only what a build
+/// reads counts: what the program writes beside its code (a `debug.log` it
+/// appends to on every run) is no save, or each check would set off the next,
+/// for ever.
 public struct FolderState: Equatable, Sendable {
     public struct File: Equatable, Sendable {
         public let modified: Date
@@ -154,7 +181,8 @@ public struct FolderState: Equatable, Sendable {
     /// By path relative to the folder.
     public let files: [String: File]
 
-    public init(_ folder: URL) {
+    /// The Swift files under `folder`, by path relative to it, and the package's `manifest`, by its name.
+    public init(_ folder: URL, manifest: URL? = nil) {
         var files: [String: File] = [:]
         let walker = FileManager.default.enumerator(
             at: folder, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey])
@@ -164,10 +192,14 @@ public struct FolderState: Equatable, Sendable {
                 let values = try? url.resourceValues(forKeys: [
                     .contentModificationDateKey, .fileSizeKey, .isRegularFileKey,
                 ]),
-                values.isRegularFile == true
+                values.isRegularFile == true, url.pathExtension == "swift"
             else { continue }
             let path = url.standardizedFileURL.path
             files[path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path] = File(
+                modified: values.contentModificationDate ?? .distantPast, size: values.fileSize ?? 0)
+        }
+        if let manifest, let values = try? manifest.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey]) {
+            files[manifest.lastPathComponent] = File(
                 modified: values.contentModificationDate ?? .distantPast, size: values.fileSize ?? 0)
         }
         self.files = files

@@ -500,13 +500,15 @@ extension ChildProcess {
     public static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     /// From now on, SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT end this
-    /// process the careful way: each running child gets the same signal (with
-    /// everything it started, in any group), then SIGKILL if it is still there
-    /// after a grace period; the scratch folders go; `beforeExit` runs (put the terminal
-    /// line back); and the process exits with 128 + the signal's number, as a
-    /// shell reports a program the signal ended.
+    /// process the careful way: the terminal is put back (`ExitCleanup`: raw
+    /// mode, the cursor, the colours); each running child gets the same signal
+    /// (with everything it started, in any group), then SIGKILL if it is still
+    /// there after a grace period; the scratch folders go; `beforeExit` runs
+    /// (wipe a progress line); and the process exits with 128 + the signal's
+    /// number, as a shell reports a program the signal ended.
     public static func endChildrenOnSignals(beforeExit: @escaping @Sendable () -> Void = {}) {
         LiveChildren.adoptOrphans()
+        ExitCleanup.signalsHandledElsewhere()
         let queue = DispatchQueue(label: "ending on a signal")
         let sources = endingSignals.map { number in
             // Ignored first, so only the source sees it; a child gets the
@@ -514,6 +516,8 @@ extension ChildProcess {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                // First: the person who pressed Ctrl-C gets their terminal back while the children end.
+                ExitCleanup.runNow()
                 LiveChildren.endAll(with: number)
                 ScratchFolder.removeAll()
                 beforeExit()
@@ -523,6 +527,15 @@ extension ChildProcess {
             return source
         }
         signalSources += sources
+    }
+
+    /// Ends what is left of everything this process started, and what that
+    /// started (once `endChildrenOnSignals` made it adopt orphans): for a
+    /// program that runs code it did not write, on its way out. A learner's
+    /// code that starts `setsid sleep …` and returns left it running under
+    /// PID 1 when the workbench was played directly.
+    public static func endLeftovers() {
+        LiveChildren.endOrphans()
     }
 
     /// Kept for the life of the process; written once, at start-up, before any signal can come.

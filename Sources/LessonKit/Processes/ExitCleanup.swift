@@ -27,6 +27,13 @@ public enum ExitCleanup {
         }
     }
 
+    /// For a program whose signals `ChildProcess.endChildrenOnSignals` handles, which ends the children and
+    /// then runs `runNow()`: `install()` leaves that handling in place. Replaced by these handlers, Ctrl-C
+    /// in `lessons watch`'s raw keyboard mode ended `lessons` alone, its build and workbench left running.
+    static func signalsHandledElsewhere() {
+        cleanup.installed = true
+    }
+
     /// Text written to standard output on the way out (nil: none), when it is a terminal.
     public static func restoreScreen(with text: String?) {
         let old = cleanup.screenReset

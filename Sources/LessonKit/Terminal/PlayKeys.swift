@@ -31,6 +31,8 @@ public final class PlayKeys: @unchecked Sendable {
     private var showsKeys = false
     /// Every key played, at the story time it took effect: the session as a script.
     private var played: [PlayScript.Press] = []
+    /// What the last key did, said under the table.
+    private var done: String?
 
     /// A live session (`script` nil) or the replay of a script; `startsOffline`: `o` first goes online.
     public init(script: PlayScript? = nil, startsOffline: Bool = false) {
@@ -50,6 +52,11 @@ public final class PlayKeys: @unchecked Sendable {
     /// Whether `q` has been played: the run ends once its steps are done.
     public var hasQuit: Bool { lock.withLock { quit } }
 
+    /// What the last key played did, and when: every key answers on the
+    /// screen, even one the table does not show at once (a memory warning, a
+    /// slowed row whose icon was already there).
+    public var lastDone: String? { lock.withLock { done } }
+
     /// Whether `?` asked for the list of keys (it toggles).
     public var isShowingKeys: Bool { lock.withLock { showsKeys } }
 
@@ -66,9 +73,9 @@ public final class PlayKeys: @unchecked Sendable {
                 let pressed = due(first.key, atSeconds: seconds)
                 waiting.removeFirst(pressed)
                 played += repeatElement(PlayScript.Press(seconds: seconds, key: first.key), count: pressed)
-                if let step = step(for: first.key, pressed: pressed, topRow: topRow, visibleRows: visibleRows) {
-                    return step
-                }
+                let step = step(for: first.key, pressed: pressed, topRow: topRow, visibleRows: visibleRows)
+                done = "last key, at \(Self.story(seconds)): " + Self.said(first.key, step, isOffline, showsKeys)
+                if let step { return step }
             }
             return nil
         }
@@ -79,6 +86,32 @@ public final class PlayKeys: @unchecked Sendable {
     private func due(_ key: PlayKey, atSeconds seconds: Double) -> Int {
         guard [.up, .down, .pageUp, .pageDown].contains(key) else { return 1 }
         return waiting.prefix { $0.key == key && ($0.seconds.map { $0 <= seconds } ?? true) }.count
+    }
+
+    private static func story(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// What `key` did, played as `step`.
+    private static func said(_ key: PlayKey, _ step: Scenario.Step?, _ isOffline: Bool, _ showsKeys: Bool) -> String {
+        let name = [PlayKey.up: "↑", .down: "↓", .pageUp: "PgUp", .pageDown: "PgDn"][key] ?? key.rawValue
+        switch step {
+        case .drag(let row, _)?: return "\(name) scrolled to row \(Int(row))"
+        case .fling(let row, _)?: return "\(name) held: flicked to row \(Int(row))"
+        case .slowDown(let rows)?:
+            guard let first = rows.min(), let last = rows.max() else { return "s no row is on screen to slow" }
+            return "s rows \(first)–\(last) load slowly from now"
+        default: break
+        }
+        switch key {
+        case .memoryWarning: return "m a memory warning, sent to the app"
+        case .offline: return isOffline ? "o the network is offline" : "o the network is back online"
+        case .relaunch: return "r the app relaunched (the same disk cache)"
+        case .keys: return showsKeys ? "? the keys, listed" : "? the keys, hidden"
+        case .quit: return "q quit: the report comes once the table is still"
+        default: return key.rawValue
+        }
     }
 
     private func step(for key: PlayKey, pressed: Int, topRow: Double, visibleRows: [Int]) -> Scenario.Step? {

@@ -66,15 +66,18 @@ struct PlaySession: Sendable {
         return terminal
     }
 
-    /// The lines under the table: the keys, in short or (after `?`) in full.
+    /// The lines under the table: the keys, in short or (after `?`) in full,
+    /// and what the last key did.
     var keyLines: [String] {
+        let done = keys.lastDone.map { [$0] } ?? []
         guard keys.isShowingKeys else {
             return [isLive ? "keys: ↑↓ PgUp PgDn scroll · m o r s · ? the keys · q quit" : "replaying · ? the keys"]
+                + done
         }
         return [
             "↑/↓ a row · PgUp/PgDn a screen (held: a flick) · q quit and report",
             "m memory warning · o offline/online · r relaunch · s slow the visible rows",
-        ]
+        ] + done
     }
 
     /// Writes the session's keys to `--record`'s file, if asked; the problem if it cannot.

@@ -8,7 +8,8 @@ import Foundation
 /// button): the terminal in raw mode (no line editing, no echo, Ctrl-C
 /// delivered as a key), and put back exactly as it was on every way out —
 /// `restore()`, a normal `exit`, and SIGINT/SIGTERM/SIGHUP/SIGQUIT sent from
-/// outside (`ExitCleanup`).
+/// outside (`ExitCleanup`). Where Ctrl-Z still stops the program, it is put
+/// back for the shell while stopped, and raw again after `fg`.
 public final class RawTerminal: Sendable {
     /// The byte Ctrl-C sends once the terminal no longer turns it into SIGINT.
     public static let controlC: UInt8 = 3
@@ -44,8 +45,42 @@ public final class RawTerminal: Sendable {
             controls[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        if keepingInterrupt { keepRawAcrossStops(raw) }
         return RawTerminal()
     }
+
+    /// Ctrl-Z sends SIGTSTP where Ctrl-C stays a signal: the terminal goes back
+    /// as it was, for the shell, before the program stops, and raw again once
+    /// it is continued in the foreground (`fg`). The shell puts back its own
+    /// modes when a job stops, not the job's when it continues: keys then
+    /// needed Enter, and were echoed.
+    private static func keepRawAcrossStops(_ raw: termios) {
+        let queue = DispatchQueue(label: "terminal stops")
+        func rawAgain() {
+            // Only in the foreground: setting a terminal's modes from the background stops the program (SIGTTOU).
+            let foreground = tcgetpgrp(STDIN_FILENO)
+            guard foreground == -1 || foreground == getpgrp() else { return }
+            var modes = raw
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &modes)
+        }
+        // Ignored first, so only the sources see them (as `ChildProcess.endChildrenOnSignals` does).
+        signal(SIGTSTP, SIG_IGN)
+        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
+        stop.setEventHandler {
+            restoreSavedTerminal()
+            // SIGSTOP cannot be caught: the program stops here, and goes on from here when continued.
+            kill(getpid(), SIGSTOP)
+            rawAgain()
+        }
+        // Continued by another way than after Ctrl-Z (`kill -STOP`, then `fg`): raw again too.
+        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
+        continued.setEventHandler { rawAgain() }
+        for source in [stop, continued] { source.resume() }
+        stopSources = [stop, continued]
+    }
+
+    /// Kept for the life of the process; written once, when raw mode is entered.
+    nonisolated(unsafe) private static var stopSources: [any DispatchSourceSignal] = []
 
     /// Reads keys on a thread of their own and hands each byte to `onKey`
     /// (on that thread: hop to the main queue for anything UI). Ends at the

@@ -1,0 +1,178 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import TerminalKit
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `swift` for the PATH of a `lessons` run in a test: `swift build` runs
+/// `build` (a shell script's lines) and then, if `workbench` is given, leaves
+/// a workbench that runs it. No compiler runs: what is tested is what
+/// `lessons` does around the build and the workbench, in a second.
+enum SwiftStandIn {
+    /// The PATH with the stand-in first; its files go in `folder`.
+    static func path(in folder: URL, build: String, workbench: String? = nil) throws -> String {
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let products = "\(WorkbenchLayout.package)/.build/debug"
+        var script = "#!/bin/sh\n\(build)\n"
+        if let workbench {
+            // Only the ordinary build leaves it; a Thread Sanitizer build fails at once.
+            script += """
+                case "$*" in *--scratch-path*) exit 1;; esac
+                mkdir -p \(products)
+                cat > \(products)/Workbench <<'END'
+                #!/bin/sh
+                \(workbench)
+                END
+                chmod +x \(products)/Workbench
+
+                """
+        }
+        let swift = bin.appendingPathComponent("swift")
+        try script.write(to: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        return bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    /// A copy of the exercise folders whose workbench has a manifest (which the stand-in never reads).
+    static func sandbox() throws -> URL {
+        let root = try ExerciseCommandTests.sandbox()
+        try "// read by no build here\n".write(
+            to: root.appendingPathComponent(WorkbenchLayout.package).appendingPathComponent("Package.swift"),
+            atomically: true, encoding: .utf8)
+        return root
+    }
+}
+
+/// `lessons watch` and `lessons check` on a terminal (watch's keyboard in raw
+/// mode), ended by Ctrl-C or by their terminal going (SIGHUP) while the
+/// workbench builds or plays: nothing they started is left running, their
+/// scratch folders go, and the terminal is as it was. The stand-in build, or
+/// the workbench it leaves, says its pid on an `Announcements` FIFO and runs
+/// for ever, after starting a process in a session of its own that ignores
+/// the signals, as a learner's code may.
+@Suite struct WatchSignalTests {
+    enum Phase: String, CaseIterable, CustomTestStringConvertible {
+        case building, playing
+        var testDescription: String { rawValue }
+    }
+
+    /// Starts a process in a session of its own that says its pid once it ignores the ending signals
+    /// (`sleep` keeps the pid and the ignoring), says its own, and waits.
+    static func leavingAProcessBehind(_ announcements: Announcements, saying line: String = "") -> String {
+        #"""
+        setsid sh -c "trap '' TERM INT HUP; echo \$\$ > '\#(announcements.path)'; exec sleep 300" &
+        echo $$ > '\#(announcements.path)'
+        \#(line)
+        exec sleep 300
+        """#
+    }
+
+    /// Which thread takes the signal varies from run to run, and decided whether the handler that ended
+    /// nothing ran (3 runs of 4 before the fix): each command is ended twice.
+    @Test(arguments: [SIGINT, SIGHUP], Phase.allCases)
+    func endingTheWatchOrTheCheckLeavesNothingRunningAndTheTerminalAsItWas(signal: Int32, phase: Phase) async throws {
+        for command in ["watch", "watch", "check"] {
+            let root = try SwiftStandIn.sandbox()
+            let folder = try ScratchFolder.make("signal-\(command)")
+            let temporary = try ScratchFolder.make("signal-tmp")
+            defer {
+                try? FileManager.default.removeItem(at: root)
+                for made in [folder, temporary] { ScratchFolder.remove(made) }
+            }
+            let announcements = try Announcements(in: folder)
+            defer { announcements.stop() }
+            let forEver = Self.leavingAProcessBehind(announcements, saying: "echo '  playing standard: for ever'")
+            let path =
+                phase == .building
+                ? try SwiftStandIn.path(in: folder, build: forEver)
+                : try SwiftStandIn.path(in: folder, build: "", workbench: forEver)
+            let run = try await PseudoTerminal.run(
+                "lessons", arguments: [command, "--root", root.path],
+                keys: [
+                    .signal(signal) { _ in
+                        // The process left behind, then the one that left it: both running before the signal.
+                        _ = try await announcements.line(2, "the \(phase) to start")
+                    }
+                ],
+                environment: ["PATH": path, "TMPDIR": temporary.path], size: (24, 80))
+            let started = try await announcements.lines().compactMap { pid_t($0) }
+            defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
+
+            #expect(run.status == 128 + signal, "\(command): \(run.output.suffix(600))")
+            #expect(started.count >= 2)
+            #expect(started.allSatisfy { !isAlive($0) }, "\(command) left running: \(started.filter(isAlive))")
+            #expect(run.restored, "\(command): the terminal echoes and edits lines again")
+            let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+            #expect(left == [], "\(command) left scratch folders")
+            if phase == .playing { #expect(run.output.contains("playing standard: for ever")) }
+        }
+    }
+
+    /// Blocks until the child `pid` of this process is stopped (or has ended), leaving its status to be
+    /// collected as before.
+    static func stopped(_ pid: pid_t) async -> Bool {
+        await Rig.onThread {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WSTOPPED | WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+            return info.si_code == CLD_STOPPED
+        }
+    }
+
+    /// Ctrl-Z, then `fg`: the shell takes the terminal back for its prompt while
+    /// the watch is stopped (line editing and echo, as bash does), and gives it
+    /// back to the watch unchanged; the watch's keys work without Enter again.
+    @Test func afterCtrlZAndFgTheKeysWorkWithoutEnter() async throws {
+        let root = try ExerciseCommandTests.sandbox()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let keyLine = WorkbenchWatch.keyLine(solved: false)
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["watch", "--root", root.path],
+            keys: [
+                .signal(SIGTSTP, after: keyLine),
+                .signal(SIGCONT) { program in
+                    let stopped = await Self.stopped(program.pid)
+                    #expect(stopped, "Ctrl-Z did not stop the watch")
+                    var modes = termios()
+                    tcgetattr(program.terminal, &modes)
+                    modes.c_lflag |= tcflag_t(ICANON | ECHO)
+                    tcsetattr(program.terminal, TCSANOW, &modes)
+                },
+                // Typed at once: in raw mode `q` alone quits; with line editing back it would wait for Enter.
+                .type("q", after: keyLine),
+            ], size: (24, 80))
+        #expect(run.status == 1, "no verdict: not solved")
+        #expect(run.restored, "the terminal echoes and edits lines again")
+    }
+
+    /// What a learner's code prints reaches the terminal made printable: the
+    /// alternate screen, a hidden cursor, a window title and a background
+    /// colour are shown, not obeyed, and the verdict is read on the screen it
+    /// was typed on. (Exercises 8–10 play the learner's code in the workbench
+    /// `lessons check` runs, whose output it passes on.)
+    @Test func whatTheLearnersCodePrintsCannotChangeTheTerminal() async throws {
+        let root = try SwiftStandIn.sandbox()
+        let folder = try ScratchFolder.make("escapes")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            ScratchFolder.remove(folder)
+        }
+        let sequences = ["\u{1B}[?1049h", "\u{1B}[?25l", "\u{1B}]0;mine\u{07}", "\u{1B}[41m"]
+        let printf = #"printf '\033[?1049h\033[?25l\033]0;mine\007\033[41mred\n'"#
+        let path = try SwiftStandIn.path(in: folder, build: "", workbench: "\(printf)\n\(printf) >&2\nexit 1")
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["check", "--root", root.path], environment: ["PATH": path], size: (24, 80))
+        #expect(run.status == 1)
+        for sequence in sequences {
+            #expect(!run.output.contains(sequence), "obeyed: \(TerminalText.printable(sequence))")
+        }
+        // Shown, on standard output and standard error.
+        let shown = run.output.components(separatedBy: #"\u{1B}[?1049h\u{1B}[?25l\u{1B}]0;mine\u{7}\u{1B}[41mred"#)
+        #expect(shown.count == 3, "\(run.output.suffix(800))")
+        #expect(run.restored)
+    }
+}
