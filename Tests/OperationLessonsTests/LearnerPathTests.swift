@@ -229,6 +229,7 @@ import Testing
             let swift = folder.appendingPathComponent("swift")
             try """
                 #!/bin/sh
+                \(SwiftStandIn.describesTheWorkbench)
                 echo "mode=$WORKBENCH_SWIFT_MODE $*" >> '\(calls.path)'
                 cat '\(folder.path)/build.log'
                 mkdir -p Workbench/.build/debug && cp '\(program.path)' Workbench/.build/debug/Workbench
