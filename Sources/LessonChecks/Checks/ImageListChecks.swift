@@ -48,6 +48,11 @@ public enum ImageListChecks {
                 child.environment["XDG_CACHE_HOME"] = caches.path
                 run = try await child.finished()
                 if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
+                // A report handed over before the crash: the story was over, and its verdicts stand.
+                if let signal = run.signal, let data = run.report, let report = try? JSONDecoder().decode(Report.self, from: data) {
+                    narrate?(CrashDiagnosis(errors: run.errors, signal: signal, root: root).afterTheStory)
+                    return report
+                }
                 // A race crashes some runs, not all: a crashed scenario is played again before its bugs are given up.
                 guard run.signal != nil, attempt < crashAttempts else { break }
                 narrate?(
