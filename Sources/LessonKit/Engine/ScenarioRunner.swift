@@ -169,6 +169,7 @@ private final class ActiveRun: @unchecked Sendable {
             seams.clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
             if stuck == nil { stuck = SwiftTaskActivity.startWatching() }
             event("launch")
+            noteLaunch()
             app.launch()
             // After the launch: an app may make its caches folder as it starts.
             seams.cachesFolder.watchReads()
@@ -394,6 +395,7 @@ private final class ActiveRun: @unchecked Sendable {
             event("relaunch")
             app.retire()
             events.relaunch(requestsSoFar: seams.network.log.count)
+            noteLaunch()
             app.launch()
         case .deleteCachesFolder:
             event("caches folder deleted")
@@ -532,6 +534,13 @@ private final class ActiveRun: @unchecked Sendable {
         ]
         if let ms = report.timeToAllVisibleMs { parts.append("all visible icons after \(Int(ms.rounded())) ms") }
         return parts.joined(separator: " · ")
+    }
+
+    /// The app is about to launch: what it finds (the files in its caches folder) and the requests so far.
+    private func noteLaunch() {
+        events.launching(
+            atMs: seams.clock.now.milliseconds, requestsSoFar: seams.network.counts.requests,
+            diskCacheFiles: CacheFolder.files(in: setup.cachesDirectory).count)
     }
 
     private func event(_ label: String) {
