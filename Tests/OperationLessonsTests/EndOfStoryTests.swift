@@ -42,7 +42,7 @@ struct EndOfStoryTests {
         #expect(run.crashed)
         #expect(run.output.isEmpty)
         let diagnosis = CrashDiagnosis(errors: run.errors, signal: run.status, root: Rig.packageRoot)
-        #expect(diagnosis.place?.hasPrefix("Tests/Fixtures/AssertedDownload/AppsViewController.swift:57:") == true)
+        #expect(diagnosis.place?.hasPrefix("Tests/Fixtures/AssertedDownload/AppsViewController.swift:61:") == true)
     }
 
     /// A crash once the report is handed over is said as after the story,

@@ -4,8 +4,10 @@ import SlowNetwork
 import TableKit
 
 // Step 3's controller as a published one writes it, sure that every download
-// works: it `assert`s on the download's result. A failed download (offline)
-// crashes it there, on the download's thread; where no download fails, it
+// works: it `assert`s on the download's result as the row is reloaded. A
+// failed download (offline) crashes it there, on the main queue (one thread
+// at a time: two threads crashing at once can leave the Swift backtracer
+// waiting for ever, and a test waiting for it); where no download fails, it
 // must play to its end, whatever was still in flight when the story ended.
 
 final class AppInfo: Decodable {
@@ -54,9 +56,9 @@ class AppsViewController: TableViewController, LessonController {
         cell.imageView.image = Image.placeholder
         queue.addOperation {
             let data = URL(string: app.icon).flatMap { try? self.network.data(contentsOf: $0) }
-            assert(data != nil, "the download of \(app.icon) failed")
             app.image = data.flatMap { Image(data: $0) }
             OperationQueue.main.addOperation {
+                assert(data != nil, "the download of \(app.icon) failed")
                 self.tableView.reloadRows(at: [indexPath])
             }
         }
