@@ -115,6 +115,12 @@ let package = Package(
             name: "UnwrappedImageFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
             path: "Tests/Fixtures/UnwrappedImage", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
             linkerSettings: appSanitizerLink),
+        // Step 3's controller `assert`ing on each download's result, played by EndOfStoryTests: the end of a story
+        // must fail none of its downloads.
+        .executableTarget(
+            name: "AssertedDownloadFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            path: "Tests/Fixtures/AssertedDownload", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
+            linkerSettings: appSanitizerLink),
         // The blogs' `AsyncOperation`, with no lock, played by exercise 10's checks (race-built, by
         // ThreadSanitizerTests): the queue's threads read its state while its download writes it.
         .executableTarget(

@@ -77,6 +77,13 @@ public struct CrashDiagnosis: Sendable, Equatable {
         return "your program crashed (its backtrace does not reach your code)"
     }
 
+    /// A crash once the story was over (its report handed over), said as
+    /// that: what the network's shutdown failed then, a device would never
+    /// have failed, so it is no scenario's verdict.
+    public var afterTheStory: String {
+        "it crashed after the story ended, which no verdict counts: \(crashedAt)" + (message.map { " (\($0))" } ?? "")
+    }
+
     /// The whole diagnosis in one line, for a check's verdict.
     public var line: String {
         [message, (harnessPlace == nil ? place : nil).map { "at " + $0 }, reading, hint.map { "try: " + $0 }]

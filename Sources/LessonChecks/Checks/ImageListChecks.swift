@@ -57,6 +57,11 @@ public enum ImageListChecks {
                     narrate?(stopped.said)
                     throw RunFailure(stopped.phrase, unmeasured: true)
                 }
+                // A report handed over before the crash: the story was over, and its verdicts stand.
+                if let signal = run.signal, let data = run.report, let report = try? JSONDecoder().decode(Report.self, from: data) {
+                    narrate?(CrashDiagnosis(errors: run.errors, signal: signal, root: root).afterTheStory)
+                    return report
+                }
                 // A race crashes some runs, not all: a crashed scenario is played again before its bugs are given up.
                 guard run.signal != nil, attempt < crashAttempts else { break }
                 narrate?(

@@ -16,7 +16,8 @@ extension Report {
         let log = network.log
         run = RunFigures(
             lesson: setup.lesson, title: setup.title, scenario: setup.scenario.name, seed: setup.options.seed,
-            speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds)
+            speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds,
+            launches: LaunchFigures.each(of: events.launches, requests: log.count))
         self.network = NetworkFigures(log, events: events)
         screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: clock.firstQueueLimit)
         self.idealTimeToAllVisibleMs = FrameFigures.idealTimeToAllVisibleMs(
@@ -47,6 +48,18 @@ extension Report {
                 + "the app's own, not Dispatch or an OperationQueue), which the clock cannot wait for until it "
                 + "asks the network"
         ]
+    }
+}
+
+extension LaunchFigures {
+    /// Each launch's figures: its requests are those made until the next launch, or the end.
+    static func each(of launches: [ScriptEvents.Launch], requests: Int) -> [LaunchFigures] {
+        launches.indices.map { index in
+            let until = launches.indices.contains(index + 1) ? launches[index + 1].requestsBefore : requests
+            let launch = launches[index]
+            return LaunchFigures(
+                atMs: launch.ms, requests: until - launch.requestsBefore, diskCacheFiles: launch.diskCacheFiles)
+        }
     }
 }
 

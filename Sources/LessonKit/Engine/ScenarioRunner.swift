@@ -26,6 +26,11 @@ public struct ScenarioSetup: Sendable {
     /// How long the clock may wait for the app, in wall time, before the run
     /// gives up and says what was still busy.
     public var hangLimit: Duration = .seconds(30)
+    /// Called on the main queue with the story's report once the requests in
+    /// flight at its end have had their answers, just before the network is
+    /// shut down: a program hands its report over here, so that a crash from
+    /// what the shutdown fails is known to have come after the story.
+    public var storyOver: (@Sendable (Report) -> Void)?
 
     public init(
         lesson: String, title: String, controller: any LessonController.Type, scenario: Scenario,
@@ -120,8 +125,14 @@ private final class ActiveRun: @unchecked Sendable {
         case playing
         /// The story has ended; the report waits for one more main-queue turn (`finish`).
         case finishing
-        /// The network is shut down, and the app hears that its requests failed;
-        /// the run closes once it is idle again.
+        /// The requests in flight when the story ended, and those the app
+        /// starts after it, get the answers they are due, at their time, as on
+        /// a device: the end of a story fails nothing the app would not have
+        /// seen fail. For at most `answersAfterTheStory` of story time: then
+        /// the app's process is over.
+        case answeringLast(Ending)
+        /// The network is shut down: what started after the story's end fails;
+        /// the run closes once the app is idle again.
         case hearingFailures(Ending)
         case closed
     }
@@ -130,7 +141,13 @@ private final class ActiveRun: @unchecked Sendable {
     private struct Ending {
         var report: Report
         let requests: [Request]
+        /// When the network is shut down at the latest.
+        let shutdownDue: StoryTime
     }
+
+    /// How long after the story the app's requests still get their answers
+    /// (queued downloads that start as earlier ones end; a slow row's 10 s).
+    private static let answersAfterTheStory = StoryTime.seconds(60)
 
     init(setup: ScenarioSetup, done: @escaping (ScenarioResult) -> Void) {
         self.setup = setup
@@ -152,6 +169,7 @@ private final class ActiveRun: @unchecked Sendable {
             seams.clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
             if stuck == nil { stuck = SwiftTaskActivity.startWatching() }
             event("launch")
+            noteLaunch()
             app.launch()
             // After the launch: an app may make its caches folder as it starts.
             seams.cachesFolder.watchReads()
@@ -193,10 +211,16 @@ private final class ActiveRun: @unchecked Sendable {
         defer { unseen_turn_end() }
         switch phase {
         case .finishing, .closed: return
-        case .playing, .hearingFailures: break
+        case .playing, .answeringLast, .hearingFailures: break
         }
         seams.clock.noteMainQueueThread()
-        if stuck != nil { return isPlaying ? finish() : close() }
+        if stuck != nil {
+            switch phase {
+            case .playing: return finish()
+            case .answeringLast(let ending): return shutDown(ending)
+            default: return close()
+            }
+        }
         let changes = seam_generation()
         switch seams.activity.look(mainThreadWaits: false) {
         case .busy(let reason):
@@ -213,6 +237,7 @@ private final class ActiveRun: @unchecked Sendable {
         case .idle:
             wall.hangGuard.clear()
             if seams.activity.releaseHeldWork() { return nextTurn() }
+            if case .answeringLast(let ending) = phase { return answerLast(ending) }
             if case .hearingFailures = phase { return close() }
             if events.measuresMemoryOnceIdle { measureMemoryAfterWarning() }
             moveOn()
@@ -367,6 +392,7 @@ private final class ActiveRun: @unchecked Sendable {
             event("relaunch")
             app.retire()
             events.relaunch(requestsSoFar: seams.network.log.count)
+            noteLaunch()
             app.launch()
         case .deleteCachesFolder:
             event("caches folder deleted")
@@ -426,15 +452,36 @@ private final class ActiveRun: @unchecked Sendable {
         let saved = seam_leave_run()
         DispatchQueue.main.async { [self] in
             report.controllerFreed = app.lastRetiredIsFreed
-            // The requests as the story ends, before the shutdown fails those still in flight.
-            phase = .hearingFailures(Ending(report: report, requests: seams.network.log.inStoryOrder))
-            // The run closes once the app is idle again: what it does on
-            // hearing of the failures (a completion that calls a controller
-            // that is gone) runs in every run, not as the threads' timing has it.
-            seams.network.shutdown()
+            // The requests as the story ends, before their last answers come.
+            phase = .answeringLast(
+                Ending(
+                    report: report, requests: seams.network.log.inStoryOrder,
+                    shutdownDue: seams.clock.now + Self.answersAfterTheStory))
             asTheApp { turn() }
         }
         seam_restore(saved)
+    }
+
+    /// The app is idle after the story: the next answer due to a request in
+    /// flight is played, at its time, as the story's were (what the app does
+    /// with it, a completion that calls a controller that is gone, runs in
+    /// every run, not as the threads' timing has it). Once none is in flight,
+    /// or its time is up, the network is shut down.
+    private func answerLast(_ ending: Ending) {
+        guard seams.network.counts.inFlight > 0, let due = seams.clock.nextDue, due <= ending.shutdownDue else {
+            return shutDown(ending)
+        }
+        seams.clock.advance(to: due)
+        nextTurn()
+    }
+
+    /// The story's report is handed over, then the network is shut down: what
+    /// the app started after the story fails; the run closes once it is idle.
+    private func shutDown(_ ending: Ending) {
+        phase = .hearingFailures(ending)
+        setup.storyOver?(ending.report)
+        seams.network.shutdown()
+        nextTurn()
     }
 
     /// Ends the run once the app is idle after the shutdown: the result goes back.
@@ -484,6 +531,13 @@ private final class ActiveRun: @unchecked Sendable {
         ]
         if let ms = report.timeToAllVisibleMs { parts.append("all visible icons after \(Int(ms.rounded())) ms") }
         return parts.joined(separator: " · ")
+    }
+
+    /// The app is about to launch: what it finds (the files in its caches folder) and the requests so far.
+    private func noteLaunch() {
+        events.launching(
+            atMs: seams.clock.now.milliseconds, requestsSoFar: seams.network.counts.requests,
+            diskCacheFiles: CacheFolder.files(in: setup.cachesDirectory).count)
     }
 
     private func event(_ label: String) {

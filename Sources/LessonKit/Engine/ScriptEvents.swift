@@ -9,6 +9,8 @@ struct ScriptEvents {
     var scrolls = ScrollSpans()
     private(set) var memoryWarnings = 0
     private(set) var requestsAtRelaunch: Int?
+    /// Each launch of the app, the first and one per relaunch, as it began.
+    private(set) var launches: [Launch] = []
     private(set) var requestsAtMemoryWarning: Int?
     /// Image bytes no cell held once the app had done all it does about the last warning.
     var liveImageBytesAfterWarning: Int?
@@ -28,4 +30,15 @@ struct ScriptEvents {
     }
 
     mutating func relaunch(requestsSoFar: Int) { requestsAtRelaunch = requestsSoFar }
+
+    /// The app is about to launch: when, the requests made before, and the files in its caches folder.
+    mutating func launching(atMs ms: Double, requestsSoFar: Int, diskCacheFiles: Int) {
+        launches.append(Launch(ms: ms, requestsBefore: requestsSoFar, diskCacheFiles: diskCacheFiles))
+    }
+
+    struct Launch {
+        let ms: Double
+        let requestsBefore: Int
+        let diskCacheFiles: Int
+    }
 }

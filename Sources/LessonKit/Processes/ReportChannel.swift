@@ -11,11 +11,14 @@ public enum ReportChannel {
     /// The variable holding the file's path, set by `ChildProcess.receivesReport`.
     static let variable = "OPERATION_LESSONS_REPORT_FILE"
 
+    /// Whether a harness named a file for the report (rather than a person asking for `--json`).
+    static var isToHarness: Bool { !(ProcessInfo.processInfo.environment[variable] ?? "").isEmpty }
+
     /// Sends `json`: to the harness's file when this program was started with
     /// one, else to standard output (a person or a script asked for `--json`).
     /// False, said on standard error, when the harness's file cannot be written.
     static func send(_ json: String, program: String) -> Bool {
-        guard let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty else {
+        guard isToHarness, let path = ProcessInfo.processInfo.environment[variable] else {
             return StandardStream.output.line(json)
         }
         do {

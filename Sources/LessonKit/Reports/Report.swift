@@ -165,6 +165,10 @@ public struct Report: Codable, Equatable, Sendable {
         if let requestsAfterRelaunch = self.requestsAfterRelaunch {
             sentences.append("After the relaunch: \(counted(requestsAfterRelaunch, "request")).")
         }
+        if self.launches.count > 1 {
+            let each = self.launches.map { "\($0.requests) (\(counted($0.diskCacheFiles, "file")) on disk)" }
+            sentences.append("Requests at each launch: " + each.joined(separator: ", then ") + ".")
+        }
         return sentences
     }
 

@@ -8,6 +8,18 @@ public struct RunFigures: Codable, Equatable, Sendable {
     public var latencyMs = 0.0
     /// How long the story lasted.
     public var durationMs = 0.0
+    /// Each launch of the app: the first, and one per relaunch.
+    public var launches: [LaunchFigures] = []
+}
+
+/// One launch of the app, from its start to the next launch or the story's end.
+public struct LaunchFigures: Codable, Equatable, Sendable {
+    /// When it launched, in story milliseconds.
+    public var atMs = 0.0
+    /// The requests it started.
+    public var requests = 0
+    /// The files its caches folder held as it launched.
+    public var diskCacheFiles = 0
 }
 
 /// From the request log.

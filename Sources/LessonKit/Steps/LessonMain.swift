@@ -104,19 +104,26 @@ public enum LessonMain {
         let screen = Screen(options: options, entry: entry, scenario: scenario, stream: stream, session: session)
         screen.begin()
         let keyboard = session?.listen()
-        let result = await ScenarioRunner.run(
-            ScenarioSetup(
-                lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag))" } ?? ""),
-                controller: variant?.controller ?? controller, scenario: scenario, options: options,
-                catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
-                paced: options.pace ?? screen.live))
+        var setup = ScenarioSetup(
+            lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag))" } ?? ""),
+            controller: variant?.controller ?? controller, scenario: scenario, options: options,
+            catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
+            paced: options.pace ?? screen.live)
+        // Handed over as the story ends: a crash after that, from what the network's shutdown fails, is one the
+        // harness knows came after the story.
+        let handedOverAtTheEnd = options.json && stream == nil && ReportChannel.isToHarness
+        if handedOverAtTheEnd { setup.storyOver = { report in _ = ReportChannel.send(report.json(), program: program) } }
+        let result = await ScenarioRunner.run(setup)
         keyboard?.restore()
         screen.end()
 
         if let stream {
             stream.end(FrameStream.End(report: result.report, timeline: result.timeline))
         } else if options.json {
-            guard ReportChannel.send(result.report.json(), program: program) else { return 1 }
+            // Sent again, when handed over already, only if the run got stuck since.
+            if !handedOverAtTheEnd || result.report.stuck != nil {
+                guard ReportChannel.send(result.report.json(), program: program) else { return 1 }
+            }
         } else {
             var summary = result.report.summary.split(separator: "\n", omittingEmptySubsequences: false)
             if startsCold && !options.clearCache {
