@@ -232,14 +232,19 @@ import Testing
         let stopped = try #require(said.range(of: "✗ stopped after "), "\(said.suffix(3000))")
         let firstVerdict = try #require(said.range(of: "? unchecked "), "\(said.suffix(3000))")
         #expect(stopped.lowerBound < firstVerdict.lowerBound, "the stop is said first")
-        // The loop's line when the instruction the signal found has one; its file and function always.
-        let place = try #require(
-            said.components(separatedBy: "It was here: ").dropFirst().first?.prefix { $0 != "\n" },
-            "\(said.suffix(3000))")
-        #expect(place.hasPrefix("\(WorkbenchLayout.code)AppsViewController.swift"), "\(place)")
-        #expect(place.hasSuffix("(AppsViewController.tableView(_:cellForRowAt:))"), "\(place)")
-        if place.contains(".swift:") {
-            #expect(place.hasPrefix("\(WorkbenchLayout.code)AppsViewController.swift:\(loop + 1):"), "\(place)")
+        // Where it was comes from the Swift backtracer, which `.ci/run`'s Thread Sanitizer leg turns off.
+        if ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"]?.contains("enable=no") == true {
+            #expect(!said.contains("It was here: "), "\(said.suffix(3000))")
+        } else {
+            // The loop's line when the instruction the signal found has one; its file and function always.
+            let place = try #require(
+                said.components(separatedBy: "It was here: ").dropFirst().first?.prefix { $0 != "\n" },
+                "\(said.suffix(3000))")
+            #expect(place.hasPrefix("\(WorkbenchLayout.code)AppsViewController.swift"), "\(place)")
+            #expect(place.hasSuffix("(AppsViewController.tableView(_:cellForRowAt:))"), "\(place)")
+            if place.contains(".swift:") {
+                #expect(place.hasPrefix("\(WorkbenchLayout.code)AppsViewController.swift:\(loop + 1):"), "\(place)")
+            }
         }
         #expect(!said.contains("✗ not fixed") && !said.contains("✗ broken"), "\(said.suffix(3000))")
         #expect(said.contains("not measured: the standard run was stopped after "))

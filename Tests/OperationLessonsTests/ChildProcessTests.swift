@@ -181,7 +181,9 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
         let run = try await LessonProcess.run("BlogOperationFixture", [], environment: ["FIXTURE_STARTS": announcements.path])
         let started = try await announcements.lines().compactMap { pid_t($0) }
         defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
-        #expect(run.status == 0, "\(run.errors)")
+        // The fixture is the blogs' lockless operation: a TSan-built child reports its race and exits 66, which is
+        // not what this test is about.
+        #expect(run.status == 0 || (ThreadSanitizer.inChildren && run.status == 66), "\(run.errors)")
         try #require(started.count == 1, "the learner's code started nothing")
         #expect(!isAlive(started[0]), "left running under PID 1")
     }
