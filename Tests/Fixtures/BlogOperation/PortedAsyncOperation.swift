@@ -1,1 +1,1 @@
-../../OperationLessonsTests/PortedAsyncOperation.swift
+../../OperationLessonsTests/Ported/PortedAsyncOperation.swift

@@ -17,7 +17,7 @@ enum Rig {
 
     /// The package's root folder, found from this file's path.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Where `swift build` / `swift test` put the executables: beside the test bundle.
     static var productsDirectory: URL {
