@@ -118,21 +118,12 @@ import Testing
         }
     }
 
-    /// The intermediate files that do not compile today, each because its part uses what a later part of the same
-    /// text adds (step 5's block calls `downloadFinished`, part 3's; step 6 reads `cacheFile(for:)`, part 4's) or
-    /// because a line-by-line walk cannot split a change block the text's parts share. Exact, so that a text or
-    /// walk change that mends or breaks one is seen here; the site shows them all the same.
-    static let uncompilable: Set<String> = [
-        "step 3, part 3", "step 4, part 1", "step 5, part 2", "step 6, part 2", "step 6, part 3", "step 7, part 2",
-        "step 10, part 1",
-    ]
-
     /// Every intermediate file a code step shows compiles, with the rest of its step's files as they are at that
-    /// point (typechecked against the package's own build, in the step's language mode), but the known ones above.
+    /// point (typechecked against the package's own build, in the step's language mode): a part never uses what a
+    /// later part adds, and no two parts share a change.
     @Test func everyIntermediateFileCompiles() async throws {
         let arguments = SiteBuilder.importArguments(Rig.productsDirectory)
         var checked = 0
-        var failures: [String] = []
         for page in try Self.catalog.get().pages {
             var now: [String: [String]] = [:]
             for file in page.walk.files {
@@ -186,16 +177,12 @@ import Testing
                 compile.errors = .intoOutput
                 let compiled = try await compile.finished()
                 checked += 1
-                if compiled.status != 0 {
-                    let first = compiled.output.components(separatedBy: "\n").first { $0.contains("error:") } ?? compiled.output
-                    failures.append("step \(page.entry.number), part \(step.part.number)")
-                    if !Self.uncompilable.contains(failures.last!) {
-                        Issue.record("does not compile: \(failures.last!) (\(step.file.name)): \(first)")
-                    }
-                }
+                let first = compiled.output.components(separatedBy: "\n").first { $0.contains("error:") } ?? compiled.output
+                #expect(
+                    compiled.status == 0,
+                    "does not compile: step \(page.entry.number), part \(step.part.number) (\(step.file.name)): \(first)")
             }
         }
-        #expect(Set(failures) == Self.uncompilable, "compiles now: \(Self.uncompilable.subtracting(failures).sorted())")
         #expect(checked > 30)
     }
 }
