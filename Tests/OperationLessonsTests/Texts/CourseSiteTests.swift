@@ -102,6 +102,76 @@ import Testing
         #expect(walk.steps[1].previousLines == walk.steps[0].lines)
     }
 
+    /// A comment the diff adds comes with the code below it: above a line a later part claims (inside or outside
+    /// a brace), it is that part's, not the part of the line before it.
+    @Test func aNewCommentComesWithTheCodeBelowIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["A", "B"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try "func f() {\n    one()\n}\n\nfunc g() {\n    old()\n}\n".write(
+            to: folder.appendingPathComponent("A/F.swift"), atomically: true, encoding: .utf8)
+        try "func f() {\n    zero()\n    // Then two.\n    two()\n    one()\n}\n\n// g calls three.\nfunc g() {\n    three()\n}\n"
+            .write(to: folder.appendingPathComponent("B/F.swift"), atomically: true, encoding: .utf8)
+        let text = """
+            # Step 2 · Test
+
+            ## The fix
+
+            ```sh
+            diff -u A/F.swift B/F.swift
+            ```
+
+            1. **First** `zero()`.
+            2. **Second** `two()`.
+            3. **Third** `three()`.
+            """
+        let walk = try FixWalk(document: LessonDocument(text: text), root: folder, fallback: nil)
+        #expect(walk.steps.map(\.highlighted) == [[2], [3, 4], [8, 10]])
+    }
+
+    /// DocC's pitfalls, on every page: a `@Code` with no `previousFile:` highlights nothing, and a file whose
+    /// `name:` changes between steps stops being highlighted; so every one has a previous file, and its name is
+    /// the file's own (its resource's, less the `05-2-` that orders it). A step that takes code out says so,
+    /// since deleted lines simply vanish from the pane.
+    @Test func everyCodeStepShowsWhatChanged() throws {
+        let catalog = try Self.catalog.get()
+        let files = try catalog.files()
+        let pattern = #/@Code\(name: "([^"]+)", file: "([^"]+)"(, previousFile: "([^"]+)")?\)/#
+        var codes = 0
+        for (path, data) in files where path.hasSuffix(".tutorial") {
+            for match in String(decoding: data, as: UTF8.self).matches(of: pattern) {
+                let (name, file) = (String(match.output.1), String(match.output.2))
+                #expect(match.output.4 != nil, "\(path): \(file) has no previousFile")
+                #expect(file.hasSuffix("-" + name), "\(path): \(file) is shown as \(name)")
+                codes += 1
+            }
+        }
+        #expect(codes > 40)
+        var saying = 0
+        for (index, page) in catalog.pages.enumerated() {
+            let next = index + 1 < catalog.pages.count ? catalog.pages[index + 1] : nil
+            let shown = page.steps(next: next).filter { $0.code?.contains("-bug-") == false }
+            #expect(shown.count == page.walk.steps.count)
+            for (text, step) in zip(shown.map(\.text), page.walk.steps) {
+                let gone = lineChanges(from: step.previousLines, to: step.lines).flatMap { step.previousLines[$0.old] }
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }
+                guard !gone.isEmpty else { continue }
+                let said = "It takes out or rewrites " + (gone.count == 1 ? "`" : "\(gone.count) lines of code, from `")
+                let quoted = text.components(separatedBy: said).dropFirst().first?.components(separatedBy: "`").first
+                #expect(
+                    quoted.map { quoted in
+                        gone.contains { $0.hasPrefix(quoted.hasSuffix(" …") ? String(quoted.dropLast(2)) : quoted) }
+                    } == true,
+                    "step \(page.entry.number), part \(step.part.number): \(gone.count) lines go unsaid")
+                saying += 1
+            }
+        }
+        #expect(saying > 10)
+    }
+
     @Test func everyQuizHasOneRightAnswerPerQuestion() throws {
         for page in try Self.catalog.get().pages {
             #expect((2...4).contains(page.quiz.count), "step \(page.entry.number): \(page.quiz.count) questions")
