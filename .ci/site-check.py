@@ -192,6 +192,9 @@ def check_page(browser, base, page, shots, failures, counts):
             in_view = browser.wait_for(in_view, 3)
             if not in_view:
                 fail(f"step {index + 1} ({step['code']}): its highlighted lines are not in view for the screenshot")
+            # The step's card takes its focus a moment after the pane switches, and fades in: the picture waits.
+            browser.wait_for(f"document.querySelectorAll('.step')[{index}].classList.contains('focused')", 2)
+            time.sleep(0.5)
             browser.screenshot(os.path.join(shots, f"{name}.png"))
     if shot_at is None:
         browser.screenshot(os.path.join(shots, f"{name}.png"))
