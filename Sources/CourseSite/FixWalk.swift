@@ -130,7 +130,8 @@ public struct FixWalk: Sendable {
             let lines = added.filter { $0.file == file }.map(\.line)
             guard !lines.isEmpty else { continue }
             if owner[file].isEmpty {
-                let title = files[file].before == nil ? "New: \(files[file].name)" : "The changes to \(files[file].name)"
+                let name = files[file].name
+                let title = files[file].before == nil ? "New: \(name)" : "The changes to \(name)"
                 let about = Self.sentence(about: files[file].name, in: fix)
                 parts.append(
                     FixPart(

@@ -70,32 +70,27 @@ import Testing
         }
     }
 
+    /// The walk of `A/F.swift` → `B/F.swift` in a scratch folder, with these numbered parts as "The fix" lists them.
+    static func walk(from old: String, to new: String, parts: [String]) throws -> FixWalk {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, text) in [("A", old), ("B", new)] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+            try text.write(to: folder.appendingPathComponent(name + "/F.swift"), atomically: true, encoding: .utf8)
+        }
+        let list = parts.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
+        let text = "# Step 2 · Test\n\n## The fix\n\n```sh\ndiff -u A/F.swift B/F.swift\n```\n\n" + list + "\n"
+        return try FixWalk(document: LessonDocument(text: text), root: folder, fallback: nil)
+    }
+
     /// A walk fed a known diff: parts claim their anchors' lines (a brace's whole body when it is new), and the
     /// file between them is the old one with the earlier parts applied.
     @Test func aWalkAppliesThePartsInOrder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for name in ["A", "B"] {
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
-        }
-        try "func f() {\n    one()\n}\n".write(
-            to: folder.appendingPathComponent("A/F.swift"), atomically: true, encoding: .utf8)
-        try "func f() {\n    zero()\n    one()\n    queue.add {\n        two()\n    }\n}\n".write(
-            to: folder.appendingPathComponent("B/F.swift"), atomically: true, encoding: .utf8)
-        let text = """
-            # Step 2 · Test
-
-            ## The fix
-
-            ```sh
-            diff -u A/F.swift B/F.swift
-            ```
-
-            1. **First** `zero()`.
-            2. **Second**, the queue: `queue.add { … }`.
-            """
-        let walk = try FixWalk(document: LessonDocument(text: text), root: folder, fallback: nil)
+        let walk = try Self.walk(
+            from: "func f() {\n    one()\n}\n",
+            to: "func f() {\n    zero()\n    one()\n    queue.add {\n        two()\n    }\n}\n",
+            parts: ["**First** `zero()`.", "**Second**, the queue: `queue.add { … }`."])
         #expect(walk.unplaced.isEmpty)
         #expect(walk.steps.map(\.highlighted) == [[2], [4, 5, 6]])
         #expect(walk.steps[0].lines == ["func f() {", "    zero()", "    one()", "}"])
@@ -105,30 +100,11 @@ import Testing
     /// A comment the diff adds comes with the code below it: above a line a later part claims (inside or outside
     /// a brace), it is that part's, not the part of the line before it.
     @Test func aNewCommentComesWithTheCodeBelowIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for name in ["A", "B"] {
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
-        }
-        try "func f() {\n    one()\n}\n\nfunc g() {\n    old()\n}\n".write(
-            to: folder.appendingPathComponent("A/F.swift"), atomically: true, encoding: .utf8)
-        try "func f() {\n    zero()\n    // Then two.\n    two()\n    one()\n}\n\n// g calls three.\nfunc g() {\n    three()\n}\n"
-            .write(to: folder.appendingPathComponent("B/F.swift"), atomically: true, encoding: .utf8)
-        let text = """
-            # Step 2 · Test
-
-            ## The fix
-
-            ```sh
-            diff -u A/F.swift B/F.swift
-            ```
-
-            1. **First** `zero()`.
-            2. **Second** `two()`.
-            3. **Third** `three()`.
-            """
-        let walk = try FixWalk(document: LessonDocument(text: text), root: folder, fallback: nil)
+        let walk = try Self.walk(
+            from: "func f() {\n    one()\n}\n\nfunc g() {\n    old()\n}\n",
+            to: "func f() {\n    zero()\n    // Then two.\n    two()\n    one()\n}\n\n"
+                + "// g calls three.\nfunc g() {\n    three()\n}\n",
+            parts: ["**First** `zero()`.", "**Second** `two()`.", "**Third** `three()`."])
         #expect(walk.steps.map(\.highlighted) == [[2], [3, 4], [8, 10]])
     }
 
