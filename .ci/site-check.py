@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The course's web site, checked in a real browser (Chromium, headless, driven over its debugging pipe).
 
-For every tutorial page that `lessons site` wrote expectations for (site-check.json): each step's text; for a
-code step, scrolled to as a reader scrolls, the file the code pane shows and the lines it highlights; the timeline
-picture loaded; each quiz question answered wrong (marked wrong, its explanation shown), then right (marked
+The site's root leads to the table of contents. For every tutorial page that `lessons site` wrote expectations for
+(site-check.json): each step's text; for a code step, scrolled to as a reader scrolls, the file the code pane shows
+and the lines it highlights; the timeline picture loaded; each quiz question answered wrong (marked wrong, its explanation shown), then right (marked
 right), to its end. One screenshot per page goes to the screenshot folder, taken at the middle step of the fix with
 its highlighted lines in view (a page whose lines cannot be brought into view fails). Python's standard library only.
 
@@ -245,6 +245,12 @@ def main():
     failures = []
     counts = {"pages": 0, "steps": 0, "highlights": 0, "pictures": 0, "questions": 0}
     try:
+        # The site's root: DocC's app finds no page at `/`, so `lessons site` writes one that leads to the contents.
+        browser.send("Page.navigate", {"url": base}, page=True)
+        if not browser.wait_for("location.pathname.endsWith('/tutorials/course/') "
+                                "&& document.querySelectorAll('.chapter, .volume, h1').length > 0", 20):
+            failures.append(f"root: {base} does not lead to the table of contents "
+                            f"(at {browser.js('location.pathname')})")
         for page in pages:
             check_page(browser, base, page, shots, failures, counts)
     finally:
