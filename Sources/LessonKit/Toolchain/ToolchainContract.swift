@@ -48,7 +48,7 @@ public enum ToolchainContract {
             what: "A program's own dispatch_async and relatives replace libdispatch's for every caller, Swift's "
                 + "Dispatch and Foundation included (interposition by definition)",
             usedIn: ["Sources/DispatchSeam/DispatchSeam.c"], probed: .atEveryStart,
-            probe: "a block handed to DispatchQueue.global() is counted by the seam",
+            probe: "a block handed to a DispatchQueue is counted by the seam",
             check: ToolchainProbes.interposition),
         ToolchainFact(
             name: "interceptor",
