@@ -99,6 +99,18 @@ import Testing
         #expect(run.standardError.contains("(dispatch-seam: "), "\(run.standardError)")
     }
 
+    /// `lessons check` refuses before it builds the learner's workbench, whose every run would be refused.
+    @Test func lessonsCheckRefusesBeforeBuilding() async throws {
+        let root = try ScratchFolder.make("toolchain-check")
+        defer { ScratchFolder.remove(root) }
+        let run = try await Rig.runProduct(
+            "lessons", ["check", "2", "--root", root.path], environment: [ToolchainContract.breakSetting: "rename"])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty, "\(run.standardOutput.prefix(300))")
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix(Self.refusal("rename", program: "lessons check")), "\(lines)")
+    }
+
     @Test func doctorPrintsEveryRowInEightyColumns() async throws {
         let run = try await Rig.runProduct("lessons", ["doctor"])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
