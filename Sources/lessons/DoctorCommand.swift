@@ -59,7 +59,8 @@ enum DoctorCommand: LessonsCommand {
             case .fails(let finding): ("✗", finding)
             case .notHere(let finding): ("·", finding)
             }
-        let text = mark + " " + fact.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+        let text =
+            mark + " " + fact.name.padding(toLength: 16, withPad: " ", startingAt: 0)
             + when(fact).padding(toLength: 8, withPad: " ", startingAt: 0) + TerminalText.printable(finding)
         return TerminalText.fitted(text, to: 80, padded: false)
     }

@@ -170,11 +170,13 @@ public enum ToolchainContract {
             let breaks = breakable.contains(fact.name) ? " (`\(breakSetting)=\(fact.name)`)" : ""
             return "| `\(fact.name)` | \(fact.what) | \(files) | \(checkedOn) | \(fact.probe) | \(when)\(breaks) |"
         }
-        return (["| Fact | What the seams rely on | Used in | Checked on | Probe | Probed |", "|---|---|---|---|---|---|"]
+        return
+            (["| Fact | What the seams rely on | Used in | Checked on | Probe | Probed |", "|---|---|---|---|---|---|"]
             + rows).joined(separator: "\n")
     }
 
-    /// The facts a seam can break on purpose (`breakSetting`): the start-up probes but the race build's.
+    /// The facts a seam can break on purpose (`breakSetting`): every start-up one but the interceptor names (a race
+    /// build's) and corelibs' operations, which no seam can change.
     public static let breakable = [
         "dispatch-seam", "main-queue", "overcommit", "block-abi", "rename", "task-hook", "task-hook-alone",
     ]

@@ -52,9 +52,12 @@ import Testing
             name: "pool-growth", what: "", usedIn: [], probed: .byDoctor("slow"), probe: "",
             check: { .fails("the pool grew at once") })
         #expect(ToolchainContract.refusal(among: [slow]) == nil)
-        let refusal = try #require(ToolchainContract.refusal(among: [slow] + ToolchainContract.facts.filter {
-            $0.name != real.name
-        } + [broken]))
+        let refusal = try #require(
+            ToolchainContract.refusal(
+                among: [slow]
+                    + ToolchainContract.facts.filter {
+                        $0.name != real.name
+                    } + [broken]))
         #expect(refusal.contains("(operation-queue: OperationQueue.current was not the operation's queue)"))
         #expect(!refusal.contains("\n"))
     }
@@ -68,7 +71,8 @@ import Testing
         #expect(run.output.isEmpty, "\(run.output.prefix(300))")
         let lines = run.errors.split(separator: "\n")
         #expect(lines.count == 1, "\(run.errors)")
-        #expect(lines.first?.hasPrefix(Self.refusal(fact, program: "Lesson02AsyncPlaceholder")) == true, "\(run.errors)")
+        #expect(
+            lines.first?.hasPrefix(Self.refusal(fact, program: "Lesson02AsyncPlaceholder")) == true, "\(run.errors)")
     }
 
     /// The sentence a refused run says, its finding left out.
