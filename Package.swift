@@ -25,6 +25,13 @@ let lessonTargets = [
     "Lesson11SwiftConcurrency",
 ]
 
+/// The steps that offer variants: controllers with one of the step's mistakes (`--naive-pool`…), kept in
+/// `Sources/Variants/<step>` and compiled into the step.
+let stepsWithVariants: Set<String> = [
+    "Lesson05OperationPool", "Lesson06SandboxCache", "Lesson07CustomOperation", "Lesson09LotteryMachine",
+    "Lesson10WebImage",
+]
+
 /// The support libraries that tell steps 8 and 9, by the step that imports them.
 let stepStories = ["Lesson08Dependencies": "DependencyTour", "Lesson09LotteryMachine": "LotteryMachineStory"]
 
@@ -89,7 +96,10 @@ let package = Package(
                 + lessonTargets.map { .target(name: $0) }
         ),
         .target(
-            name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]),
+            name: "LessonChecks",
+            // Exercises 8 and 9 are checked in their steps' worlds, which their stories own.
+            dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]
+                + stepStories.values.sorted().map { .target(name: $0) }),
     ] + stepStories.values.sorted().map {
         // A story: the step's code driven and watched from outside, told in the terminal.
         .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
@@ -132,17 +142,33 @@ let package = Package(
             name: $0,
             dependencies: ["LessonSupport", "SlowNetwork", "TableKit"] + (usesWebImage.contains($0) ? ["WebImage"] : []),
             swiftSettings: [.swiftLanguageMode(.v5)])
-    } + lessonTargets.map {
-        // The tutorials' code predates Swift 6 and is kept in their style (the
-        // lesson texts show what Swift 6 would have said about it). One compile
-        // job per file: a batch job prints a file's warnings once per file in
-        // the batch, which made step 2's one intended warning print four times.
-        .executableTarget(
-            name: $0,
-            dependencies: [.target(name: stepStories[$0] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"]
-                + (usesWebImage.contains($0) ? ["WebImage"] : []),
-            swiftSettings: [
-                .swiftLanguageMode(swift6Steps.contains($0) ? .v6 : .v5), .unsafeFlags(["-disable-batch-mode"]),
-            ] + appSanitizer, linkerSettings: appSanitizerLink)
-    }
+    } + lessonTargets.map(stepTarget)
 )
+
+/// A step's executable target. The tutorials' code predates Swift 6 and is kept in their style (the lesson texts
+/// show what Swift 6 would have said about it). One compile job per file: a batch job prints a file's warnings once
+/// per file in the batch, which made step 2's one intended warning print four times. A step's variants (its
+/// mistakes, played with a flag) sit in `Sources/Variants/<step>`, outside the step's folder, so that `diff -r` of
+/// two steps' folders is the lesson and nothing else.
+func stepTarget(_ name: String) -> Target {
+    let variants = stepsWithVariants.contains(name) ? ["Variants/\(name)"] : []
+    var dependencies: [Target.Dependency] = [
+        .target(name: stepStories[name] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit",
+    ]
+    if usesWebImage.contains(name) { dependencies.append("WebImage") }
+    let settings: [SwiftSetting] = [
+        .swiftLanguageMode(swift6Steps.contains(name) ? .v6 : .v5), .unsafeFlags(["-disable-batch-mode"]),
+    ]
+    return .executableTarget(
+        name: name, dependencies: dependencies, path: "Sources", exclude: sourcesOfOthers(than: name),
+        sources: [name] + variants, swiftSettings: settings + appSanitizer, linkerSettings: appSanitizerLink)
+}
+
+/// What a step's target, which sits at `Sources` to reach its variants, leaves to the other targets: every other
+/// folder there, and the other steps' variants (listed, or SwiftPM warns of each of their files as unhandled).
+func sourcesOfOthers(than step: String) -> [String] {
+    let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources")
+    let folders = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+    let variants = (try? FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent("Variants").path)) ?? []
+    return folders.filter { $0 != step && $0 != "Variants" } + variants.filter { $0 != step }.map { "Variants/\($0)" }
+}

@@ -355,6 +355,7 @@ final class Tour {
             measures["limit\(limit.map(String.init) ?? "Default")MaxAtOnce"] = Double(result.maxAtOnce)
         }
         console.say(
-            "  Never more than the limit; without one, Linux's thread pool grows slowly (about a thread a second).")
+            "  Never more than the limit; without one, each operation had a thread at once, as a phone's pool gives"
+                + " blocking work up to 64 threads.")
     }
 }

@@ -15,6 +15,40 @@
 #include <string.h>
 #include <time.h>
 
+// MARK: facts broken on purpose (docs/toolchain-contract.md)
+
+/// The facts `OPERATION_LESSONS_BREAK` (a comma-separated list, for the
+/// toolchain contract's tests only) tells the seams to act as if the toolchain
+/// no longer had them, so that a test sees the start-up probe refuse.
+static const char *const breakable[] = {
+    "dispatch-seam", "main-queue", "overcommit", "block-abi", "rename", "task-hook", "task-hook-alone",
+};
+enum { break_dispatch = 1, break_main_queue = 2, break_overcommit = 4, break_block_abi = 8, break_rename = 16 };
+static unsigned broken_facts;
+static pthread_once_t broken_facts_read = PTHREAD_ONCE_INIT;
+
+static void read_broken_facts(void) {
+    const char *setting = getenv("OPERATION_LESSONS_BREAK");
+    for (size_t index = 0; setting && index < sizeof breakable / sizeof breakable[0]; index++) {
+        size_t length = strlen(breakable[index]);
+        for (const char *at = strstr(setting, breakable[index]); at; at = strstr(at + 1, breakable[index])) {
+            if ((at == setting || at[-1] == ',') && (at[length] == ',' || at[length] == 0)) broken_facts |= 1u << index;
+        }
+    }
+}
+
+static int broken(unsigned fact) {
+    pthread_once(&broken_facts_read, read_broken_facts);
+    return (broken_facts & fact) != 0;
+}
+
+int seam_breaks(const char *fact) {
+    for (size_t index = 0; index < sizeof breakable / sizeof breakable[0]; index++) {
+        if (strcmp(fact, breakable[index]) == 0) return broken(1u << index);
+    }
+    return 0;
+}
+
 typedef struct dispatch_queue_s *dispatch_queue_t;
 typedef struct dispatch_group_s *dispatch_group_t;
 typedef struct dispatch_semaphore_s *dispatch_semaphore_t;
@@ -24,6 +58,7 @@ typedef uint64_t dispatch_time_t;
 typedef void (*dispatch_function_t)(void *);
 typedef void *dispatch_block_t;
 extern struct dispatch_queue_s _dispatch_main_q;
+static dispatch_queue_t main_q(void);
 extern void dispatch_queue_set_specific(dispatch_queue_t, const void *, void *, void (*)(void *));
 extern void *dispatch_get_specific(const void *);
 
@@ -99,6 +134,10 @@ static _Thread_local const work *current;
 static _Thread_local work run_marker;
 static const work harness_marker;
 
+/// What the probes see: every submission the seam was handed, those for the
+/// main queue, every `rename`.
+static _Atomic uint64_t submissions_seen, main_queue_submissions_seen, renames_seen;
+
 /// Files the run's main-queue work put in place, and the longest such work had run by then.
 static _Atomic size_t main_queue_files;
 static _Atomic uint64_t main_queue_file_stall_ns;
@@ -149,6 +188,7 @@ extern dispatch_queue_t dispatch_get_global_queue(long qos_class, unsigned long 
 /// which waits for the app's work to reach the network, does not depend on
 /// how fast the pool grows).
 static dispatch_queue_t overcommitting(dispatch_queue_t queue) {
+    if (broken(break_overcommit)) return queue;
     static const long qos_classes[] = {0x21, 0x19, 0x15, 0x11, 0x09};
     for (size_t index = 0; index < sizeof qos_classes / sizeof qos_classes[0]; index++) {
         if (queue == dispatch_get_global_queue(qos_classes[index], 0)) {
@@ -207,18 +247,21 @@ static int on_main_queue(void) {
 /// a test process it is another test's task hopping to the main actor.
 static int submission_counts(dispatch_queue_t queue) {
     if (submitter_counts()) return 1;
-    return queue == &_dispatch_main_q && current != &harness_marker
+    return queue == main_q() && current != &harness_marker
         && atomic_load_explicit(&current_run, memory_order_relaxed) != 0 && (current != NULL || on_main_queue());
 }
 
 /// A record of counted work for `queue`, or NULL when the caller's work is
 /// not counted. (Counted work for a global queue goes to its overcommitting twin.)
 static work *counted_work(dispatch_queue_t *target) {
+    if (broken(break_dispatch)) return NULL;
+    atomic_fetch_add_explicit(&submissions_seen, 1, memory_order_relaxed);
+    if (*target == main_q()) atomic_fetch_add_explicit(&main_queue_submissions_seen, 1, memory_order_relaxed);
     if (!submission_counts(*target)) return NULL;
     dispatch_queue_t queue = *target = overcommitting(*target);
     work *item = calloc(1, sizeof(work));
     if (!item) return NULL;
-    item->on_main_queue = queue == &_dispatch_main_q;
+    item->on_main_queue = queue == main_q();
     item->from_turns = current == &run_marker || (current && current != &harness_marker && current->from_turns);
     lock_seam();
     item->run = atomic_load_explicit(&current_run, memory_order_relaxed);
@@ -292,9 +335,14 @@ static void finished(work *item) {
 /// Runs counted work on the thread Dispatch gave it.
 static uint64_t monotonic_ns(void);
 
+/// Calls a block through the ABI declared above.
+static void invoke_block(dispatch_block_t block) {
+    if (!broken(break_block_abi)) ((struct block_layout *)block)->invoke(block);
+}
+
 static void invoke_work(work *item) {
     if (item->block) {
-        ((struct block_layout *)item->block)->invoke(item->block);
+        invoke_block(item->block);
         _Block_release(item->block);
     } else {
         item->function(item->context);
@@ -394,7 +442,7 @@ void dispatch_group_async_f(dispatch_group_t group, dispatch_queue_t queue, void
 /// Counted work that waits for the main queue keeps the harness from waiting
 /// on it: the harness gives the main queue a turn instead.
 static int waits_for_main_queue(dispatch_queue_t queue, int waiting) {
-    if (queue != &_dispatch_main_q || !submitter_counts() || current == &run_marker) return 0;
+    if (queue != main_q() || !submitter_counts() || current == &run_marker) return 0;
     lock_seam();
     if (waiting) counts.waiting_for_main_queue += 1; else counts.waiting_for_main_queue -= 1;
     note_change_locked();
@@ -648,6 +696,8 @@ static int in_watched_folder(const char *path) {
 // main queue waited for it.
 int rename(const char *from, const char *to) {
     int result = real_rename()(from, to);
+    if (broken(break_rename)) return result;
+    atomic_fetch_add_explicit(&renames_seen, 1, memory_order_relaxed);
     if (result == 0 && in_watched_folder(to) && seam_runs_main_queue_work() == 1
         && current->run == atomic_load_explicit(&current_run, memory_order_relaxed)) {
         uint64_t ran = monotonic_ns() - current->started_ns;
@@ -660,4 +710,24 @@ int rename(const char *from, const char *to) {
 
 seam_main_queue_writes seam_main_queue_file_writes(void) {
     return (seam_main_queue_writes){atomic_load(&main_queue_files), atomic_load(&main_queue_file_stall_ns)};
+}
+
+// MARK: what the probes see (docs/toolchain-contract.md)
+
+static dispatch_queue_t main_q(void) { return broken(break_main_queue) ? NULL : &_dispatch_main_q; }
+
+uint64_t seam_submissions_seen(void) { return atomic_load(&submissions_seen); }
+uint64_t seam_main_queue_submissions_seen(void) { return atomic_load(&main_queue_submissions_seen); }
+uint64_t seam_renames_seen(void) { return atomic_load(&renames_seen); }
+
+extern const char *dispatch_queue_get_label(dispatch_queue_t);
+
+const char *seam_overcommitting_label(void) {
+    return dispatch_queue_get_label(overcommitting(dispatch_get_global_queue(0x15, 0)));
+}
+
+void seam_call_block(const void *block) {
+    void *copy = _Block_copy(block);
+    invoke_block(copy);
+    _Block_release(copy);
 }

@@ -25,6 +25,7 @@ static void *main_queue;
 static atomic_int watching;
 static atomic_long waiting;
 static atomic_ulong seen;
+static atomic_int found_another_hook;
 
 /// Runs a job on the main queue as the global executor would on a pool thread:
 /// with the generic executor, the one a job bound for the pool runs on.
@@ -46,12 +47,19 @@ static __attribute__((swiftcall)) void enqueue_global(Job *job, EnqueueOriginal 
     dispatch_async_f_(main_queue, job, run_on_main_queue);
 }
 
+static __attribute__((swiftcall)) void another_hook(Job *job, EnqueueOriginal original) { original(job); }
+
 int task_seam_install(void) {
     EnqueueHook *hook = (EnqueueHook *)dlsym(RTLD_DEFAULT, "swift_task_enqueueGlobal_hook");
     job_run = (JobRun)dlsym(RTLD_DEFAULT, "swift_job_run");
     dispatch_async_f_ = (DispatchAsyncF)dlsym(RTLD_DEFAULT, "dispatch_async_f");
     main_queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
     if (hook == NULL || job_run == NULL || dispatch_async_f_ == NULL || main_queue == NULL) return 0;
+    // Broken on purpose (docs/toolchain-contract.md): as a runtime that exports the hook but never calls it.
+    if (seam_breaks("task-hook")) return 1;
+    // Broken on purpose: as a program where something else set the hook first.
+    if (seam_breaks("task-hook-alone") && *hook == NULL) *hook = another_hook;
+    if (*hook != NULL && *hook != enqueue_global) atomic_store(&found_another_hook, 1);
     if (*hook != enqueue_global) *hook = enqueue_global;
     return 1;
 }
@@ -61,3 +69,5 @@ void task_seam_set_watching(int on) { atomic_store(&watching, on); }
 long task_seam_jobs_waiting(void) { return atomic_load(&waiting); }
 
 unsigned long task_seam_jobs_seen(void) { return atomic_load(&seen); }
+
+int task_seam_replaced_another_hook(void) { return atomic_load(&found_another_hook); }

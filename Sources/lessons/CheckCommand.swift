@@ -30,6 +30,8 @@ enum CheckCommand: LessonsCommand {
     }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
+        // Before the workbench is built: its runs would be refused, each after a build, with no verdict.
+        if ToolchainContract.refuses("lessons check") { return 1 }
         let workspace = try Workspace.find(root: options.root)
         return try check(try exercise(try options.number ?? workspace.currentExercise()), workspace).status
     }

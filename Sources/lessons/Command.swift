@@ -25,7 +25,7 @@ enum Lessons {
             ScoreboardCommand.self,
             TimelinesCommand.self, FrameCostCommand.self, BenchCommand.self, DocsCommand.self, ExerciseCommand.self,
             CheckCommand.self, WatchCommand.self, HintCommand.self, ResetCommand.self, SolutionCommand.self,
-            TaskCommand.self, SiteCommand.self,
+            TaskCommand.self, SiteCommand.self, DoctorCommand.self,
         ]
     }
 

@@ -75,7 +75,7 @@ enum TimelinesCommand: LessonsCommand {
             return 1
         }
         say(
-            "Writing \(steps.count) timeline pictures to \(out)/ (step 8 takes about 5 s: its no-limit part waits for the thread pool to grow)."
+            "Writing \(steps.count) timeline pictures to \(out)/."
         )
         var failures = 0
         let progress = Progress(total: steps.count)

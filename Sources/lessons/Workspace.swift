@@ -300,18 +300,10 @@ struct Workspace {
         return names.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
-    /// A step's code as an exercise sees it: its Swift files but `main.swift`
-    /// and the variants it offers (`--naive-pool`'s
-    /// `NaivePoolViewController.swift`…), which show the step's mistakes and
-    /// are no part of the app to fix.
+    /// A step's code as an exercise sees it: its Swift files but `main.swift`. (Its variants, which show the
+    /// step's mistakes and are no part of the app to fix, sit in `Sources/Variants/<step>`.)
     func codeFiles(of folder: String) -> [String] {
-        let url = root.appendingPathComponent(folder)
-        let files = swiftFiles(in: url)
-        let text = files.compactMap { name in
-            (try? FileRead.regularFile(url.appendingPathComponent(name))).map { String(decoding: $0, as: UTF8.self) }
-        }
-        let variants = Set(Exercise.variantControllers(in: text.joined(separator: "\n")).map { $0 + ".swift" })
-        return files.filter { $0 != "main.swift" && !variants.contains($0) }
+        swiftFiles(in: root.appendingPathComponent(folder)).filter { $0 != "main.swift" }
     }
 
     /// Everything in `folder` at any depth, as paths relative to it

@@ -97,4 +97,21 @@ typedef struct {
 } seam_main_queue_writes;
 seam_main_queue_writes seam_main_queue_file_writes(void);
 
+/// What the toolchain contract's probes see (docs/toolchain-contract.md,
+/// `ToolchainContract` in LessonKit): every submission the seam was handed
+/// (this program's `dispatch_async` and relatives), those for the main queue
+/// (`_dispatch_main_q`), and every `rename` this program made.
+uint64_t seam_submissions_seen(void);
+uint64_t seam_main_queue_submissions_seen(void);
+uint64_t seam_renames_seen(void);
+/// The label of the queue the run's blocks for the default global queue go
+/// to: libdispatch's overcommitting twin, "….overcommit".
+const char *seam_overcommitting_label(void);
+/// Copies `block` and calls it as the seam calls the app's blocks (its
+/// hand-declared Blocks ABI).
+void seam_call_block(const void *block);
+/// Whether `OPERATION_LESSONS_BREAK` names `fact`: the seams then act as if
+/// the toolchain no longer had it (for the contract's tests only).
+int seam_breaks(const char *fact);
+
 #endif

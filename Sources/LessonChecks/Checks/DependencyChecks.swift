@@ -1,4 +1,5 @@
 import Foundation
+import DependencyTour
 import LessonKit
 import SlowNetwork
 

@@ -1,4 +1,5 @@
 import Foundation
+import LotteryMachineStory
 import LessonKit
 import LessonSupport
 

@@ -123,16 +123,6 @@ public struct Exercise: Sendable {
             """
     }
 
-    /// The controllers a step offers as variants, from the text of its files
-    /// (`LessonVariant(…, controller: NaivePoolViewController.self)`).
-    public static func variantControllers(in text: String) -> [String] {
-        text.components(separatedBy: "LessonVariant(").dropFirst().compactMap { call in
-            guard let range = call.range(of: "controller: ") else { return nil }
-            let name = call[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            return name.isEmpty ? nil : String(name)
-        }
-    }
-
     /// Which exercise a workbench `main.swift` was written for, if any.
     public static func number(inWorkbenchMain text: String) -> Int? {
         guard let range = text.range(of: "WorkbenchMain.run(exercise: ") else { return nil }

@@ -1,3 +1,4 @@
+import DependencyTour
 import Foundation
 import LessonKit
 import LessonSupport

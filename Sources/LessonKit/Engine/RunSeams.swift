@@ -39,17 +39,14 @@ final class RunSeams {
 
     /// Starts counting the run's Dispatch work and its writes into the caches
     /// folder (the app's own, not another test's). Returns why the run cannot
-    /// play, if it cannot: without the seam the clock would take the app's
-    /// work for idle and move on without it.
+    /// play, if it cannot: a fact of the toolchain the seams rely on does not
+    /// hold (`ToolchainContract`), and the clock would take the app's work for
+    /// idle and move on without it.
     func begin() -> String? {
-        let missing =
-            seam_is_installed() != 0
-            ? nil
-            : "the Dispatch seam is not in place: this program's dispatch_async is not the seam's, so the "
-                + "story clock cannot see the app's work (is DispatchSeam linked into it?)"
+        let refusal = ToolchainContract.refusal
         seamRun = seam_begin_run()
         seam_watch_writes_in(cachesFolder.folder.path)
-        return missing
+        return refusal
     }
 
     /// Stops counting the run's work and removes the catalog file written for it.

@@ -167,7 +167,7 @@ private final class ActiveRun: @unchecked Sendable {
             seams.clock.noteMainQueueThread()
             Instruments.current = seams.instruments
             seams.clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
-            if stuck == nil { stuck = SwiftTaskActivity.startWatching() }
+            if stuck == nil { SwiftTaskActivity.startWatching() }
             event("launch")
             noteLaunch()
             app.launch()

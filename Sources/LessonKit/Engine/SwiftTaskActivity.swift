@@ -16,22 +16,10 @@ public enum SwiftTaskActivity {
     /// task ever races another. That run's figures are then not exact; only its race reports are read.
     public static let onThePoolSetting = "OPERATION_LESSONS_TASKS_ON_THE_POOL"
 
-    /// Starts watching the tasks. Nil, or why the story cannot see them: the
-    /// runtime no longer exports the hook, or no longer calls it (checked by
-    /// starting a task and seeing the hook count it).
-    static func startWatching() -> String? {
-        guard isInstalled else {
-            return "this Swift runtime does not export swift_task_enqueueGlobal_hook: the story clock cannot see "
-                + "Swift tasks, so it refuses to run (docs/architecture.md, \"Swift tasks\")"
-        }
-        let before = task_seam_jobs_seen()
-        Task.detached {}
-        guard task_seam_jobs_seen() > before else {
-            return "this Swift runtime exports swift_task_enqueueGlobal_hook but does not call it: the story clock "
-                + "cannot see Swift tasks, so it refuses to run (docs/architecture.md, \"Swift tasks\")"
-        }
+    /// Starts watching the tasks. That the runtime exports the hook and calls it is a start-up probe of the
+    /// toolchain contract (`ToolchainContract`, "task-hook"): no run starts without it.
+    static func startWatching() {
         if ProcessInfo.processInfo.environment[onThePoolSetting] != "1" { task_seam_set_watching(1) }
-        return nil
     }
 
     /// Jobs enqueued from now on run on the global executor again.
@@ -42,5 +30,5 @@ public enum SwiftTaskActivity {
     /// Jobs enqueued while watching that have not finished running.
     static var jobsWaiting: Int { task_seam_jobs_waiting() }
 
-    private static let isInstalled = task_seam_install() == 1
+    static let isInstalled = task_seam_install() == 1
 }

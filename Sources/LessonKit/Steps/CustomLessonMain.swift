@@ -79,6 +79,7 @@ public enum CustomLessonMain {
                     """ + (example.isEmpty ? "" : "\n\nexample: \(example)"))
             return 0
         }
+        if ToolchainContract.refuses(program) { return 1 }
 
         if let path = options.timelinePath, let problem = OutputFile.problem(at: path) {
             LessonMain.printError("\(program): cannot write the timeline to \(path): \(problem)")

@@ -65,6 +65,7 @@ public enum LessonMain {
             StandardStream.output.line(wrapping: help(entry, usage: usage))
             return 0
         }
+        if ToolchainContract.refuses(program) { return 1 }
         let session: PlaySession?
         do {
             session = try PlaySession.from(options, liveScreen: Screen.isLive(options))

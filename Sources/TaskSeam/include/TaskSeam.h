@@ -24,4 +24,8 @@ long task_seam_jobs_waiting(void);
 /// Jobs the hook has seen since it was installed, watched or not.
 unsigned long task_seam_jobs_seen(void);
 
+/// Whether installing found another hook in place, which it replaced: the
+/// seam does not chain to it.
+int task_seam_replaced_another_hook(void);
+
 #endif

@@ -195,7 +195,7 @@ import Testing
             commands == [
                 "list", "run", "next", "compare", "play", "scoreboard", "timelines", "framecost", "bench", "docs",
                 "exercise", "check", "watch",
-                "hint", "reset", "solution", "task", "site",
+                "hint", "reset", "solution", "task", "site", "doctor",
             ])
         for command in commands {
             let own = try await SharedRuns.shared.product("lessons", [command, "--help"])

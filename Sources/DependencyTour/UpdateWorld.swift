@@ -1,4 +1,5 @@
 import Foundation
+import LessonKit
 import LessonSupport
 import SlowNetwork
 import TableKit
