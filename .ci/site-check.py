@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The course's web site, checked in a real browser (Chromium, headless, driven over its debugging pipe).
 
-For every tutorial page that `lessons site` wrote expectations for (site-check.json): each step's text; for a
-code step, scrolled to as a reader scrolls, the file the code pane shows and the lines it highlights; the timeline
-picture loaded; each quiz question answered wrong (marked wrong, its explanation shown), then right (marked
-right), to its end. One screenshot per page goes to the screenshot folder. Python's standard library only.
+The site's root leads to the table of contents. For every tutorial page that `lessons site` wrote expectations for
+(site-check.json): each step's text; for a code step, scrolled to as a reader scrolls, the file the code pane shows
+and the lines it highlights; the timeline picture loaded; each quiz question answered wrong (marked wrong, its explanation shown), then right (marked
+right), to its end. One screenshot per page goes to the screenshot folder, taken at the middle step of the fix with
+its highlighted lines in view (a page whose lines cannot be brought into view fails). Python's standard library only.
 
 usage: site-check.py URL EXPECTATIONS.json SCREENSHOTS_DIR [PAGE…]
   URL: where the site is served (http://127.0.0.1:8642/); PAGE: only these pages (step05)
@@ -132,7 +133,10 @@ def check_page(browser, base, page, shots, failures, counts):
     else:
         fail(f"the timeline {page['timeline']} is not shown")
 
-    shot_taken = False
+    # The screenshot a person opens: the middle step of the fix (else the bug's step), its highlight in view.
+    coded = [i for i, s in enumerate(page["steps"]) if s.get("code") and s["highlighted"]]
+    walked = [i for i in coded if "-bug-" not in page["steps"][i]["code"]] or coded
+    shot_at = walked[len(walked) // 2] if walked else None
     for index, step in enumerate(page["steps"]):
         text = browser.js(f"document.querySelectorAll('.step')[{index}].innerText.replace(/^\\s*Step \\d+\\s*/, '')")
         if not words(text or "").startswith(words(step["text"])[:60]):
@@ -156,6 +160,8 @@ def check_page(browser, base, page, shots, failures, counts):
                 break
         if not shown:
             fail(f"step {index + 1}: the code pane never shows {step['code']}")
+            if index == shot_at:
+                browser.screenshot(os.path.join(shots, f"{name}.png"))
             continue
         highlighted = f"[...({CODE_PANE})({json.dumps(step['code'])})[0].querySelectorAll('.code-line-container.highlighted')]"
         lines = browser.js(f"{highlighted}.map(n => Number(n.querySelector('.code-number').dataset.lineNumber))")
@@ -168,19 +174,29 @@ def check_page(browser, base, page, shots, failures, counts):
                  f"(texts {[t.strip() for t in texts][:3]}, expected {[t.strip() for t in step['highlightedText']][:3]})")
         else:
             counts["highlights"] += 1
-        if not shot_taken and step["highlighted"] and "-bug-" not in step["code"]:
+        if index == shot_at:
             # DocC leaves the pane at the file's top; a reader scrolls it to the highlighted lines, and so does this.
-            browser.js(f"""(() => {{ const line = {highlighted}[0]; const listing = line.closest('.code-listing');
+            # The box that scrolls is the pane around the listing (`.code-preview`), not the page.
+            browser.js(f"""(() => {{ const line = {highlighted}[0];
                 let box = line.parentElement;
-                while (box && box !== listing.parentElement
-                    && !(box.scrollHeight > box.clientHeight + 4 && getComputedStyle(box).overflowY !== 'visible'))
+                while (box && box !== document.body
+                    && !(box.scrollHeight > box.clientHeight + 4 && ['auto', 'scroll'].includes(getComputedStyle(box).overflowY)))
                     box = box.parentElement;
-                if (box && box !== listing.parentElement)
+                if (box && box !== document.body)
                     box.scrollTop += line.getBoundingClientRect().top - box.getBoundingClientRect().top - 80; }})()""")
-            time.sleep(0.4)
+            in_view = f"""(() => {{ const r = {highlighted}[0].getBoundingClientRect();
+                return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }})()"""
+            if not browser.wait_for(in_view, 1):
+                # A section of one step leaves its pane partly below the window: the page comes up to the lines.
+                browser.js(f"window.scrollBy(0, {highlighted}[0].getBoundingClientRect().top - 300)")
+            in_view = browser.wait_for(in_view, 3)
+            if not in_view:
+                fail(f"step {index + 1} ({step['code']}): its highlighted lines are not in view for the screenshot")
+            # The step's card takes its focus a moment after the pane switches, and fades in: the picture waits.
+            browser.wait_for(f"document.querySelectorAll('.step')[{index}].classList.contains('focused')", 2)
+            time.sleep(0.5)
             browser.screenshot(os.path.join(shots, f"{name}.png"))
-            shot_taken = True
-    if not shot_taken:
+    if shot_at is None:
         browser.screenshot(os.path.join(shots, f"{name}.png"))
 
     # The quiz, wrong then right, to its end.
@@ -229,6 +245,12 @@ def main():
     failures = []
     counts = {"pages": 0, "steps": 0, "highlights": 0, "pictures": 0, "questions": 0}
     try:
+        # The site's root: DocC's app finds no page at `/`, so `lessons site` writes one that leads to the contents.
+        browser.send("Page.navigate", {"url": base}, page=True)
+        if not browser.wait_for("location.pathname.endsWith('/tutorials/course/') "
+                                "&& document.querySelectorAll('.chapter, .volume, h1').length > 0", 20):
+            failures.append(f"root: {base} does not lead to the table of contents "
+                            f"(at {browser.js('location.pathname')})")
         for page in pages:
             check_page(browser, base, page, shots, failures, counts)
     finally:

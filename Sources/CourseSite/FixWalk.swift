@@ -102,14 +102,22 @@ public struct FixWalk: Sendable {
             for (position, anchor) in found {
                 let (file, line) = added[position]
                 let end = Self.braceEnd(contents[file].new, from: line)
-                let whole = (line...end).allSatisfy { next in added.contains { $0.file == file && $0.line == next } }
-                claims.append((file, line...(whole ? end : line), index))
+                let isAdded = { (next: Int) in added.contains { $0.file == file && $0.line == next } }
+                let whole = (line...end).allSatisfy(isAdded)
+                // New comment lines just above the line say what it does: they come with it.
+                var start = line
+                while start > 0, isAdded(start - 1),
+                    contents[file].new[start - 1].trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                {
+                    start -= 1
+                }
+                claims.append((file, start...(whole ? end : line), index))
                 anchorsFound[index, default: []].append((file, line, anchor))
             }
         }
-        // Every added line's part: the innermost claim, else the part of the added line before it in its file, else
-        // of the one after it. A file no part claims (a new file of a library, or a walk without numbered parts)
-        // is a part of its own.
+        // Every added line's part: the innermost claim, else (a new comment) the part of the claimed line below it,
+        // else the part of the added line before it in its file, else of the one after it. A file no part claims (a
+        // new file of a library, or a walk without numbered parts) is a part of its own.
         var owner: [[Int: Int]] = files.map { _ in [:] }
         for (file, line) in added {
             if let claim = claims.filter({ $0.file == file && $0.lines.contains(line) }).max(by: {
@@ -122,13 +130,28 @@ public struct FixWalk: Sendable {
             let lines = added.filter { $0.file == file }.map(\.line)
             guard !lines.isEmpty else { continue }
             if owner[file].isEmpty {
+                let name = files[file].name
+                let title = files[file].before == nil ? "New: \(name)" : "The changes to \(name)"
+                let about = Self.sentence(about: files[file].name, in: fix)
                 parts.append(
                     FixPart(
-                        number: parts.count + 1,
-                        title: files[file].before == nil ? "New: \(files[file].name)" : "The changes to \(files[file].name)",
-                        text: "", anchors: []))
+                        number: parts.count + 1, title: title, text: about.map { "**\(title).** " + $0 } ?? "",
+                        anchors: []))
                 for line in lines { owner[file][line] = parts.count - 1 }
                 continue
+            }
+            // A comment the diff adds speaks of the code below it: it goes with the next line a part claims, unless
+            // new code no part claims comes first.
+            var next: Int? = nil
+            for line in lines.reversed() {
+                let text = contents[file].new[line].trimmingCharacters(in: .whitespaces)
+                if let known = owner[file][line] {
+                    next = known
+                } else if text.hasPrefix("//") {
+                    owner[file][line] = next
+                } else if !text.isEmpty {
+                    next = nil
+                }
             }
             var last: Int? = nil
             for line in lines {
@@ -236,6 +259,20 @@ public struct FixWalk: Sendable {
         }
         // A new file first: the changes to the others use it.
         return changed.filter { $0.before == nil } + changed.filter { $0.before != nil }
+    }
+
+    /// The first list item or paragraph of the fix with a code span naming `file` (`ImageDownloader` or
+    /// `ImageDownloader.swift`): what the text says of a file no numbered part claims.
+    static func sentence(about file: String, in fix: [MarkdownBlock]) -> String? {
+        let names = [file, (file as NSString).deletingPathExtension]
+        let texts = fix.flatMap { block -> [String] in
+            switch block {
+            case .list(_, let items): return items
+            case .paragraph(let text): return [text]
+            default: return []
+            }
+        }
+        return texts.first { !Set($0.codeSpans).isDisjoint(with: names) }
     }
 
     /// `N :: text` lines: the anchors of part N, any number of each.

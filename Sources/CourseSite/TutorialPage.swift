@@ -183,9 +183,10 @@ public struct TutorialPage: Sendable {
             for (index, step) in walk.steps.enumerated() {
                 out.open("@Step")
                 let paragraph =
-                    shown.insert(step.part.number).inserted
-                    ? Markdown.inline(step.part.text.isEmpty ? "**\(step.part.title).**" : step.part.text)
-                    : "**\(Markdown.inline(step.part.title))**, continued in `\(step.file.name)`."
+                    (shown.insert(step.part.number).inserted
+                        ? Markdown.inline(step.part.text.isEmpty ? "**\(step.part.title).**" : step.part.text)
+                        : "**\(Markdown.inline(step.part.title))**, continued in `\(step.file.name)`.")
+                    + Self.takenOut(step)
                 out.paragraph(paragraph)
                 steps.append(
                     PageStep(
@@ -250,6 +251,27 @@ public struct TutorialPage: Sendable {
         }
         out.close()
         return (out.text, steps)
+    }
+
+    /// The code lines a step takes out of its file, said in its text: the code pane shows only what is added, and
+    /// deleted lines simply vanish from it. Empty when the step takes out no code (comments aside).
+    static func takenOut(_ step: CodeStep) -> String {
+        let gone = lineChanges(from: step.previousLines, to: step.lines).flatMap { step.previousLines[$0.old] }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }
+        guard let first = gone.first(where: { !$0.contains("`") }) else { return "" }
+        let count = gone.count == 1 ? "" : "\(gone.count) lines of code, from "
+        return " It takes out or rewrites \(count)`\(shortened(first))`."
+    }
+
+    /// A line of code cut after its first words that fit in 40 characters, marked `…` where cut.
+    static func shortened(_ line: String) -> String {
+        guard line.count > 40 else { return line }
+        var words: [Substring] = []
+        for word in line.split(separator: " ") {
+            guard (words + [word]).joined(separator: " ").count <= 40 else { break }
+            words.append(word)
+        }
+        return (words.isEmpty ? String(line.prefix(40)) : words.joined(separator: " ")) + " …"
     }
 
     /// A step's one paragraph: the commands of a group in code spans, then the words around them.

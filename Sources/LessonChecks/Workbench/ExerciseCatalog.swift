@@ -154,7 +154,7 @@ public enum ExerciseCatalog {
                 watchSays:
                     "4 downloads started by hand, 4 on a queue of 2 at once, one cancelled before it starts: what "
                     + "each said, and what was heard",
-                // Step 10's text states this operation only as its fix (part 6 of "The fix"); step 7's says what
+                // Step 10's text states this operation only as its fix (part 5 of "The fix"); step 7's says what
                 // an asynchronous operation owes its queue. Its flags are read by a queue's threads while its
                 // download writes them on others.
                 problemSection: "the paragraph \"Linux and iOS\" of \"Going deeper\"",
