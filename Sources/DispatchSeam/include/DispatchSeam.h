@@ -97,4 +97,12 @@ typedef struct {
 } seam_main_queue_writes;
 seam_main_queue_writes seam_main_queue_file_writes(void);
 
+/// The environment variable that numbers an app's launches (1, 2, …): each
+/// relaunch is a new process, and launch k > 1 gets a hash seed of its own (LaunchSeed.c).
+#define SEAM_LAUNCH_VARIABLE "OPERATIONLESSONS_LAUNCH"
+/// Whether this runtime exports the hashing parameters a launch's seed is written into.
+int seam_launch_seed_is_available(void);
+/// This process's launch of the app: 1 unless a relaunch started it.
+int seam_launch_number(void);
+
 #endif

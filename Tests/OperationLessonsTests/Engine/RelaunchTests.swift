@@ -1,0 +1,54 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import Testing
+
+@testable import Lesson06SandboxCache
+
+/// A relaunch is a new process, as on a phone (`CarriedLaunch`): what a
+/// process keeps, its hash seed and its statics, does not survive it. The
+/// programs are step 6 with its files named by `url.hashValue`, and with a
+/// static memory cache and no disk (Tests/Fixtures/PerProcessCache), judged as
+/// `lessons check 6` judges a workbench; and step 6's own executable, whose
+/// figures are those the in-process runs of the other tests read.
+@Suite struct RelaunchTests {
+    static let program = Rig.productsDirectory.appendingPathComponent("PerProcessCacheFixture")
+    static let relaunchBug = "a relaunch downloads every icon again"
+
+    @Test func filesNamedByHashValueAreLostAtARelaunch() async throws {
+        let results = await ImageListChecks.check(
+            exercise: 6, run: ImageListChecks.inChildProcesses(Self.program, root: Rig.packageRoot))
+        let relaunch = try #require(results.first { $0.bug == Self.relaunchBug })
+        #expect(!relaunch.passed, "\(relaunch.measured)")
+        #expect(relaunch.measured.contains("8 requests after the relaunch"), "\(relaunch.measured)")
+        // The second launch finds the first one's 8 files under other names, downloads all 8 again and writes 8 more.
+        let report = try await LessonProcess.report("PerProcessCacheFixture", ["--scenario", "relaunch"]).report
+        #expect(report.run.launches.map(\.requests) == [8, 8])
+        #expect(report.run.launches.map(\.diskCacheFiles) == [0, 8])
+        #expect(report.diskCacheFiles == 16)
+    }
+
+    @Test func aStaticMemoryCacheIsEmptyAtARelaunch() async throws {
+        let results = await ImageListChecks.check(
+            exercise: 6,
+            run: ImageListChecks.inChildProcesses(
+                Self.program, arguments: ["--static-memory-cache"], root: Rig.packageRoot))
+        let relaunch = try #require(results.first { $0.bug == Self.relaunchBug })
+        #expect(!relaunch.passed, "\(relaunch.measured)")
+        let report = try await LessonProcess.report(
+            "PerProcessCacheFixture", ["--static-memory-cache", "--scenario", "relaunch"]
+        ).report
+        #expect(report.run.launches.map(\.requests) == [8, 8])
+        #expect(report.run.launches.map(\.diskCacheFiles) == [0, 0])
+    }
+
+    /// Step 6 keeps nothing in its process that a relaunch needs: played as two processes, its figures are those
+    /// of the same story played in this process, every one of them.
+    @Test(arguments: [Scenario.relaunch, .offlineRelaunch])
+    func stepSixPlaysTheSameAsANewProcess(scenario: Scenario) async throws {
+        let executable = try await LessonProcess.report("Lesson06SandboxCache", ["--scenario", scenario.name]).report
+        let inProcess = await SharedRuns.shared.result(Lesson06SandboxCache.AppsViewController.self, scenario).report
+        #expect(executable.run.launches.count == 2)
+        #expect(executable.withoutWallTime == inProcess.withoutWallTime)
+    }
+}
