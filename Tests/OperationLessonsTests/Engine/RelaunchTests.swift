@@ -14,6 +14,7 @@ import Testing
 @Suite struct RelaunchTests {
     static let program = Rig.productsDirectory.appendingPathComponent("PerProcessCacheFixture")
     static let relaunchBug = "a relaunch downloads every icon again"
+    static let filesNotFound = "the relaunched app does not find the files it wrote"
 
     @Test func filesNamedByHashValueAreLostAtARelaunch() async throws {
         let results = await ImageListChecks.check(
@@ -21,6 +22,15 @@ import Testing
         let relaunch = try #require(results.first { $0.bug == Self.relaunchBug })
         #expect(!relaunch.passed, "\(relaunch.measured)")
         #expect(relaunch.measured.contains("8 requests after the relaunch"), "\(relaunch.measured)")
+        // Its files are on disk: the verdict says they are not found, not that memory was lost.
+        #expect(relaunch.shape == Self.filesNotFound)
+        #expect(relaunch.hint.contains("`hashValue`"), "\(relaunch.hint)")
+        #expect(
+            relaunch.diagnosis
+                == "on relaunch, the launch at 1517 ms found 8 files in the Caches folder, yet asked again for 8 "
+                + "icons an earlier launch had downloaded; 16 files on disk at the end for 8 icons")
+        let offline = try #require(results.first { $0.bug == "an offline relaunch shows only placeholders" })
+        #expect(!offline.passed, "\(offline.measured)")
         // The second launch finds the first one's 8 files under other names, downloads all 8 again and writes 8 more.
         let report = try await LessonProcess.report("PerProcessCacheFixture", ["--scenario", "relaunch"]).report
         #expect(report.run.launches.map(\.requests) == [8, 8])
@@ -35,6 +45,9 @@ import Testing
                 Self.program, arguments: ["--static-memory-cache"], root: Rig.packageRoot))
         let relaunch = try #require(results.first { $0.bug == Self.relaunchBug })
         #expect(!relaunch.passed, "\(relaunch.measured)")
+        // Nothing on disk: memory is what was lost, and the bug's own hint says where else to keep the icons.
+        #expect(relaunch.shape == nil)
+        #expect(relaunch.hint.contains("Where could they be kept that memory is not?"), "\(relaunch.hint)")
         let report = try await LessonProcess.report(
             "PerProcessCacheFixture", ["--static-memory-cache", "--scenario", "relaunch"]
         ).report
