@@ -1,9 +1,10 @@
 import Foundation
 import LessonChecks
-import LessonKit
 import Testing
 
 @testable import Lesson06SandboxCache
+@testable import LessonKit
+@testable import SlowNetwork
 
 /// A relaunch is a new process, as on a phone (`CarriedLaunch`): what a
 /// process keeps, its hash seed and its statics, does not survive it. The
@@ -53,6 +54,38 @@ import Testing
         ).report
         #expect(report.run.launches.map(\.requests) == [8, 8])
         #expect(report.run.launches.map(\.diskCacheFiles) == [0, 0])
+    }
+
+    /// The second launch's hash seed is its own, and the same in every run of the same flags: the checker's
+    /// children hash deterministically (`ChildProcess.sameFiguresEnvironment`), and so does each launch.
+    @Test func theRelaunchsHashSeedIsTheSameInEveryRun() async throws {
+        var reports: [Report] = []
+        for _ in 0..<2 {
+            let run = try await LessonProcess.run(
+                "PerProcessCacheFixture", ["--scenario", "relaunch", "--json"],
+                environment: ChildProcess.sameFiguresEnvironment)
+            #expect(run.finished, "\(run.errors)")
+            reports.append(try run.report())
+        }
+        #expect(reports[0].run.launches.map(\.requests) == [8, 8])
+        #expect(reports[0].withoutWallTime == reports[1].withoutWallTime)
+    }
+
+    /// A request still in flight when the app's process ends never answers: it is logged as failed at that instant.
+    @Test func aRequestInFlightEndsWithItsProcess() {
+        let log = RequestLog(requests: [
+            Request(
+                id: 0, url: "https://example.com/a.png", startMs: 100, endMs: nil, thread: Request.worker,
+                outcome: .inFlight, error: nil, bytes: 0, isDuplicate: false),
+            Request(
+                id: 1, url: "https://example.com/b.png", startMs: 100, endMs: 600, thread: Request.worker,
+                outcome: .ok, error: nil, bytes: 781, isDuplicate: false),
+        ])
+        let ended = log.requests.map { $0.endingWithItsProcess(atMs: 300) }
+        #expect(ended[0].endMs == 300 && ended[0].outcome == .failed)
+        #expect(ended[0].error == Request.endedWithItsProcess)
+        #expect(ended[1] == log.requests[1])
+        #expect(RequestLog(requests: ended).inFlight == 0)
     }
 
     /// Step 6 keeps nothing in its process that a relaunch needs: played as two processes, its figures are those
