@@ -28,6 +28,8 @@ struct CarriedLaunch: Codable {
     /// `Request.endedWithItsProcess` as their error, and never answer.
     var requests: [Request]
     var offline: Bool
+    /// The catalog file the app reads (a `--catalog`'s copy, `CatalogSnapshot`): the new process reads the same.
+    var catalog: String
     var earlier: EarlierLaunches
 
     /// Where the file's path is handed to the new process.
@@ -70,6 +72,8 @@ struct CarriedLaunch: Codable {
         setenv(SEAM_LAUNCH_VARIABLE, "\(launch)", 1)
         setenv(Self.fileVariable, file.path, 1)
         let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
+        // What the app printed and stdio still holds (`print` to a pipe is buffered) goes out before the process ends.
+        fflush(nil)
         execv("/proc/self/exe", arguments)
         let problem = String(cString: strerror(errno))
         unlink(file.path)
@@ -95,6 +99,8 @@ struct EarlierLaunches: Codable {
     var requestsFromUnseenWork = 0
     /// The first launch's download queue limit.
     var downloadQueueLimit: Int?
+    /// The wall time the earlier processes took (`runWallMs`).
+    var runWallMs = 0.0
 }
 
 extension Request {

@@ -33,7 +33,7 @@ extension Report {
             disk.diskReads = earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } }
         }
         machine = WallFigures(
-            runWallMs: wall.sinceStart.milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
+            runWallMs: wall.sinceStart.milliseconds + (earlier?.runWallMs ?? 0), frameWorkMeanWallMs: frames.work.meanMs,
             frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
             frameWorkMeanCPUMs: frames.work.cpuMeanMs, frameRecordingMeanCPUMs: frames.work.recordingCPUMeanMs,
             cellForRowAtWallMs: watcher.cellForRowAtWall.milliseconds)

@@ -32,10 +32,9 @@ public struct ScenarioSetup: Sendable {
     /// what the shutdown fails is known to have come after the story.
     public var storyOver: (@Sendable (Report) -> Void)?
     /// Set by a program that plays the story as a device would: a relaunch
-    /// ends this process and starts a new one (`CarriedLaunch`), after this is
-    /// called to remove what the process made for itself. Nil: the relaunch
-    /// keeps the process (a run inside the tests, `lessons play`'s `r` key).
-    var beforeNewProcess: (@Sendable () -> Void)?
+    /// ends this process and starts a new one (`CarriedLaunch`). False: the
+    /// relaunch keeps the process (a run inside the tests, `lessons play`'s `r` key).
+    var relaunchesAsNewProcess = false
     /// What the app's earlier process carried across the relaunch that started this one.
     var carried: CarriedLaunch?
 
@@ -409,7 +408,7 @@ private final class ActiveRun: @unchecked Sendable {
         case .relaunch:
             event("relaunch")
             events.relaunch(requestsSoFar: seams.network.log.count)
-            if setup.beforeNewProcess != nil, !script.isDrivenByKeys {
+            if setup.relaunchesAsNewProcess, !script.isDrivenByKeys {
                 // Returns only if the new process could not be started.
                 stuck = startNewProcess()
                 return
@@ -474,7 +473,7 @@ private final class ActiveRun: @unchecked Sendable {
             storyNs: now.nanoseconds, nextStep: script.position + 1, events: events, frames: frames.recorder.carried,
             watcher: seams.tableWatcher.carried,
             requests: seams.network.log.requests.map { $0.endingWithItsProcess(atMs: now.milliseconds) },
-            offline: seams.network.isOffline,
+            offline: seams.network.isOffline, catalog: setup.catalog.source.path,
             earlier: EarlierLaunches(
                 cellRequests: app.cellsProvided,
                 mainThreadViolations: earlier.mainThreadViolations + seams.instruments.mainQueueViolations.count,
@@ -482,8 +481,8 @@ private final class ActiveRun: @unchecked Sendable {
                 diskReads: earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } },
                 mainQueueFileWrites: earlier.mainQueueFileWrites + writes.files,
                 requestsFromUnseenWork: earlier.requestsFromUnseenWork + seams.clock.requestsFromUnseenWork,
-                downloadQueueLimit: setup.carried != nil ? earlier.downloadQueueLimit : seams.clock.firstQueueLimit))
-        setup.beforeNewProcess?()
+                downloadQueueLimit: setup.carried != nil ? earlier.downloadQueueLimit : seams.clock.firstQueueLimit,
+                runWallMs: earlier.runWallMs + wall.sinceStart.milliseconds))
         seams.end()
         return carried.startNewProcess()
     }

@@ -84,22 +84,20 @@ public enum LessonMain {
             printError("\(program): cannot write the timeline to \(path): \(problem)")
             return 1
         }
+        // This process may be the app's relaunch (`CarriedLaunch`): the story goes on, on the caches folder as it
+        // is, and on the copy of the catalog the first process made.
+        let carried: CarriedLaunch?
         let snapshot: CatalogSnapshot?
         do {
-            snapshot = try options.catalogPath.map(CatalogSnapshot.init(path:))
+            carried = try CarriedLaunch.fromEnvironment()
+            snapshot = try options.catalogPath.map { path in
+                try carried.map { try CatalogSnapshot(takingOver: $0.catalog) } ?? CatalogSnapshot(path: path)
+            }
         } catch {
             printError("\(program): \(error)")
             return 1
         }
         defer { snapshot?.remove() }
-        // This process may be the app's relaunch (`CarriedLaunch`): the story goes on, on the caches folder as it is.
-        let carried: CarriedLaunch?
-        do {
-            carried = try CarriedLaunch.fromEnvironment()
-        } catch {
-            printError("\(program): \(error)")
-            return 1
-        }
         let cachesDirectory = cachesDirectory(for: entry, variant: variant)
         let startsCold = entry.ownScenarioStartsCold && scenario.name == entry.defaultScenario
         if carried == nil, options.clearCache || startsCold, let problem = CacheFolder.clear(cachesDirectory) {
@@ -120,7 +118,7 @@ public enum LessonMain {
             catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
             paced: options.pace ?? screen.live)
         setup.carried = carried
-        setup.beforeNewProcess = { snapshot?.remove() }
+        setup.relaunchesAsNewProcess = true
         // Handed over as the story ends: a crash after that, from what the network's shutdown fails, is one the
         // harness knows came after the story.
         let handedOverAtTheEnd = options.json && stream == nil && ReportChannel.isToHarness
