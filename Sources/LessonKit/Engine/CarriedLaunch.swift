@@ -34,6 +34,7 @@ struct CarriedLaunch: Codable {
 
     /// Where the file's path is handed to the new process.
     static let fileVariable = "OPERATIONLESSONS_CARRIED_LAUNCH"
+    static let filePrefix = "OperationLessons-launch-"
 
     var storyTime: StoryTime { StoryTime(nanoseconds: storyNs) }
 
@@ -41,6 +42,10 @@ struct CarriedLaunch: Codable {
     /// relaunch started it; the file is removed once read.
     static func fromEnvironment() throws -> CarriedLaunch? {
         guard let path = ProcessInfo.processInfo.environment[fileVariable], !path.isEmpty else { return nil }
+        // Only a file a relaunch wrote is read, and removed: never one the variable names by mistake.
+        guard URL(fileURLWithPath: path).lastPathComponent.hasPrefix(filePrefix) else {
+            throw CarriedLaunchError(message: "\(fileVariable) names \(path), which no relaunch wrote")
+        }
         defer {
             unlink(path)
             unsetenv(fileVariable)
@@ -63,7 +68,7 @@ struct CarriedLaunch: Codable {
         }
         let launch = seam_launch_number() + 1
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "OperationLessons-launch-\(getpid())-\(launch).json")
+            "\(Self.filePrefix)\(getpid())-\(launch).json")
         do {
             try JSONEncoder().encode(self).write(to: file)
         } catch {
