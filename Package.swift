@@ -131,6 +131,12 @@ let package = Package(
             name: "AssertedDownloadFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
             path: "Tests/Fixtures/AssertedDownload", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
             linkerSettings: appSanitizerLink),
+        // Step 6 with files named by `url.hashValue`, and with a static memory cache and no disk, played by
+        // RelaunchTests: what a process keeps (its hash seed, its statics) must not survive a relaunch.
+        .executableTarget(
+            name: "PerProcessCacheFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            path: "Tests/Fixtures/PerProcessCache", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
+            linkerSettings: appSanitizerLink),
         // The blogs' `AsyncOperation`, with no lock, played by exercise 10's checks (race-built, by
         // ThreadSanitizerTests): the queue's threads read its state while its download writes it.
         .executableTarget(

@@ -57,6 +57,16 @@ public final class SlowNetwork: @unchecked Sendable {
 
     public var isOffline: Bool { lock.withUnseenLock { state.offline } }
 
+    /// Takes over the requests of the app's earlier processes (a relaunch
+    /// starts a new one on the same network): they stay in the log, and a
+    /// URL's next request is its next attempt. Called before any request.
+    public func carryOver(_ requests: [Request]) {
+        lock.withUnseenLock {
+            state.log = RequestLog(requests: requests)
+            for request in requests { _ = attempt(of: request.url, at: .milliseconds(request.startMs)) }
+        }
+    }
+
     /// Pulls the plug (or plugs it back in). Requests in flight when the plug is
     /// pulled fail when they would have finished.
     public func setOffline(_ offline: Bool) {

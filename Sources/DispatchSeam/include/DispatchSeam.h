@@ -113,5 +113,12 @@ void seam_call_block(const void *block);
 /// Whether `OPERATION_LESSONS_BREAK` names `fact`: the seams then act as if
 /// the toolchain no longer had it (for the contract's tests only).
 int seam_breaks(const char *fact);
+/// The environment variable that numbers an app's launches (1, 2, …): each
+/// relaunch is a new process, and launch k > 1 gets a hash seed of its own (LaunchSeed.c).
+#define SEAM_LAUNCH_VARIABLE "OPERATIONLESSONS_LAUNCH"
+/// Whether this runtime exports the hashing parameters a launch's seed is written into.
+int seam_launch_seed_is_available(void);
+/// This process's launch of the app: 1 unless a relaunch started it.
+int seam_launch_number(void);
 
 #endif

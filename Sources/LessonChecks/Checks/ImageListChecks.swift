@@ -294,6 +294,9 @@ public enum ImageListChecks {
         if let stopped = found.stoppedAfterADrag, let report = evidence.first(where: \.downloadsStopAfterADrag) {
             return stopped.seen(in: report)
         }
+        // Files on disk that the relaunched app does not find: not memory lost, names that change from process to
+        // process. Before the bug's own shape, whose hint (keep the icons on disk) the learner has already followed.
+        if let lost = evidence.lazy.compactMap(filesNotFoundAfterARelaunch).first { return lost }
         let ownShape = bug.shape.map { shape in evidence.contains(where: shape.fits) } ?? verdict.isPresent
         if ownShape { return nil }
         if let shared = found.sharedFiles, bug.name != MeasuredCause.sharedFiles,
@@ -356,6 +359,32 @@ public enum ImageListChecks {
             seen: "none of the course's bugs has this shape: the numbers above are what was measured",
             hint: "Compare what your code does on this scenario with the step's own: `\(WorkbenchLayout.run) --scenario "
                 + "\(scenario)` beside `swift run lessons run \(bug.fixedIn) --scenario \(scenario)`.")
+    }
+
+    /// A relaunch that found files in the caches folder, yet asked again for icons an earlier launch had
+    /// downloaded and wrote files of new names: the relaunched process looks for them under other names (a name
+    /// made from `hashValue`, which Swift seeds anew in every process). Code that downloads again what it found
+    /// writes the same names over (`--disk-hit-downloads`): no new file.
+    static func filesNotFoundAfterARelaunch(in report: Report) -> MeasuredCause? {
+        for launch in report.run.launches.dropFirst()
+        where launch.diskCacheFiles > 0 && report.diskCacheFiles > launch.diskCacheFiles {
+            let askedAgain = report.iconRequests.icons.filter { icon in
+                icon.downloads.contains { $0.outcome == "ok" && ($0.endMs ?? .infinity) <= launch.atMs }
+                    && icon.downloads.contains { $0.startMs >= launch.atMs }
+            }
+            guard !askedAgain.isEmpty else { continue }
+            return MeasuredCause(
+                title: "the relaunched app does not find the files it wrote",
+                seen: "on \(report.run.scenario), the launch at \(Int(launch.atMs.rounded())) ms found "
+                    + "\(counted(launch.diskCacheFiles, "file")) in the Caches folder, yet asked again for "
+                    + "\(counted(askedAgain.count, "icon")) an earlier launch had downloaded; "
+                    + "\(counted(report.diskCacheFiles, "file")) on disk at the end for \(counted(report.uniqueURLs, "icon"))",
+                hint: "Your icons are on disk, but a relaunch is a new process, and it looks for them under other "
+                    + "names. Is each file's name the same in every process? Swift seeds `hashValue` anew in each "
+                    + "one: name the file from a hash of the URL that is the same in every run (FNV-1a is a few "
+                    + "lines), written in hex.")
+        }
+        return nil
     }
 
     /// "759 requests for 3 icons (rows 0, 1 and 2, up to 253 times each), 756 failed, while the table asked

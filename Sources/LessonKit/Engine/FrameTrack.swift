@@ -13,6 +13,13 @@ struct FrameTrack {
 
     init(iconURLs: [String]) { recorder = FrameRecorder(iconURLs: iconURLs) }
 
+    /// Goes on from the frames an earlier process of the app recorded, the
+    /// first launch's commit among them.
+    mutating func carryOn(from carried: FrameRecorder.Carried) {
+        recorder.carryOn(from: carried)
+        hasCommitted = true
+    }
+
     /// When the next frame is due.
     var nextTime: StoryTime { Self.time(ofFrame: next) }
 

@@ -61,11 +61,14 @@ struct Gesture {
 /// When the user was scrolling: from the moment the finger touched down until
 /// the table came to rest, and when the finger left it if it glided on, in
 /// story milliseconds.
-struct ScrollSpans {
+struct ScrollSpans: Codable {
     private var start: StoryTime?
     private var glide: StoryTime?
     /// Each scroll so far; a drag's glide begins where it ends.
     private(set) var withGlides: [IconRequests.Scroll] = []
+
+    /// A relaunch carries the scrolls so far; none is under way at one (it is a step of its own).
+    private enum CodingKeys: CodingKey { case withGlides }
 
     mutating func began(at instant: StoryTime) { start = instant }
 

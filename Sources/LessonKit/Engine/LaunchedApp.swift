@@ -13,8 +13,13 @@ final class LaunchedApp {
     private var retired: [() -> Bool] = []
     private var cellRequestsOfRetired = 0
 
-    init(_ type: any LessonController.Type, environment: LessonEnvironment, watcher: TableWatcher) {
+    /// `cellRequestsBefore`: the cells the app's earlier processes were asked for.
+    init(
+        _ type: any LessonController.Type, environment: LessonEnvironment, watcher: TableWatcher,
+        cellRequestsBefore: Int = 0
+    ) {
         self.type = type
+        cellRequestsOfRetired = cellRequestsBefore
         self.environment = environment
         self.watcher = watcher
     }

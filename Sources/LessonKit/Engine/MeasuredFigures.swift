@@ -7,9 +7,10 @@ import TableKit
 extension Report {
     /// A scenario's report as its story ends, group by group from what the
     /// run kept; `controllerFreed` is known only a main-queue turn later.
+    /// `earlier`: the counts of the app's earlier processes, when a relaunch started this one.
     init(
         measuring setup: ScenarioSetup, seams: RunSeams, app: LaunchedApp, frames: FrameTrack, events: ScriptEvents,
-        wall: WallTime, stuck: String?
+        wall: WallTime, stuck: String?, earlier: EarlierLaunches? = nil
     ) {
         self.init()
         let (network, clock, watcher) = (seams.network, seams.clock, seams.tableWatcher)
@@ -19,14 +20,20 @@ extension Report {
             speed: setup.options.speed, latencyMs: network.conditions.latency * 1000, durationMs: clock.now.milliseconds,
             launches: LaunchFigures.each(of: events.launches, requests: log.count))
         self.network = NetworkFigures(log, events: events)
-        screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: clock.firstQueueLimit)
+        let downloadQueueLimit = earlier.map(\.downloadQueueLimit) ?? clock.firstQueueLimit
+        screen = FrameFigures(frames.recorder, endScreen: app.snapshot(), downloadQueueLimit: downloadQueueLimit)
         self.idealTimeToAllVisibleMs = FrameFigures.idealTimeToAllVisibleMs(
             firstScreenIcons: events.firstScreenIcons, network: network, downloadQueueLimit: self.downloadQueueLimit,
             requests: self.network)
         self.app = AppFigures(events: events, watcher: watcher, log: log, instruments: seams.instruments, app: app)
         disk = seams.cachesFolder.figures()
+        if let earlier {
+            self.app.mainThreadViolations += earlier.mainThreadViolations
+            disk.diskCacheFilesAtStart = earlier.diskCacheFilesAtStart
+            disk.diskReads = earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } }
+        }
         machine = WallFigures(
-            runWallMs: wall.sinceStart.milliseconds, frameWorkMeanWallMs: frames.work.meanMs,
+            runWallMs: wall.sinceStart.milliseconds + (earlier?.runWallMs ?? 0), frameWorkMeanWallMs: frames.work.meanMs,
             frameWorkMaxWallMs: frames.work.maxMs, frameRecordingMeanWallMs: frames.work.recordingMeanMs,
             frameWorkMeanCPUMs: frames.work.cpuMeanMs, frameRecordingMeanCPUMs: frames.work.recordingCPUMeanMs,
             cellForRowAtWallMs: watcher.cellForRowAtWall.milliseconds)
@@ -34,10 +41,12 @@ extension Report {
             requests: log.requests, shownMs: watcher.shownMs, rowIcons: seams.rowIcons,
             memoryWarningsMs: watcher.warningsMs, scrolls: events.scrolls.withGlides)
         let mainQueueWrites = seam_main_queue_file_writes()
-        disk.mainQueueFileWrites = mainQueueWrites.files
+        disk.mainQueueFileWrites = mainQueueWrites.files + (earlier?.mainQueueFileWrites ?? 0)
         machine.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
         self.clock = ClockFigures(
-            clockNotes: Self.clockNotes(requestsFromUnseenWork: clock.requestsFromUnseenWork), stuck: stuck)
+            clockNotes: Self.clockNotes(
+                requestsFromUnseenWork: clock.requestsFromUnseenWork + (earlier?.requestsFromUnseenWork ?? 0)),
+            stuck: stuck)
     }
 
     /// What the clock could not see in time, in words (empty: the run is exact).

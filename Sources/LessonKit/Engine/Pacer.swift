@@ -8,7 +8,11 @@ struct Pacer {
     private var wallAnchor = ContinuousClock.now
     private var storyAnchor = StoryTime.zero
 
-    init(speed: Double) { self.speed = speed }
+    /// `start`: where the story stands as the pace begins (a relaunch's new process starts mid-story).
+    init(speed: Double, from start: StoryTime = .zero) {
+        self.speed = speed
+        storyAnchor = start
+    }
 
     /// How long to wait to show `instant`, nil if not at all. A story that fell
     /// behind (a slow machine) is not played faster to catch up: the pace

@@ -8,7 +8,7 @@ import TableKit
 /// given, the Dispatch seam's count of the run's work, and the watchers of
 /// the table, the images and the caches folder.
 final class RunSeams {
-    let clock = StoryClock()
+    let clock: StoryClock
     let activity: AppActivity
     let network: SlowNetwork
     let instruments = Instruments()
@@ -22,6 +22,7 @@ final class RunSeams {
     private var seamRun: UInt64 = 0
 
     init(_ setup: ScenarioSetup) {
+        clock = StoryClock(startingAt: setup.carried?.storyTime ?? .zero)
         (catalog, catalogFile) = setup.scenario.playedCatalog(
             setup.catalog, folder: FileManager.default.temporaryDirectory)
         var conditions = NetworkConditions(setup.options)

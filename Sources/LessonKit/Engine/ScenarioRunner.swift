@@ -31,6 +31,12 @@ public struct ScenarioSetup: Sendable {
     /// shut down: a program hands its report over here, so that a crash from
     /// what the shutdown fails is known to have come after the story.
     public var storyOver: (@Sendable (Report) -> Void)?
+    /// Set by a program that plays the story as a device would: a relaunch
+    /// ends this process and starts a new one (`CarriedLaunch`). False: the
+    /// relaunch keeps the process (a run inside the tests, `lessons play`'s `r` key).
+    var relaunchesAsNewProcess = false
+    /// What the app's earlier process carried across the relaunch that started this one.
+    var carried: CarriedLaunch?
 
     public init(
         lesson: String, title: String, controller: any LessonController.Type, scenario: Scenario,
@@ -155,10 +161,20 @@ private final class ActiveRun: @unchecked Sendable {
         seams = RunSeams(setup)
         let environment = LessonEnvironment(
             network: seams.network, catalogURL: seams.catalog.source, cachesDirectory: setup.cachesDirectory)
-        app = LaunchedApp(setup.controller, environment: environment, watcher: seams.tableWatcher)
+        let carried = setup.carried
+        app = LaunchedApp(
+            setup.controller, environment: environment, watcher: seams.tableWatcher,
+            cellRequestsBefore: carried?.earlier.cellRequests ?? 0)
         frames = FrameTrack(iconURLs: seams.rowIcons)
-        script = ScriptCursor(setup.scenario)
-        wall = WallTime(pacedAt: setup.paced ? setup.options.speed : nil, hangLimit: setup.hangLimit)
+        script = ScriptCursor(setup.scenario, from: carried?.nextStep ?? 0)
+        wall = WallTime(
+            pacedAt: setup.paced ? setup.options.speed : nil, hangLimit: setup.hangLimit,
+            storyStart: carried?.storyTime ?? .zero)
+        if let carried {
+            events = carried.events
+            frames.carryOn(from: carried.frames)
+            seams.tableWatcher.carryOn(from: carried.watcher)
+        }
     }
 
     func start() {
@@ -168,6 +184,7 @@ private final class ActiveRun: @unchecked Sendable {
             Instruments.current = seams.instruments
             seams.clock.whileMainThreadWaits = { [unowned self] in playWhileMainThreadWaits() }
             if stuck == nil { SwiftTaskActivity.startWatching() }
+            if setup.carried != nil { return relaunched() }
             event("launch")
             noteLaunch()
             app.launch()
@@ -390,8 +407,13 @@ private final class ActiveRun: @unchecked Sendable {
             seams.network.setOffline(false)
         case .relaunch:
             event("relaunch")
-            app.retire()
             events.relaunch(requestsSoFar: seams.network.log.count)
+            if setup.relaunchesAsNewProcess, !script.isDrivenByKeys {
+                // Returns only if the new process could not be started.
+                stuck = startNewProcess()
+                return
+            }
+            app.retire()
             noteLaunch()
             app.launch()
         case .deleteCachesFolder:
@@ -399,12 +421,16 @@ private final class ActiveRun: @unchecked Sendable {
             try? FileManager.default.removeItem(at: setup.cachesDirectory)
         case .slowDown(let rows):
             event("rows \(rows.first ?? 0)–\(rows.last ?? 0) slowed")
-            let icons = seams.rowIcons
-            let slowed = rows.filter(icons.indices.contains).map { icons[$0] }
-            seams.network.addRule(URLRule(urls: Set(slowed), behavior: .slow(setup.scenario.slowSeconds)))
+            slowDown(rows)
         case .pause, .settle:
             break
         }
+    }
+
+    private func slowDown(_ rows: [Int]) {
+        let icons = seams.rowIcons
+        let slowed = rows.filter(icons.indices.contains).map { icons[$0] }
+        seams.network.addRule(URLRule(urls: Set(slowed), behavior: .slow(setup.scenario.slowSeconds)))
     }
 
     /// Moves a step on; true when it is over.
@@ -434,6 +460,53 @@ private final class ActiveRun: @unchecked Sendable {
         }
     }
 
+    // MARK: a relaunch as a new process
+
+    /// Ends this process and starts the app's next launch in a new one, with
+    /// the story carried across; returns only if it cannot, with why.
+    private func startNewProcess() -> String {
+        let now = seams.clock.now
+        let disk = seams.cachesFolder.figures()
+        let earlier = setup.carried?.earlier ?? EarlierLaunches(diskCacheFilesAtStart: disk.diskCacheFilesAtStart)
+        let writes = seam_main_queue_file_writes()
+        let carried = CarriedLaunch(
+            storyNs: now.nanoseconds, nextStep: script.position + 1, events: events, frames: frames.recorder.carried,
+            watcher: seams.tableWatcher.carried,
+            requests: seams.network.log.requests.map { $0.endingWithItsProcess(atMs: now.milliseconds) },
+            offline: seams.network.isOffline, catalog: setup.catalog.source.path,
+            earlier: EarlierLaunches(
+                cellRequests: app.cellsProvided,
+                mainThreadViolations: earlier.mainThreadViolations + seams.instruments.mainQueueViolations.count,
+                diskCacheFilesAtStart: earlier.diskCacheFilesAtStart,
+                diskReads: earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } },
+                mainQueueFileWrites: earlier.mainQueueFileWrites + writes.files,
+                requestsFromUnseenWork: earlier.requestsFromUnseenWork + seams.clock.requestsFromUnseenWork,
+                downloadQueueLimit: setup.carried != nil ? earlier.downloadQueueLimit : seams.clock.firstQueueLimit,
+                runWallMs: earlier.runWallMs + wall.sinceStart.milliseconds))
+        seams.end()
+        return carried.startNewProcess()
+    }
+
+    /// This process is the app's relaunch: the network takes over the story's
+    /// requests and plug, the app launches on the same caches folder, and the
+    /// frame that played the relaunch shows what it shows, as in the process
+    /// before; then the story goes on.
+    private func relaunched() {
+        guard let carried = setup.carried else { return }
+        seams.network.carryOver(carried.requests)
+        seams.network.setOffline(carried.offline)
+        for case .slowDown(let rows) in setup.scenario.steps.prefix(carried.nextStep) { slowDown(rows) }
+        noteLaunch()
+        // Reads are watched from the launch on: the first process watched through to its end.
+        seams.cachesFolder.watchReads()
+        app.launch()
+        let snapshot = app.snapshot()
+        frames.commit(snapshot, at: seams.clock.now)
+        if let display = setup.display { display(screenFrame(snapshot, finishedStep: "\(Scenario.Step.relaunch)")) }
+        if script.isOver { return finish() }
+        nextTurn()
+    }
+
     // MARK: the end
 
     private func finish() {
@@ -445,7 +518,8 @@ private final class ActiveRun: @unchecked Sendable {
         event("end")
         if stuck == nil { stuck = fetchesKeptForEver() }
         var report = Report(
-            measuring: setup, seams: seams, app: app, frames: frames, events: events, wall: wall, stuck: stuck)
+            measuring: setup, seams: seams, app: app, frames: frames, events: events, wall: wall, stuck: stuck,
+            earlier: setup.carried?.earlier)
         app.retire()
         // One more turn of the main queue, so work already queued there can
         // drop its references, then ask whether the last controller is gone.

@@ -13,10 +13,18 @@ struct ScriptCursor {
     /// The drag or fling under way, set by the step that begins it.
     var gesture: Gesture?
 
-    init(_ scenario: Scenario) {
+    /// `step`: the first step to play (a relaunch's new process goes on after the relaunch).
+    init(_ scenario: Scenario, from step: Int = 0) {
         steps = scenario.steps
         keys = scenario.keys
+        index = step
     }
+
+    /// Whether the learner's keys write the script (`lessons play`).
+    var isDrivenByKeys: Bool { keys != nil }
+
+    /// The step under way, or the next to begin.
+    var position: Int { index }
 
     /// Every step has been played, and no key will bring another.
     var isOver: Bool { index == steps.count && keys?.hasQuit != false }

@@ -2,7 +2,7 @@
 /// timeline's events, and the marks the report counts from (the first
 /// screen's icons, when the user scrolled, the request count at a relaunch or
 /// a memory warning, what the app kept after one).
-struct ScriptEvents {
+struct ScriptEvents: Codable {
     private(set) var timeline: [Timeline.Event] = []
     /// The icon URLs of the rows on the first screen, for the physical limit.
     private(set) var firstScreenIcons: [String] = []
@@ -36,7 +36,7 @@ struct ScriptEvents {
         launches.append(Launch(ms: ms, requestsBefore: requestsSoFar, diskCacheFiles: diskCacheFiles))
     }
 
-    struct Launch {
+    struct Launch: Codable {
         let ms: Double
         let requestsBefore: Int
         let diskCacheFiles: Int

@@ -41,7 +41,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     // main queue's looks take it, and seen it would order every download after
     // the main queue's last look and hide the races between them.
     private let condition = NSCondition()
-    private var time = StoryTime.zero
+    private var time: StoryTime
     private var isShutDown = false
     private var callers: [UInt: Caller] = [:]
     /// What each caller waits on, to be let in or woken: a semaphore of its
@@ -53,6 +53,9 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// The thread that runs the main queue's work now (`noteMainQueueThread`).
     private var mainQueueThread: UInt?
     private var origins = RequestOrigins()
+
+    /// `start`: the story's time as the clock begins (a relaunch's new process starts mid-story).
+    init(startingAt start: StoryTime = .zero) { time = start }
 
     var now: StoryTime { condition.withUnseenLock { time } }
 

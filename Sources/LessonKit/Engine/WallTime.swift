@@ -9,8 +9,8 @@ struct WallTime {
     var hangGuard: HangGuard
     private let start = ContinuousClock.now
 
-    init(pacedAt speed: Double?, hangLimit: Duration) {
-        pacer = speed.map(Pacer.init(speed:))
+    init(pacedAt speed: Double?, hangLimit: Duration, storyStart: StoryTime = .zero) {
+        pacer = speed.map { Pacer(speed: $0, from: storyStart) }
         hangGuard = HangGuard(limit: hangLimit)
     }
 

@@ -37,6 +37,15 @@ struct CatalogSnapshot {
         }
     }
 
+    /// The catalog this run's process read before a relaunch replaced it (`CarriedLaunch`, the PID the same):
+    /// its copy, now this process's to remove; or, when no copy could be made, the learner's file, never removed.
+    init(takingOver path: String) throws {
+        let file = URL(fileURLWithPath: path)
+        catalog = AppCatalog(source: file, entries: try AppCatalog.entries(in: try AppCatalog.read(file), file: file))
+        copy = file.lastPathComponent.hasPrefix(Self.prefix) ? file : nil
+        if let copy { ExitCleanup.removeOnExit(copy.path) }
+    }
+
     /// The start of every copy's name; the owner's process id follows.
     static let prefix = "OperationLessons-catalog-"
 

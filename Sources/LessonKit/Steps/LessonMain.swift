@@ -85,9 +85,15 @@ public enum LessonMain {
             printError("\(program): cannot write the timeline to \(path): \(problem)")
             return 1
         }
+        // This process may be the app's relaunch (`CarriedLaunch`): the story goes on, on the caches folder as it
+        // is, and on the copy of the catalog the first process made.
+        let carried: CarriedLaunch?
         let snapshot: CatalogSnapshot?
         do {
-            snapshot = try options.catalogPath.map(CatalogSnapshot.init(path:))
+            carried = try CarriedLaunch.fromEnvironment()
+            snapshot = try options.catalogPath.map { path in
+                try carried.map { try CatalogSnapshot(takingOver: $0.catalog) } ?? CatalogSnapshot(path: path)
+            }
         } catch {
             printError("\(program): \(error)")
             return 1
@@ -95,21 +101,25 @@ public enum LessonMain {
         defer { snapshot?.remove() }
         let cachesDirectory = cachesDirectory(for: entry, variant: variant)
         let startsCold = entry.ownScenarioStartsCold && scenario.name == entry.defaultScenario
-        if options.clearCache || startsCold, let problem = CacheFolder.clear(cachesDirectory) {
+        if carried == nil, options.clearCache || startsCold, let problem = CacheFolder.clear(cachesDirectory) {
             printError("\(program): \(options.clearCache ? "--clear-cache" : "emptying the disk cache"): \(problem)")
             return 1
         }
         CacheFolder.removeAbandonedWrites(in: cachesDirectory)
 
         let stream = options.frames ? FrameStream.Writer { StandardStream.output.write($0) } : nil
-        let screen = Screen(options: options, entry: entry, scenario: scenario, stream: stream, session: session)
-        screen.begin()
+        let screen = Screen(
+            options: options, entry: entry, scenario: scenario, stream: stream, session: session,
+            goesOn: carried != nil)
+        screen.begin(goesOn: carried != nil)
         let keyboard = session?.listen()
         var setup = ScenarioSetup(
             lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag))" } ?? ""),
             controller: variant?.controller ?? controller, scenario: scenario, options: options,
             catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
             paced: options.pace ?? screen.live)
+        setup.carried = carried
+        setup.relaunchesAsNewProcess = true
         // Handed over as the story ends: a crash after that, from what the network's shutdown fails, is one the
         // harness knows came after the story.
         let handedOverAtTheEnd = options.json && stream == nil && ReportChannel.isToHarness
@@ -207,9 +217,10 @@ private struct Screen: Sendable {
     }
 
     /// `session`: a step played by hand, whose keys are listed under the table.
+    /// `goesOn`: this process is the app's relaunch; the header is up already.
     init(
         options: LessonOptions, entry: LessonEntry, scenario: Scenario, stream: FrameStream.Writer?,
-        session: PlaySession?
+        session: PlaySession?, goesOn: Bool
     ) {
         let header = "Lesson \(entry.id) · \(entry.title) · scenario \(scenario.name): \(scenario.summary)"
         self.header = header
@@ -228,7 +239,7 @@ private struct Screen: Sendable {
             let terminal = TerminalScreen(style: .plain)
             // Broken between words at a terminal's width (or COLUMNS'); to a pipe, as it is.
             let columns = TerminalOutput.standardOutput.columns
-            write(TerminalText.wrapped(TerminalText.printable(header), width: columns) + "\n")
+            if !goesOn { write(TerminalText.wrapped(TerminalText.printable(header), width: columns) + "\n") }
             display = { frame in
                 guard let step = frame.finishedStep else { return }
                 let screen = terminal.render(
@@ -241,11 +252,12 @@ private struct Screen: Sendable {
     /// Colours back to normal, the cursor shown.
     static let reset = "\u{1B}[0m\u{1B}[?25h"
 
-    func begin() {
+    func begin(goesOn: Bool) {
         guard live else { return }
         // Hide the cursor, and have it shown again however the run ends
         // (`ExitCleanup`'s handlers run even while step 1 blocks the main queue).
         ExitCleanup.restoreScreen(with: Self.reset + "\n")
+        if goesOn { return }
         // The header goes up at once: a step that blocks the main queue at
         // launch (step 1) draws no frame for seconds, and an empty terminal looks hung.
         // Cut to the terminal's width, as every frame's header is: a wrapped one would push the table down.

@@ -21,8 +21,8 @@ public struct Scenario: Sendable {
         case memoryWarning
         case goOffline
         case goOnline
-        /// The app is killed and started again: a new controller, the same disk
-        /// cache folder, the same network.
+        /// The app is killed and started again: a new process (`CarriedLaunch`)
+        /// with a new controller, the same disk cache folder, the same network.
         case relaunch
         /// The app's Caches folder is deleted while it runs (a user clearing
         /// space, a cleaner app): the next icon written must make it again.

@@ -33,6 +33,42 @@ final class FrameRecorder {
 
     init(iconURLs: [String]) { judge = RowJudge(iconURLs: iconURLs) }
 
+    /// The frames so far, as a relaunch carries them into the app's next
+    /// process: the display goes on refreshing across it.
+    struct Carried: Codable {
+        var lastMs: Double?
+        var lastStates: [RowState]
+        var launchMs, maxStallMs: Double
+        var frames, droppedFrames, blankFrames, placeholderFrames, wrongImageFrames: Int
+        var timeToAllVisibleMs: Double?
+        var stallStartsMs, stallEndsMs: [Double]
+        var screen: [Timeline.ScreenSpan]
+    }
+
+    var carried: Carried {
+        Carried(
+            lastMs: last?.ms, lastStates: last?.states ?? [], launchMs: launchMs, maxStallMs: maxStallMs,
+            frames: frames, droppedFrames: droppedFrames, blankFrames: blankFrames,
+            placeholderFrames: placeholderFrames, wrongImageFrames: wrongImageFrames,
+            timeToAllVisibleMs: timeToAllVisibleMs, stallStartsMs: stalls.map(\.startMs),
+            stallEndsMs: stalls.map(\.endMs), screen: screen)
+    }
+
+    /// Goes on from the frames an earlier process of the app recorded.
+    func carryOn(from carried: Carried) {
+        last = carried.lastMs.map { ($0, carried.lastStates) }
+        launchMs = carried.launchMs
+        maxStallMs = carried.maxStallMs
+        frames = carried.frames
+        droppedFrames = carried.droppedFrames
+        blankFrames = carried.blankFrames
+        placeholderFrames = carried.placeholderFrames
+        wrongImageFrames = carried.wrongImageFrames
+        timeToAllVisibleMs = carried.timeToAllVisibleMs
+        stalls = Array(zip(carried.stallStartsMs, carried.stallEndsMs))
+        screen = carried.screen
+    }
+
     func state(of visible: VisibleRow) -> RowState { judge.state(of: visible) }
 
     /// The app was launched at `launchMs` and showed nothing until its first

@@ -3,7 +3,7 @@ import TableKit
 
 /// What a visible row shows, judged by its image's pixels: nothing, the
 /// placeholder, its own icon, or another row's.
-enum RowState: Equatable {
+enum RowState: Equatable, Codable {
     case blank, placeholder, own
     /// Another row's icon; the row it belongs to, when known.
     case wrong(Int?)

@@ -47,6 +47,32 @@ final class TableWatcher: TableViewObserver {
         self.now = now
     }
 
+    /// What a relaunch carries into the app's next process: the story's
+    /// warnings and deliveries so far (the cells they were on are gone with it).
+    struct Carried: Codable {
+        var warningsMs: [Double]
+        var deliveriesMs: [Double]
+        var deliveredIcons: [String]
+        var shownMs: [String: [Double]]
+        var progressReports, progressOutOfOrder, progressEndedShort: Int
+    }
+
+    var carried: Carried {
+        Carried(
+            warningsMs: warningsMs, deliveriesMs: deliveries.map(\.ms), deliveredIcons: deliveries.map(\.icon),
+            shownMs: shownMs, progressReports: progressReports, progressOutOfOrder: progressOutOfOrder,
+            progressEndedShort: progressEndedShort)
+    }
+
+    func carryOn(from carried: Carried) {
+        warningsMs = carried.warningsMs
+        deliveries = Array(zip(carried.deliveriesMs, carried.deliveredIcons))
+        shownMs = carried.shownMs
+        progressReports = carried.progressReports
+        progressOutOfOrder = carried.progressOutOfOrder
+        progressEndedShort = carried.progressEndedShort
+    }
+
     func memoryWarningDelivered() {
         warningsMs.append(now())
     }

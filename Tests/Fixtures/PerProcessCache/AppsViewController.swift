@@ -1,0 +1,1 @@
+../../../Sources/Lesson06SandboxCache/AppsViewController.swift
