@@ -21,7 +21,7 @@
 /// toolchain contract's tests only) tells the seams to act as if the toolchain
 /// no longer had them, so that a test sees the start-up probe refuse.
 static const char *const breakable[] = {
-    "dispatch-seam", "main-queue", "overcommit", "block-abi", "rename", "task-hook", "task-hook-alone",
+    "dispatch-seam", "main-queue", "overcommit", "block-abi", "rename", "task-hook", "task-hook-alone", "launch-seed",
 };
 enum { break_dispatch = 1, break_main_queue = 2, break_overcommit = 4, break_block_abi = 8, break_rename = 16 };
 static unsigned broken_facts;

@@ -48,6 +48,17 @@ __attribute__((constructor)) static void seed_this_launch(void) {
     }
 }
 
-int seam_launch_seed_is_available(void) { return &_swift_stdlib_Hashing_parameters != NULL; }
+int seam_launch_seed_is_available(void) {
+    return &_swift_stdlib_Hashing_parameters != NULL && !seam_breaks("launch-seed");
+}
+
+int seam_launch_seed_read(uint64_t *seed0, int *deterministic) {
+    if (!seam_launch_seed_is_available()) return 0;
+    *seed0 = _swift_stdlib_Hashing_parameters.seed0;
+    *deterministic = _swift_stdlib_Hashing_parameters.deterministic;
+    return 1;
+}
+
+uint64_t seam_launch_seed_expected(int launch) { return launch > 1 ? spread((uint64_t)launch) : 0; }
 
 int seam_launch_number(void) { return launch_number; }

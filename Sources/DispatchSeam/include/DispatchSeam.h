@@ -120,5 +120,9 @@ int seam_breaks(const char *fact);
 int seam_launch_seed_is_available(void);
 /// This process's launch of the app: 1 unless a relaunch started it.
 int seam_launch_number(void);
+/// The hashing parameters as this process reads them (0: not exported, or broken on purpose).
+int seam_launch_seed_read(uint64_t *seed0, int *deterministic);
+/// The seed0 a deterministic launch `launch` gets (launch 1: the runtime's own, 0).
+uint64_t seam_launch_seed_expected(int launch);
 
 #endif

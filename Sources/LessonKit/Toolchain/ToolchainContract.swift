@@ -110,6 +110,16 @@ public enum ToolchainContract {
             probe: "an operation added to a queue reaches the seam and sees its queue as current",
             check: ToolchainProbes.operationQueue),
         ToolchainFact(
+            name: "launch-seed",
+            what: "libswiftCore exports _swift_stdlib_Hashing_parameters (seed0, seed1, deterministic), which "
+                + "hashing reads at every hash: written before any Swift code runs, a relaunch's new process gets "
+                + "a seed of its own, the same in every run",
+            usedIn: ["Sources/DispatchSeam/LaunchSeed.c", "Sources/LessonKit/Engine/CarriedLaunch.swift"],
+            probed: .atEveryStart,
+            probe: "the parameters are exported, deterministic as SWIFT_DETERMINISTIC_HASHING says, with this "
+                + "launch's seed",
+            check: ToolchainProbes.launchSeed),
+        ToolchainFact(
             name: "pool-growth",
             what: "libdispatch's plain global queues add threads slowly (about one a second) once theirs block, "
                 + "its overcommitting ones at once",
@@ -179,6 +189,7 @@ public enum ToolchainContract {
     /// build's) and corelibs' operations, which no seam can change.
     public static let breakable = [
         "dispatch-seam", "main-queue", "overcommit", "block-abi", "rename", "task-hook", "task-hook-alone",
+        "launch-seed",
     ]
 
     /// Whether `program` must refuse to run: if so, the refusal is said on standard error, as one sentence.

@@ -117,6 +117,23 @@ enum ToolchainProbes {
             : .fails("OperationQueue.current was not the operation's queue")
     }
 
+    static func launchSeed() -> ProbeResult {
+        var seed0: UInt64 = 0
+        var deterministic: Int32 = 0
+        guard seam_launch_seed_read(&seed0, &deterministic) != 0 else {
+            return .fails("_swift_stdlib_Hashing_parameters is not exported")
+        }
+        let asked = ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"].map { !$0.isEmpty } ?? false
+        guard (deterministic != 0) == asked else {
+            return .fails("its deterministic flag is \(deterministic != 0) where SWIFT_DETERMINISTIC_HASHING says \(asked)")
+        }
+        let launch = seam_launch_number()
+        guard deterministic == 0 || seed0 == seam_launch_seed_expected(launch) else {
+            return .fails("launch \(launch) hashes with another seed than its own")
+        }
+        return .holds(deterministic != 0 ? "launch \(launch)'s seed, deterministic" : "exported")
+    }
+
     static func poolGrowth() -> ProbeResult {
         let count = ProcessInfo.processInfo.activeProcessorCount + 2
         let plain = startedAtOnce(Array(repeating: DispatchQueue.global(qos: .utility), count: count))
