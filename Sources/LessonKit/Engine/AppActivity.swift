@@ -114,9 +114,8 @@ struct NetworkActivity: ActivitySource {
 /// `OperationQueue.main` runs one operation at a time for the whole process
 /// and hands the next to Dispatch only when the one before has run: an
 /// operation the app adds while another's (another test's) is queued waits
-/// in the queue's list, where the seam cannot see it, so the list is looked
-/// at too (issue 33: the clock moved on without it, and a glide ended a
-/// frame late).
+/// in the queue's list, where the seam cannot see it: the list is looked at
+/// too, or the clock would move on without it.
 struct MainQueueActivity: ActivitySource {
     func busy(_ moment: ActivityMoment) -> String? {
         let counts = seam_count()
