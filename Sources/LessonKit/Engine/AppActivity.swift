@@ -57,6 +57,15 @@ struct AppActivity {
         return .idle
     }
 
+    /// Whether what keeps the app busy needs the main queue, which the run's
+    /// turn holds: then the turn hands it over at once instead of waiting for
+    /// a change elsewhere.
+    var needsTheMainQueue: Bool {
+        let counts = seam_count()
+        return counts.main_queue > 0 || counts.waiting_for_main_queue > 0 || SwiftTaskActivity.jobsWaiting > 0
+            || MainQueueActivity.heldOperations > 0
+    }
+
     /// Lets go of the work the story holds back until the app is idle: the
     /// app's threads waiting on a `DispatchSemaphore` take it, if it can be
     /// taken, in the order their work was submitted (the scheduler's order
@@ -101,17 +110,37 @@ struct NetworkActivity: ActivitySource {
 /// The main queue: blocks the app handed to it (`DispatchQueue.main.async`,
 /// `OperationQueue.main`) that have not run yet, and the app's threads
 /// waiting for it (`DispatchQueue.main.sync`).
+///
+/// `OperationQueue.main` runs one operation at a time for the whole process
+/// and hands the next to Dispatch only when the one before has run: an
+/// operation the app adds while another's (another test's) is queued waits
+/// in the queue's list, where the seam cannot see it: the list is looked at
+/// too, or the clock would move on without it.
 struct MainQueueActivity: ActivitySource {
     func busy(_ moment: ActivityMoment) -> String? {
         let counts = seam_count()
         if counts.waiting_for_main_queue > 0 { return "\(counts.waiting_for_main_queue) threads wait for the main queue" }
+        // While the main thread waits in the network, it may be inside one of the queue's operations: nothing
+        // queued there can run before it returns.
+        guard !moment.mainThreadWaits else { return nil }
         let toRun = counts.main_queue - counts.main_queue_parked
-        return toRun > 0 && !moment.mainThreadWaits ? "the main queue: \(toRun) blocks to run" : nil
+        if toRun > 0 { return "the main queue: \(toRun) blocks to run" }
+        let held = Self.heldOperations
+        return held > 0 ? "OperationQueue.main: \(held) operations to run" : nil
     }
 
-    var hasWork: Bool { seam_count().main_queue > 0 }
+    var hasWork: Bool { seam_count().main_queue > 0 || Self.heldOperations > 0 }
 
-    var summary: String { "the main queue: \(seam_count().main_queue) blocks to run" }
+    var summary: String {
+        "the main queue: \(seam_count().main_queue) blocks to run, \(Self.heldOperations) operations in OperationQueue.main"
+    }
+
+    /// The operations in `OperationQueue.main` that can run and have not
+    /// begun. (One waiting for a dependency waits for work the seam counts;
+    /// the run's turn is a block of the main queue, so none runs as it looks.)
+    static var heldOperations: Int {
+        OperationQueue.main.operations.count { $0.isReady && !$0.isExecuting && !$0.isFinished }
+    }
 }
 
 /// Work handed to Dispatch off the main queue: every operation queue's

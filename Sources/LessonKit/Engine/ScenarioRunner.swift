@@ -246,10 +246,7 @@ private final class ActiveRun: @unchecked Sendable {
             // signals when it finishes or reaches the network. (The wait is cut
             // short now and then for the hang guard, and for work the seam
             // cannot see that needs the main queue.)
-            let counts = seam_count()
-            if counts.main_queue == 0 && counts.waiting_for_main_queue == 0 && SwiftTaskActivity.jobsWaiting == 0 {
-                seam_wait_for_change(changes, Self.waitSliceNs)
-            }
+            if !seams.activity.needsTheMainQueue { seam_wait_for_change(changes, Self.waitSliceNs) }
             nextTurn()
         case .idle:
             wall.hangGuard.clear()

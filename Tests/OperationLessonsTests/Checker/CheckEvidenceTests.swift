@@ -297,6 +297,24 @@ import Testing
     /// A fix checked once, the buggy code put back and the target renamed (`Workbench2`, its path the old
     /// folder): the check plays what this build made, never the `Workbench` the build before left ("Exercise 2
     /// solved", before).
+    /// Step 7's code with its `maxConcurrentOperationCount` line removed, through `lessons check 7`: solved, as it
+    /// would be on a device, whose pool gives each download a thread at once (issue 33; DeviceThreadsTests plays
+    /// the same code in process). CI only (OPERATION_LESSONS_CI, as `.ci/run` sets): a check costs this serialized
+    /// suite over a minute.
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["OPERATION_LESSONS_CI"] == "1", "CI only"),
+        .timeLimit(.minutes(30)))
+    func stepSevenWithoutItsLimitIsSolvedThroughTheWorkbench() async throws {
+        try Self.makeSandbox(exercise: 7, from: "Sources/Lesson07CustomOperation")
+        try Self.edit("AppsViewController.swift") {
+            $0.replacingOccurrences(of: "        queue.maxConcurrentOperationCount = 3\n", with: "")
+        }
+        let check = try await Self.check(7)
+        #expect(check.status == 0, "\(check.standardOutput.suffix(2000))")
+        #expect(check.standardOutput.contains("Exercise 7 solved"), "\(check.standardOutput.suffix(2000))")
+        #expect(check.standardOutput.contains("✓ fixed     waiting downloads start after a memory warning"))
+    }
+
     @Test(.timeLimit(.minutes(30))) func aRenamedTargetIsPlayedNotTheBuildBefore() async throws {
         try Self.makeSandbox(exercise: 2, from: "Sources/Lesson02AsyncPlaceholder")
         let solved = try await Self.check(2)

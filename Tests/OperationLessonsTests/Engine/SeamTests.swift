@@ -133,6 +133,47 @@ final class SemaphoreGCDController: IconListController, @unchecked Sendable {
     }
 }
 
+/// As a drag begins, the app's download thread hands `OperationQueue.main`
+/// an operation that shows every row's icon, and the drag waits until it has.
+class MainOperationOnDragController: IconListController, @unchecked Sendable {
+    /// Whether another test's operation holds `OperationQueue.main` as the app's is handed over.
+    class var anotherTestHoldsTheMainQueue: Bool { false }
+    /// Touched on the main queue only.
+    private var shown = false
+
+    override func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
+        cell.imageView.image = shown ? Image(data: IconArt.ppm(for: icons[indexPath.row])) : Image.placeholder
+        return cell
+    }
+
+    override func scrollViewWillBeginDragging(_ tableView: TableView) {
+        if Self.anotherTestHoldsTheMainQueue {
+            // From a thread of its own, as another test's task would: not the run's work.
+            let queued = DispatchSemaphore(value: 0)
+            Thread {
+                OperationQueue.main.addOperation {}
+                queued.signal()
+            }.start()
+            queued.wait()
+        }
+        let handedOver = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            OperationQueue.main.addOperation { [weak self] in
+                self?.shown = true
+                self?.tableView.reloadData()
+            }
+            handedOver.signal()
+        }
+        handedOver.wait()
+    }
+}
+
+/// The same, with another test's operation holding `OperationQueue.main` as the app's is handed over.
+final class MainOperationHeldOnDragController: MainOperationOnDragController, @unchecked Sendable {
+    override class var anotherTestHoldsTheMainQueue: Bool { true }
+}
+
 /// A flag raised once, read from any thread.
 final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
@@ -189,6 +230,26 @@ func withBusyCores<T>(_ body: () async -> T) async -> T {
         for hopper in hoppers { await hopper.value }
         #expect(beside.stuck == nil, "\(beside.stuck ?? "")")
         #expect(beside.withoutWallTime == alone.withoutWallTime)
+    }
+
+    /// Issue 33's flake with its racy order forced: `OperationQueue.main` runs
+    /// one operation at a time for the whole process, and while another test's
+    /// operation holds it, the one the app's thread hands it waits in the
+    /// queue's list, where Dispatch (and so the seam) has not seen it yet. The
+    /// story waits for it there too: the icons it shows are on the frame after
+    /// the drag began, as when nothing else used the main queue.
+    @Test func anOperationForTheMainQueueHeldBehindAnotherTestsIsTheRunsWork() async {
+        let scenario = Scenario(
+            name: "drag-in-place", summary: "a drag that does not move, then a pause",
+            steps: [.pause(seconds: 0.1), .drag(toRow: 0, seconds: 0.1), .pause(seconds: 0.2)])
+        let alone = await HarnessTests.run(MainOperationOnDragController.self, scenario).report
+        let held = await HarnessTests.run(MainOperationHeldOnDragController.self, scenario, hangLimit: .seconds(5))
+            .report
+        #expect(held.stuck == nil, "\(held.stuck ?? "")")
+        // Placeholders from the launch until the frame the drag begins on (133.3 ms), icons from the next.
+        #expect(alone.ownIconsAtEnd == alone.visibleRowsAtEnd && alone.screen.timeToAllVisibleMs == 150)
+        #expect(held.screen == alone.screen)
+        #expect(held.durationMs == alone.durationMs)
     }
 
     @Test func aControllerThatKeepsItsQueuesInAHelperObjectPlaysExact() async {
