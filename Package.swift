@@ -89,7 +89,9 @@ let package = Package(
                 + lessonTargets.map { .target(name: $0) }
         ),
         .target(
-            name: "LessonChecks", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]),
+            name: "LessonChecks",
+            // The lottery story: exercise 9's workbench plays the learner's machine by hand, as step 9 is played.
+            dependencies: ["LessonKit", "LessonSupport", "LotteryMachineStory", "SlowNetwork", "TableKit", "TerminalKit"]),
     ] + stepStories.values.sorted().map {
         // A story: the step's code driven and watched from outside, told in the terminal.
         .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
@@ -127,6 +129,10 @@ let package = Package(
             name: "BlogOperationFixture", dependencies: ["LessonChecks", "SlowNetwork"],
             path: "Tests/Fixtures/BlogOperation", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
             linkerSettings: appSanitizerLink),
+        // Exercise 9's workbench on its starting machine, played by hand on a pseudo-terminal (PlayTests).
+        .executableTarget(
+            name: "LotteryWorkbenchFixture", dependencies: ["LessonChecks", "LessonSupport", "TableKit"],
+            path: "Tests/Fixtures/LotteryWorkbench", swiftSettings: [.swiftLanguageMode(.v5)]),
     ] + exerciseStartTargets.map {
         .target(
             name: $0,
