@@ -97,7 +97,8 @@ let package = Package(
         ),
         .target(
             name: "LessonChecks",
-            // Exercises 8 and 9 are checked in their steps' worlds, which their stories own.
+            // Exercises 8 and 9 are checked in their steps' worlds, which their stories own; exercise 9's
+            // workbench also plays the learner's machine by hand, as step 9 is played.
             dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]
                 + stepStories.values.sorted().map { .target(name: $0) }),
     ] + stepStories.values.sorted().map {
@@ -143,6 +144,10 @@ let package = Package(
             name: "BlogOperationFixture", dependencies: ["LessonChecks", "SlowNetwork"],
             path: "Tests/Fixtures/BlogOperation", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
             linkerSettings: appSanitizerLink),
+        // Exercise 9's workbench on its starting machine, played by hand on a pseudo-terminal (PlayTests).
+        .executableTarget(
+            name: "LotteryWorkbenchFixture", dependencies: ["LessonChecks", "LessonSupport", "TableKit"],
+            path: "Tests/Fixtures/LotteryWorkbench", swiftSettings: [.swiftLanguageMode(.v5)]),
     ] + exerciseStartTargets.map {
         .target(
             name: $0,

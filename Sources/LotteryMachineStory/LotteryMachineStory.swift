@@ -8,16 +8,21 @@ import LessonSupport
 /// digits it draws, its labels, its button's title, its queue, and the
 /// main-queue violations TableKit records.
 public enum LotteryMachineStory {
+    /// `workbench`: a learner's machine, played under the workbench's entry (its name, and the task where the step
+    /// gives its fix), started by `command`.
     public static func run(
-        _ machine: any ScreenController.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())
+        _ machine: any ScreenController.Type, workbench: LessonEntry? = nil,
+        command: String = "swift run Lesson09LotteryMachine",
+        arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
         let variants = machine.variants
         let example = variants.first.map { "--\($0.flag) " } ?? ""
+        let names = LotteryPlan.Names(workbench: workbench)
         return await CustomLessonMain.run(
-            9, stories: LotteryPlan.stories(variants: variants), extraFlags: LotteryPlan.flags(variants: variants),
-            example: "swift run Lesson09LotteryMachine \(example)--script \"\(LotteryScript.standard)\"",
-            arguments: arguments,
-            plan: { options throws(UsageError) in try LotteryPlan(options: options, machine: machine) },
+            9, playedAs: workbench, stories: LotteryPlan.stories(variants: variants),
+            extraFlags: LotteryPlan.flags(variants: variants),
+            example: "\(command) \(example)--script \"\(LotteryScript.standard)\"", arguments: arguments,
+            plan: { options throws(UsageError) in try LotteryPlan(options: options, machine: machine, names: names) },
             play: { plan, run in await LotteryRun(plan: plan, run: run).play() })
     }
 }

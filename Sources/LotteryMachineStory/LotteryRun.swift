@@ -10,7 +10,10 @@ struct LotteryPlan: Sendable {
         [
             LessonOptions.ExtraFlag(
                 name: "script", takesValue: true,
-                help: "play these steps instead of the keyboard, e.g. \"\(LotteryScript.standard)\"")
+                help: "play these steps instead of the keyboard, e.g. \"\(LotteryScript.standard)\""),
+            LessonOptions.ExtraFlag(
+                name: "play", takesValue: false,
+                help: "press the button yourself: space or Enter (on a terminal, where it is the default)"),
         ] + variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
     }
 
@@ -27,10 +30,27 @@ struct LotteryPlan: Sendable {
     /// Nil: the keyboard plays (only on a terminal, without --script).
     let script: LotteryScript?
 
+    /// How the run names itself and its machine: the step's, or a learner's in the workbench.
+    struct Names: Sendable {
+        var heading = "Lesson 09 · the lottery machine"
+        var machine = "the step's machine"
+        var program = "Lesson09LotteryMachine"
+
+        init(workbench: LessonEntry? = nil) {
+            guard let workbench else { return }
+            heading = workbench.title.prefix(1).uppercased() + workbench.title.dropFirst()
+            machine = "your machine"
+            program = workbench.target
+        }
+    }
+
+    let names: Names
+
     init(
-        options: LessonOptions, machine: any ScreenController.Type,
+        options: LessonOptions, machine: any ScreenController.Type, names: Names = Names(),
         keyboardAvailable: Bool = RawTerminal.inputIsTerminal
     ) throws(UsageError) {
+        self.names = names
         let chosen = machine.variants.filter { options.extra[$0.flag] != nil || options.scenario == $0.flag }
         guard chosen.count <= 1 else {
             throw UsageError("choose one of \(chosen.map { "--" + $0.flag }.joined(separator: ", "))")
@@ -38,21 +58,28 @@ struct LotteryPlan: Sendable {
         if options.scenario != nil && options.extra["script"] != nil {
             throw UsageError("--scenario plays the standard script: give it or --script, not both")
         }
+        let live = keyboardAvailable && !options.json && LessonConsole(options: options).isLive
+        if options.extra["play"] != nil {
+            if options.scenario != nil || options.extra["script"] != nil {
+                throw UsageError("--play presses the button from your keys: give it or --script/--scenario, not both")
+            }
+            guard live else {
+                throw UsageError("--play needs a terminal for its keys (and no --json or --plain); play a script with --script")
+            }
+        }
         self.machine = chosen.first?.controller ?? machine
         variant = chosen.first?.flag
         if let text = options.extra["script"] {
             script = try LotteryScript(text)
-        } else if options.scenario == nil && keyboardAvailable && !options.json
-            && LessonConsole(options: options).isLive
-        {
+        } else if options.scenario == nil && live {
             script = nil
         } else {
             script = try LotteryScript(LotteryScript.standard)
         }
     }
 
-    /// "the step's machine" or "--no-check", for the header.
-    var machineName: String { variant.map { "--" + $0 } ?? "the step's machine" }
+    /// "the step's machine" (or "your machine") or "--no-check", for the header.
+    var machineName: String { variant.map { "--" + $0 } ?? names.machine }
 }
 
 /// One press of the button, as the run saw it.
@@ -78,7 +105,7 @@ final class LotteryRun: Sendable {
 
     func play() async -> CustomLessonOutcome {
         let options = run.options
-        let header = "Lesson 09 · the lottery machine · \(plan.machineName)"
+        let header = "\(plan.names.heading) · \(plan.machineName)"
         // A view controller and its labels belong to the main queue from the start.
         let made = await MainActor.run { [run, plan] in
             ScreenSession.make(plan.machine, seed: options.seed, trace: run.trace).map {
@@ -91,7 +118,7 @@ final class LotteryRun: Sendable {
         case .success(let made):
             (session, screen) = made
         case .failure(let missing):
-            FileHandle.standardError.write(Data("Lesson09LotteryMachine: \(missing)\n".utf8))
+            FileHandle.standardError.write(Data("\(plan.names.program): \(missing)\n".utf8))
             return CustomLessonOutcome(story: "no machine to play", measures: [:], exitStatus: 1)
         }
         if !run.console.isLive { run.console.say(header) }
@@ -144,9 +171,16 @@ final class LotteryRun: Sendable {
             // A person at the keyboard drives the story now: the time runs, paced to the wall clock.
             run.trace.clock.release()
             defer { run.trace.clock.hold() }
+            var said = KeySaid()
             for await key in keys {
                 if key == UInt8(ascii: "q") || key == RawTerminal.controlC { break }
-                if key == UInt8(ascii: " ") || key == 10 || key == 13 { await press() }
+                let pressed = key == UInt8(ascii: " ") || key == 10 || key == 13
+                let before = await MainActor.run { session.button.title }
+                if pressed { await press() }
+                let after = await MainActor.run { session.button.title }
+                guard let line = said.line(for: key, pressedFrom: pressed ? before : nil, to: after) else { continue }
+                let seconds = String(format: "%.1f", run.trace.now() / 1000)
+                await MainActor.run { screen.lastKey = "last key, at \(seconds) s: \(line)" }
             }
         }
 
@@ -233,5 +267,28 @@ final class Trigger: Sendable {
             return state.fired
         }
         if fired { call() }
+    }
+}
+
+/// What a key typed at the machine did, for the line under it: every key says, even one that does nothing here.
+struct KeySaid {
+    /// Inside an escape sequence (an arrow key sends ESC [ A): its bytes are one key, said once.
+    private var inSequence = false
+
+    /// The sentence for `key`; nil for the rest of a key already said. `pressedFrom`: the button's title when
+    /// the key pressed it, `to` its title after.
+    mutating func line(for key: UInt8, pressedFrom before: String?, to after: String) -> String? {
+        if inSequence {
+            // A sequence ends with a letter or "~" after its "[" (or at once after ESC O).
+            if key != UInt8(ascii: "[") && key != UInt8(ascii: "O") && key >= 0x40 && key <= 0x7E { inSequence = false }
+            return nil
+        }
+        if let before {
+            let name = key == UInt8(ascii: " ") ? "space" : "Enter"
+            return "\(name) pressed the button \"\(before)\"; it now reads \"\(after)\""
+        }
+        if key == 0x1B { inSequence = true }
+        let shown = (0x21...0x7E).contains(key) ? "'\(Character(Unicode.Scalar(key)))'" : "that key"
+        return "\(shown) does nothing here: space or Enter presses the button, q quits"
     }
 }

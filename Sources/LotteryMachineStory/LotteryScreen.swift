@@ -14,6 +14,8 @@ final class LotteryScreen {
     let header: String
     /// What the keyboard does, or what the script is doing.
     var hint = ""
+    /// What the last key typed did, under the queue's line.
+    var lastKey: String?
     private var clock: FrameClock?
     private var lastDrawn = ""
     private var rollsAtLastPress = 0
@@ -79,6 +81,10 @@ final class LotteryScreen {
         // Broken between its parts on a narrow terminal: a wrapped line would push the screen down.
         lines += TerminalText.wrappedLine(
             "   " + queueStatus(), width: StandardStream.output.terminal.columns ?? .max, continuation: "   ")
+        if let lastKey {
+            lines += TerminalText.wrappedLine(
+                "   " + lastKey, width: StandardStream.output.terminal.columns ?? .max, continuation: "   ")
+        }
         let screen = "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J"
         guard screen != lastDrawn else { return }
         lastDrawn = screen

@@ -190,13 +190,28 @@ enum CarriedCode {
                     + "\(WorkbenchChange.describe(state)). Nothing changed.")
         }
         if keepMine { return .carry(from: held.number) }
-        guard ask, try workspace.progress().solved.contains(held.number), try !isTheStepsOwn(exercise, workspace) else {
-            return .replace
-        }
-        return WorkbenchChange.confirm(
-            "Your solution of exercise \(held.number) is unlike step \(held.number)'s own code. Go on to exercise"
-                + " \(exercise.number) with your code, its bugs measured on it (--keep-mine)? [y/N] ")
+        guard ask, try isWorthAsking(held, into: exercise, workspace) else { return .replace }
+        return WorkbenchChange.confirm(question(held, into: exercise) + " (--keep-mine)? [y/N] ")
             ? .carry(from: held.number) : .replace
+    }
+
+    /// The exercise the workbench holds, when going on to `exercise` should ask whether to keep its code:
+    /// solved, the exercise before, with code unlike the step's own.
+    static func offered(for exercise: Exercise, _ workspace: Workspace) throws -> Exercise? {
+        let held = workspace.workbenchState().exercise.flatMap(ExerciseCatalog.exercise)
+        guard let held, carries(held, into: exercise), try isWorthAsking(held, into: exercise, workspace) else {
+            return nil
+        }
+        return held
+    }
+
+    private static func isWorthAsking(_ held: Exercise, into exercise: Exercise, _ workspace: Workspace) throws -> Bool {
+        try workspace.progress().solved.contains(held.number) && !isTheStepsOwn(exercise, workspace)
+    }
+
+    static func question(_ held: Exercise, into exercise: Exercise) -> String {
+        "Your solution of exercise \(held.number) is unlike step \(held.number)'s own code. Go on to exercise"
+            + " \(exercise.number) with your code, its bugs measured on it"
     }
 
     /// Exercise `next` starts from the code that solves `held`, an app of the same kind: the learner's solution
@@ -409,6 +424,7 @@ enum WorkbenchChange {
         lines += [
             "",
             "Watch it:     \(exercise.watchCommand)    (\(exercise.watchSays))",
+        ] + (exercise.playCommand.map { ["Play it:      \($0)    (\(exercise.playSays))"] } ?? []) + [
             "Read:         \(exercise.readForTheProblem)",
             "Check it:     swift run lessons check, or on every save: swift run lessons watch",
         ]

@@ -73,7 +73,18 @@ enum WatchCommand: LessonsCommand {
                             say("Every exercise is solved. Compare yours with the steps: swift run lessons solution N")
                             return false
                         }
-                        _ = try WorkbenchChange.start(next, workspace, yes: true, reset: false)
+                        var keepMine = false
+                        if let held = try CarriedCode.offered(for: next, workspace), let keyboard {
+                            say("\n" + CarriedCode.question(held, into: next) + "?\n" + keepQuestion(held))
+                            switch keyboard.word(among: [keepWord, referenceWord]) {
+                            case keepWord?: keepMine = true
+                            case referenceWord?: break
+                            default:
+                                say("Nothing changed.")
+                                return false
+                            }
+                        }
+                        _ = try WorkbenchChange.start(next, workspace, yes: true, reset: false, keepMine: keepMine)
                         number = next.number
                         return true
                     })
@@ -81,6 +92,16 @@ enum WatchCommand: LessonsCommand {
             maxChecks: options.maxChecks)
         let last = try watch.run()
         return last?.allPassed == true ? 0 : 1
+    }
+
+    /// The words that answer whether `n` keeps the learner's code: typed, then Enter, so that no ordinary word
+    /// typed into the watch chooses for them (as `r` asks for the word reset).
+    static let keepWord = "mine"
+    static let referenceWord = "step"
+
+    static func keepQuestion(_ held: Exercise) -> String {
+        "Type \(keepWord) and press Enter to go on with your code (a copy is kept), or \(referenceWord) and Enter "
+            + "for the code step \(held.number) ends with (yours goes to a backup); any other key changes nothing."
     }
 
     /// Blocks until a key is typed, or the `sources` differ from `state` and
@@ -114,6 +135,25 @@ final class KeyQueue: @unchecked Sendable {
         keys.append(Character(Unicode.Scalar(byte)))
         condition.signal()
         condition.unlock()
+    }
+
+    /// One of `words`, typed (and shown as it is typed) then Enter; nil at the first key that
+    /// leads to none of them.
+    func word(among words: [String]) -> String? {
+        var typed = ""
+        while true {
+            guard let key = take(waitingAtMost: 3600) else { continue }
+            if key == "\n" || key == "\r" {
+                StandardStream.output.write("\n")
+                return words.contains(typed) ? typed : nil
+            }
+            typed.append(key)
+            guard words.contains(where: { $0.hasPrefix(typed) }) else {
+                StandardStream.output.write("\n")
+                return nil
+            }
+            StandardStream.output.write(String(key))
+        }
     }
 
     /// The next key typed, or nil when none comes within `seconds`.

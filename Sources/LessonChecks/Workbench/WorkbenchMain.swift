@@ -2,6 +2,7 @@ import DependencyTour
 import Foundation
 import LessonKit
 import LessonSupport
+import LotteryMachineStory
 import SlowNetwork
 
 /// The whole of the workbench's `main.swift` (written by `lessons exercise N`).
@@ -69,9 +70,7 @@ public enum WorkbenchMain {
             let results = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
             return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
-            guard arguments.isEmpty else {
-                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
-            }
+            guard arguments.isEmpty else { return usage(exercise, error: unplayable(arguments)) }
             say("Your software update, played as the check plays it: \(exercise.watchSays).")
             _ = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
             say("\nCheck it: swift run lessons check \(exercise.number)")
@@ -98,8 +97,10 @@ public enum WorkbenchMain {
             let results = await LotteryChecks.check(narrate: { say("  " + $0) }, machine: machine)
             return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
+            // Any flag is the lottery story's: `--play` presses the button from the keyboard, `--script` plays steps.
             guard arguments.isEmpty else {
-                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
+                return await LotteryMachineStory.run(
+                    machine, workbench: exercise.entry.workbench(), command: WorkbenchLayout.run, arguments: arguments)
             }
             say("Your lottery machine, played as the check plays it: \(exercise.watchSays).")
             _ = await LotteryChecks.check(narrate: { say("  " + $0) }, machine: machine)
@@ -130,9 +131,7 @@ public enum WorkbenchMain {
                 make: make)
             return verdict(results, exercise, file: verdictFile)
         case .watch(let exercise):
-            guard arguments.isEmpty else {
-                return usage(exercise, error: "unknown flags: \(arguments.joined(separator: " "))")
-            }
+            guard arguments.isEmpty else { return usage(exercise, error: unplayable(arguments)) }
             say("Your asynchronous operation, played as the check plays it: \(exercise.watchSays).")
             _ = await AsyncOperationChecks.check(narrate: { say("  " + $0) }, make: make)
             say("\nCheck it: swift run lessons check \(exercise.number)")
@@ -203,10 +202,19 @@ public enum WorkbenchMain {
         return results.allPassed ? 0 : 1
     }
 
+    /// Why a workbench whose story has no keys takes no flag (`--play` among them).
+    static func unplayable(_ arguments: [String]) -> String {
+        let flags = "unknown flags: \(arguments.joined(separator: " "))"
+        guard arguments.contains("--play") else { return flags }
+        return flags + " (this exercise's code has no screen to drive by hand: \(WorkbenchLayout.run) plays it as "
+            + "the check does, and says what it did at each step)"
+    }
+
     static func usage(_ exercise: Exercise, error: String?) -> Int32 {
+        let play = exercise.playCommand.map { "\n       \($0)\n         \(exercise.playSays)" } ?? ""
         let text = """
             usage: \(WorkbenchLayout.run)
-                     play your code of exercise \(exercise.number) (\(exercise.watchSays))
+                     play your code of exercise \(exercise.number) (\(exercise.watchSays))\(play)
                    \(WorkbenchLayout.run) --check N [--verdict FILE]
                      check it against exercise N (\(ExerciseCatalog.numbers)); --verdict FILE keeps the verdict
                      in FILE, as JSON (lessons check does)
@@ -232,5 +240,23 @@ public enum WorkbenchMain {
 
     static func printError(_ message: String) {
         StandardStream.error.message(message)
+    }
+}
+
+extension Exercise {
+    /// How a learner drives their code by hand, keys and all: the image lists' table and the lottery machine's
+    /// button; nil for an exercise whose code has no screen (the update, the operation), which its watch plays.
+    public var playCommand: String? {
+        switch kind {
+        case .imageList, .lotteryMachine: WorkbenchLayout.run + " --play"
+        case .softwareUpdate, .asyncOperation: nil
+        }
+    }
+
+    /// What `playCommand`'s keys do.
+    public var playSays: String {
+        kind == .lotteryMachine
+            ? "press the button yourself: space or Enter; q quits and says what was measured"
+            : "scroll the table yourself: arrows, PgUp/PgDn, m a memory warning, o offline, r relaunch; q quits"
     }
 }

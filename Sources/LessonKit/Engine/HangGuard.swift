@@ -11,11 +11,12 @@ struct HangGuard {
     var reason: String? { busy?.reason }
 
     /// Whether the app has been busy for longer than the limit.
-    var isPastLimit: Bool { busy.map { ContinuousClock.now - $0.since > limit } ?? false }
+    var isPastLimit: Bool { busy.map { JobControl.now - $0.since > limit } ?? false }
 
     /// Notes what keeps the clock waiting: the wait goes on from when it began.
     mutating func note(_ reason: String) {
-        if busy?.reason != reason { busy = (busy?.since ?? ContinuousClock.now, reason) }
+        // On the clock that stands still while the program is stopped (Ctrl-Z): a stop is no hang.
+        if busy?.reason != reason { busy = (busy?.since ?? JobControl.now, reason) }
     }
 
     /// The app is idle: the wait is over.

@@ -217,7 +217,8 @@ public final class RunningChild: @unchecked Sendable {
     private let output: ChildProcess.Connection
     private let errors: ChildProcess.Connection
     private let reportFile: URL?
-    private let started = ContinuousClock.now
+    /// When it started, on the clock that stands still while this process is stopped (Ctrl-Z).
+    private let started = JobControl.now
 
     init(
         process: Process, exited: DispatchSemaphore, scratch: URL, output: ChildProcess.Connection,
@@ -253,7 +254,7 @@ public final class RunningChild: @unchecked Sendable {
             // it too. Those are orphans now: ending them lets the end be heard.
             if !ProcessTable.isRunning(pid) { LiveChildren.endOrphans() }
             if let watchdog, watchdog.remaining <= .zero {
-                stoppedAfter = ContinuousClock.now - started
+                stoppedAfter = JobControl.now - started
                 stop(askingForBacktrace: watchdog.asksForBacktrace)
                 exited.wait()
                 break
@@ -328,22 +329,23 @@ public final class RunningChild: @unchecked Sendable {
 public final class Watchdog: @unchecked Sendable {
     // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
     private let lock = NSLock()
+    /// On `JobControl.now`: the time this program spends stopped by Ctrl-Z is no time the child ran.
     private var deadline: ContinuousClock.Instant
     /// Ask the child for a backtrace before stopping it (a Swift program).
     public let asksForBacktrace: Bool
 
     public init(limit: Duration, asksForBacktrace: Bool = false) {
-        deadline = .now + limit
+        deadline = JobControl.now + limit
         self.asksForBacktrace = asksForBacktrace
     }
 
     /// A new limit, counted from now.
     public func restart(limit: Duration) {
-        lock.withLock { deadline = .now + limit }
+        lock.withLock { deadline = JobControl.now + limit }
     }
 
     /// Time left before the child is stopped.
-    public var remaining: Duration { lock.withLock { deadline } - .now }
+    public var remaining: Duration { lock.withLock { deadline } - JobControl.now }
 }
 
 /// The children running now, so a signal to this process can end them, and
@@ -388,6 +390,21 @@ enum LiveChildren {
     }
 
     static var isEnding: Bool { lock.withLock { state.ending } }
+
+    /// What Ctrl-Z stops (`JobControl`): the children started here, which pass the stop on below them, and
+    /// whatever else runs below this process (adopted orphans, what a learner's code started), which is stopped.
+    static func stopTargets() -> (own: [pid_t], others: [pid_t]) {
+        let table = ProcessTable.now()
+        let own = Array(lock.withLock { state.pids }).filter(ProcessTable.isRunning)
+        let theirs = Set(table.running(own))
+        return (own, table.running(table.children(of: getpid())).filter { !theirs.contains($0) })
+    }
+
+    /// What `fg` continues: everything below this process.
+    static func continueTargets() -> [pid_t] {
+        let table = ProcessTable.now()
+        return table.running(table.children(of: getpid()))
+    }
 
     static func ended(_ pid: pid_t) {
         _ = lock.withLock { state.pids.remove(pid) }
@@ -509,6 +526,8 @@ extension ChildProcess {
     public static func endChildrenOnSignals(beforeExit: @escaping @Sendable () -> Void = {}) {
         LiveChildren.adoptOrphans()
         ExitCleanup.signalsHandledElsewhere()
+        // Ctrl-Z stops the children too, and their watchdogs do not count the time stopped.
+        JobControl.passOnStops()
         let queue = DispatchQueue(label: "ending on a signal")
         let sources = endingSignals.map { number in
             // Ignored first, so only the source sees it; a child gets the

@@ -30,16 +30,21 @@ struct ProcessTable {
         status(of: pid).map { !$0.ended } ?? false
     }
 
+    /// Whether `pid` is stopped (SIGTSTP, SIGSTOP), has ended, or is not there.
+    static func isStoppedOrGone(_ pid: pid_t) -> Bool {
+        status(of: pid).map { $0.ended || $0.stopped } ?? true
+    }
+
     /// A process's parent, and whether it has ended (a zombie: it only waits
     /// for its parent to collect its status).
-    private static func status(of pid: pid_t) -> (parent: pid_t, ended: Bool)? {
+    private static func status(of pid: pid_t) -> (parent: pid_t, ended: Bool, stopped: Bool)? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         // "PID (name) STATE PPID …": the name may hold anything, parentheses too.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 1, let parent = pid_t(fields[1]) else { return nil }
-        return (parent, fields[0] == "Z")
+        return (parent, fields[0] == "Z", fields[0] == "T" || fields[0] == "t")
     }
 
     /// The processes `parent` started that are still its children.

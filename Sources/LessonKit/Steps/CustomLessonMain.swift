@@ -8,6 +8,8 @@ import TerminalKit
 ///
 ///     exit(await CustomLessonMain.run(8, unsupported: TableFlag.allCases, plan: Plan.init) { plan, run in … })
 ///
+/// `playedAs`: the entry whose name, texts and ending the run shows (a workbench's,
+/// `LessonEntry.workbench()`, gives the task, not the fix); step `number`'s by default.
 /// `stories` are the names `--scenario` takes: the stories the step can play
 /// (what `same-figures` and the lesson texts replay). `plan` turns the flags
 /// into what the step will do, or throws a `UsageError` (one line, then the
@@ -18,6 +20,7 @@ import TerminalKit
 public enum CustomLessonMain {
     public static func run<Plan>(
         _ number: Int,
+        playedAs shown: LessonEntry? = nil,
         stories: [String],
         extraFlags: [LessonOptions.ExtraFlag] = [],
         unsupported: [TableFlag] = TableFlag.storyFlags,
@@ -26,7 +29,7 @@ public enum CustomLessonMain {
         plan: (LessonOptions) throws(UsageError) -> Plan,
         play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
     ) async -> Int32 {
-        guard let entry = LessonCatalog.entry(number) else {
+        guard let entry = shown ?? LessonCatalog.entry(number) else {
             LessonMain.printError("lesson \(number) is not in the catalog")
             return 1
         }

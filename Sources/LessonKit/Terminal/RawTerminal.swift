@@ -55,32 +55,15 @@ public final class RawTerminal: Sendable {
     /// modes when a job stops, not the job's when it continues: keys then
     /// needed Enter, and were echoed.
     private static func keepRawAcrossStops(_ raw: termios) {
-        let queue = DispatchQueue(label: "terminal stops")
-        func rawAgain() {
+        // One handler owns SIGTSTP (it stops the children too): the terminal is put back before it, raw after.
+        JobControl.aroundStops(before: { restoreSavedTerminal() }) {
             // Only in the foreground: setting a terminal's modes from the background stops the program (SIGTTOU).
             let foreground = tcgetpgrp(STDIN_FILENO)
             guard foreground == -1 || foreground == getpgrp() else { return }
             var modes = raw
             _ = tcsetattr(STDIN_FILENO, TCSANOW, &modes)
         }
-        // Ignored first, so only the sources see them (as `ChildProcess.endChildrenOnSignals` does).
-        signal(SIGTSTP, SIG_IGN)
-        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
-        stop.setEventHandler {
-            restoreSavedTerminal()
-            // SIGSTOP cannot be caught: the program stops here, and goes on from here when continued.
-            kill(getpid(), SIGSTOP)
-            rawAgain()
-        }
-        // Continued by another way than after Ctrl-Z (`kill -STOP`, then `fg`): raw again too.
-        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
-        continued.setEventHandler { rawAgain() }
-        for source in [stop, continued] { source.resume() }
-        stopSources = [stop, continued]
     }
-
-    /// Kept for the life of the process; written once, when raw mode is entered.
-    nonisolated(unsafe) private static var stopSources: [any DispatchSourceSignal] = []
 
     /// Reads keys on a thread of their own and hands each byte to `onKey`
     /// (on that thread: hop to the main queue for anything UI). Ends at the

@@ -445,3 +445,63 @@ import Testing
         #expect(Commands.state(root) == 3)
     }
 }
+
+/// `n` in `lessons watch`, once an exercise is solved with code unlike the
+/// step's: it asks, as `lessons exercise N` does, whether to go on with that
+/// code, and only a word typed then Enter answers (ordinary typing keeps all as it is).
+@Suite struct WatchKeepMineTests {
+    /// Exercise 3 solved with the learner's own code, and a stand-in `swift` whose workbench passes whatever
+    /// check it is asked for with exercise 3's verdict; `typed` answers the question `n` asks.
+    static func next(typing typed: String) async throws -> (run: PseudoTerminal.Run, held: Int?, mine: Bool) {
+        let root = try SwiftStandIn.sandbox()
+        let folder = try ScratchFolder.make("watch-keep-mine")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            ScratchFolder.remove(folder)
+        }
+        #expect(try await ExerciseCommandTests.lessons(["exercise", "3", "--yes"], root: root).status == 0)
+        let file = root.appendingPathComponent(WorkbenchLayout.code + "AppsViewController.swift")
+        try WorkbenchSafetyTests.append("\n// my own design\n", to: file)
+        let mine = try Data(contentsOf: file)
+        try ExerciseFlowTests.setProgress(root, #"{"current": 3, "solved": [2, 3]}"#)
+        let three = try #require(ExerciseCatalog.exercise(3))
+        let verdict = folder.appendingPathComponent("verdict.json")
+        try JSONEncoder().encode(
+            CheckEvidence.judgedByTheWorkbench(three).map { $0.result(passed: true, measured: "as the step") }
+        ).write(to: verdict)
+        let path = try SwiftStandIn.path(in: folder, build: "", workbench: "cp '\(verdict.path)' \"$4\"\nexit 0")
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["watch", "--root", root.path],
+            keys: [
+                .type("n", after: "n next · h hint"),
+                .type(typed, after: "Type mine and press Enter"),
+                .type("q", after: ["mine\r", "step\r"].contains(typed) ? "── check 2" : "Nothing changed."),
+            ],
+            environment: ["PATH": path], size: (24, 80))
+        return (run, ExerciseCommandTests.state(root), (try? Data(contentsOf: file)) == mine)
+    }
+
+    @Test func nAsksToKeepTheLearnersCodeAndMineKeepsIt() async throws {
+        let (run, held, mine) = try await Self.next(typing: "mine\r")
+        #expect(run.restored)
+        let said = LearnerFilesTests.flat(PlayTests.screenLines(run.output).joined(separator: " "))
+        #expect(said.contains("Your solution of exercise 3 is unlike step 3's own code."), "\(said.suffix(900))")
+        #expect(said.contains("its main.swift now names exercise 4"), "\(said.suffix(900))")
+        #expect(held == 4)
+        #expect(mine)
+    }
+
+    /// Typing along (`yes`, as `exercise N` would take) answers nothing: the workbench is as it was.
+    @Test func ordinaryTypingChoosesNothing() async throws {
+        let (run, held, mine) = try await Self.next(typing: "yes\r")
+        #expect(run.status == 0, "solved, and still exercise 3: \(run.output.suffix(600))")
+        #expect(held == 3)
+        #expect(mine)
+    }
+
+    @Test func stepTakesTheStepsCode() async throws {
+        let (_, held, mine) = try await Self.next(typing: "step\r")
+        #expect(held == 4)
+        #expect(!mine)
+    }
+}

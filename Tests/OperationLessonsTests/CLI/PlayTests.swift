@@ -1,4 +1,5 @@
 import Foundation
+import LessonChecks
 import LessonKit
 import LessonSupport
 import SlowNetwork
@@ -173,5 +174,50 @@ import Testing
         #expect(run.output.contains("After the memory warning the app kept"))
         let wide = Self.screenLines(run.output).filter { TerminalText.width(of: $0) > 80 }
         #expect(wide.isEmpty, "\(wide)")
+    }
+}
+
+/// Every exercise's workbench can be played by hand: exercise 9's machine by
+/// its button (`Workbench --play`, what `lessons task 9` gives), each key
+/// saying what it did; exercises 8 and 10, whose code has no screen, say so.
+@Suite struct WorkbenchPlayTests {
+    /// The fixture is exercise 9's workbench as `lessons exercise 9` writes it.
+    @Test func theFixtureIsTheWorkbenchTheExerciseWrites() throws {
+        let exercise = try #require(ExerciseCatalog.exercise(9))
+        let call = try #require(exercise.workbenchMain.split(separator: "\n").last { $0.hasPrefix("exit(") })
+        let fixture = try String(
+            contentsOf: Rig.packageRoot.appendingPathComponent("Tests/Fixtures/LotteryWorkbench/main.swift"),
+            encoding: .utf8)
+        #expect(fixture.contains(call))
+        #expect(exercise.playCommand == WorkbenchLayout.run + " --play")
+    }
+
+    @Test func exerciseNinesMachineIsPlayedByHandAndEveryKeySaysWhatItDid() async throws {
+        let run = try await PseudoTerminal.run(
+            "LotteryWorkbenchFixture", arguments: ["--play", "--speed", "4"],
+            keys: [
+                .type(" ", after: "space or enter: press the button"),
+                // Each wait is for words that fit on one line of the 80 columns.
+                .type("x", after: #"space pressed the button "start"; it now"#),
+                .type("\u{1B}[A", after: "'x' does nothing here"),
+                .type("\r", after: "that key does nothing here"),
+                .type("q", after: #"Enter pressed the button "pause"; it"#),
+            ], size: (24, 80))
+        #expect(run.status == 0, "\(run.output.suffix(800))")
+        #expect(run.restored)
+        #expect(run.output.contains("Your workbench, exercise 9 (the lottery machine) · your machine"))
+        #expect(PlayTests.screenLines(run.output).contains { $0.contains(#"now reads "resume""#) })
+        #expect(run.report == nil)
+        // The workbench shows the problem, never the step's fix.
+        #expect(run.output.contains("Your task"))
+        #expect(!run.output.contains("The lesson:"))
+        let wide = PlayTests.screenLines(run.output).filter { TerminalText.width(of: $0) > 80 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
+
+    @Test func playWithoutATerminalIsOneSentence() async throws {
+        let run = try await LessonProcess.run("LotteryWorkbenchFixture", ["--play"])
+        #expect(run.status == 2)
+        #expect(run.errors.contains("--play needs a terminal for its keys"), "\(run.errors)")
     }
 }

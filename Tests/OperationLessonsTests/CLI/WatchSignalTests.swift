@@ -1,6 +1,7 @@
 import Foundation
 import LessonChecks
 import LessonKit
+import Synchronization
 import TerminalKit
 import Testing
 
@@ -179,6 +180,65 @@ enum SwiftStandIn {
         // Shown, on standard output and standard error.
         let shown = run.output.components(separatedBy: #"\u{1B}[?1049h\u{1B}[?25l\u{1B}]0;mine\u{7}\u{1B}[41mred"#)
         #expect(shown.count == 3, "\(run.output.suffix(800))")
+        #expect(run.restored)
+    }
+}
+
+/// Ctrl-Z in `lessons watch`, for longer than a check's watchdog allows, then
+/// `fg`: the workbench stops with the watch (it is in a process group of its
+/// own, which the terminal's Ctrl-Z never reaches) and goes on with it, and
+/// the time stopped counts against no watchdog: no hang is reported.
+@Suite struct CtrlZStopsTheChildrenTests {
+    /// The workbench's first state letter in /proc ("T" stopped, "S" asleep), nil once it is gone.
+    static func state(_ pid: pid_t) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(close, offsetBy: 2)]
+    }
+
+    @Test func aStoppedWatchStopsItsWorkbenchAndCountsNoHang() async throws {
+        let root = try SwiftStandIn.sandbox()
+        let folder = try ScratchFolder.make("stopped-watch")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            ScratchFolder.remove(folder)
+        }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        let go = folder.appendingPathComponent("go").path
+        // Says its pid, then waits for the test's word (a file), and ends with no verdict.
+        let workbench = "echo $$ > '\(announcements.path)'\nwhile [ ! -e '\(go)' ]; do sleep 0.1; done\nexit 1"
+        let path = try SwiftStandIn.path(in: folder, build: "", workbench: workbench)
+        let pids = Mutex<[pid_t]>([])
+        let states = Mutex<[Character?]>([])
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["watch", "--root", root.path],
+            keys: [
+                PseudoTerminal.Key(after: "") { program in
+                    let pid = try await announcements.line(1, "the workbench to start")
+                    pids.withLock { $0 = pid_t(pid).map { [$0] } ?? [] }
+                    // One SIGTSTP, as Ctrl-Z sends one to the terminal's foreground group (lessons alone).
+                    kill(program.pid, SIGTSTP)
+                },
+                .signal(SIGCONT) { program in
+                    #expect(await WatchSignalTests.stopped(program.pid), "Ctrl-Z did not stop the watch")
+                    let workbench = try #require(pids.withLock { $0.first })
+                    #expect(Self.state(workbench) == "T", "the workbench ran on while the watch was stopped")
+                    // Stopped longer than the check's watchdog gives a workbench that has not started a scenario.
+                    try await Task.sleep(for: CheckWatch.hangLimit + .seconds(2))
+                },
+                PseudoTerminal.Key(after: "", send: nil, once: { _ in
+                    let workbench = pids.withLock { $0.first } ?? 0
+                    states.withLock { $0.append(Self.state(workbench)) }
+                    FileManager.default.createFile(atPath: go, contents: nil)
+                }),
+                .type("q", after: "First check"),
+            ], environment: ["PATH": path], size: (24, 80))
+        defer { for pid in pids.withLock({ $0 }) where isAlive(pid) { kill(pid, SIGKILL) } }
+        #expect(run.status == 1, "no verdict: not solved")
+        #expect(!run.output.contains("was stopped after"), "\(states.withLock { $0 }) \(run.output.suffix(900))")
+        #expect(run.output.contains("the workbench ended (status 1)"), "\(run.output.suffix(900))")
         #expect(run.restored)
     }
 }

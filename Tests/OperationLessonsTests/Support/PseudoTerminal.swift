@@ -17,7 +17,8 @@ enum PseudoTerminal {
         var status: Int32
         /// The signal that ended it, if one did.
         var signal: Int32?
-        /// The terminal's line modes (echo, line editing) are as they were before.
+        /// The terminal's line modes (echo, line editing) are as they were before; false once a key closed the
+        /// terminal (`closesTerminal`): there is none left to look at.
         var restored: Bool
         var output: String
         var report: [String: Any]?
@@ -30,12 +31,14 @@ enum PseudoTerminal {
     }
 
     /// What to do once the screen shows `after` (or, given `once`, once it
-    /// returns): type `send`, or send the signal `signal` to the program.
+    /// returns): type `send`, send the signal `signal` to the program, or close
+    /// the terminal as a terminal window closes (its controlling side goes).
     struct Key {
         var after: String
         var send: String?
         var signal: Int32?
         var once: (@Sendable (Running) async throws -> Void)?
+        var closesTerminal = false
 
         static func type(_ text: String, after: String) -> Key { Key(after: after, send: text) }
         static func signal(_ number: Int32, after: String) -> Key { Key(after: after, signal: number) }
@@ -43,12 +46,19 @@ enum PseudoTerminal {
         static func signal(_ number: Int32, once ready: @escaping @Sendable (Running) async throws -> Void) -> Key {
             Key(after: "", signal: number, once: ready)
         }
+        static func closeTerminal(after: String) -> Key { Key(after: after, closesTerminal: true) }
+        static func closeTerminal(once ready: @escaping @Sendable (Running) async throws -> Void) -> Key {
+            Key(after: "", once: ready, closesTerminal: true)
+        }
     }
 
     /// `size` is the terminal's lines and columns (none set: programs take it as 24 × 80); `directory`, where the program starts.
+    /// `leadsSession`: the program leads a session whose controlling terminal this is, as a shell in a terminal
+    /// window does (started by `setsid --ctty --wait`, whose pid `Running` then holds): closing the terminal
+    /// sends it SIGHUP from the kernel.
     static func run(
         _ target: String, arguments: [String], keys: [Key] = [], environment: [String: String] = [:],
-        size: (lines: Int, columns: Int)? = nil, directory: URL? = nil,
+        size: (lines: Int, columns: Int)? = nil, directory: URL? = nil, leadsSession: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         let executable = Rig.productsDirectory.appendingPathComponent(target)
@@ -56,7 +66,14 @@ enum PseudoTerminal {
             FileManager.default.isExecutableFile(atPath: executable.path), "build \(target) first",
             sourceLocation: sourceLocation)
         let (master, terminalPath) = try #require(openPseudoTerminal(), "no pseudo-terminal")
-        defer { close(master) }
+        // The reader stops when a byte comes on this pipe, so that the terminal can be closed while the program runs.
+        var stopReading: [Int32] = [-1, -1]
+        try #require(pipe(&stopReading) == 0)
+        let masterOpen = Atomic(true)
+        defer {
+            if masterOpen.load(ordering: .acquiring) { close(master) }
+            for end in stopReading { close(end) }
+        }
         let terminal = open(terminalPath, O_RDWR | O_NOCTTY)
         try #require(terminal >= 0)
         var terminalClosed = false
@@ -69,7 +86,10 @@ enum PseudoTerminal {
         }
 
         let handle = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
-        var process = ChildProcess(executable, arguments)
+        var process =
+            leadsSession
+            ? ChildProcess(URL(fileURLWithPath: "/usr/bin/setsid"), ["--ctty", "--wait", executable.path] + arguments)
+            : ChildProcess(executable, arguments)
         process.input = .handle(handle)
         process.output = .handle(handle)
         process.errors = .handle(handle)
@@ -81,10 +101,14 @@ enum PseudoTerminal {
         // Read the screen as it is drawn, or the child would block on a full
         // terminal buffer, until nothing holds the terminal side any more: the
         // read then fails (EIO on Linux), after what was left to read.
+        let stopSignal = stopReading[0]
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
             var decoder = ScreenDecoder()
             while true {
+                var ready = [pollfd(fd: master, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignal, events: Int16(POLLIN), revents: 0)]
+                if poll(&ready, 2, -1) < 0 { if errno == EINTR { continue } else { break } }
+                if ready[1].revents != 0 { break }
                 let count = read(master, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
@@ -116,7 +140,13 @@ enum PseudoTerminal {
                 let shown = output.withLock { $0.contains(key.after) }
                 #expect(shown, "the screen never showed '\(key.after)'", sourceLocation: sourceLocation)
             }
-            if let text = key.send {
+            if key.closesTerminal {
+                // Nothing may still read it: a read under way keeps the terminal open after `close`.
+                _ = write(stopReading[1], "x", 1)
+                try? await drawn.wait("the screen's reader to stop") { readerDone.load(ordering: .acquiring) }
+                close(master)
+                masterOpen.store(false, ordering: .releasing)
+            } else if let text = key.send {
                 _ = text.withCString { write(master, $0, strlen($0)) }
             } else if let signal = key.signal {
                 child.send(signal)
@@ -130,7 +160,8 @@ enum PseudoTerminal {
 
         var after = termios()
         // The controlling side reads the terminal side's modes (Linux), which only the child held by now.
-        tcgetattr(master, &after)
+        let stillOpen = masterOpen.load(ordering: .acquiring)
+        if stillOpen { tcgetattr(master, &after) }
         let text = output.withLock { $0 }
         var report: [String: Any]?
         if let start = text.firstIndex(of: "{"), let end = text.lastIndex(of: "}") {
@@ -139,7 +170,7 @@ enum PseudoTerminal {
         }
         return Run(
             status: end.signal.map { 128 + $0 } ?? end.status, signal: end.signal,
-            restored: after.c_lflag == before.c_lflag, output: text, report: report)
+            restored: stillOpen && after.c_lflag == before.c_lflag, output: text, report: report)
     }
 
     /// A new pseudo-terminal: the controlling side's descriptor and the path of

@@ -1,0 +1,1 @@
+../../../Sources/Exercise09Start/LotteryViewController.swift

@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import LessonKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// "After Ctrl-C, SIGHUP or a closed terminal at any phase of check, watch,
+/// play and run: no process started by the command survives, the terminal is
+/// as it was" (issue 35), tried 20 times each. The command leads the session
+/// of a pseudo-terminal, as a shell in a terminal window does; Ctrl-C is typed
+/// on it, or its controlling side is closed, as a window closes (the kernel
+/// then hangs the session up: SIGHUP). `check` and `watch` run a stand-in
+/// `swift` (`SwiftStandIn`) whose build, or the workbench it leaves, starts a
+/// process in a session of its own and runs for ever; `play` and `run` play
+/// step 5. A try is cheap (no compiler, no grace: the process left behind
+/// takes the signal), so each case is tried 20 times.
+@Suite(.serialized) struct ClosedTerminalTests {
+    static let tries = 20
+
+    enum Ending: String, CaseIterable, CustomTestStringConvertible {
+        case controlC = "Ctrl-C typed"
+        case closed = "the terminal closed"
+        var testDescription: String { rawValue }
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var command: String
+        var phase: WatchSignalTests.Phase
+        var testDescription: String { "\(command), \(phase.rawValue)" }
+    }
+
+    static let cases = [
+        Case(command: "check", phase: .building), Case(command: "check", phase: .playing),
+        Case(command: "watch", phase: .building), Case(command: "watch", phase: .playing),
+        Case(command: "play", phase: .playing), Case(command: "run", phase: .playing),
+    ]
+
+    @Test(arguments: Ending.allCases, cases)
+    func nothingTheCommandStartedSurvivesItsTerminal(ending: Ending, case played: Case) async throws {
+        var survivors: [String] = []
+        for attempt in 1...Self.tries {
+            let left =
+                played.command == "play" || played.command == "run"
+                ? try await Self.step(played.command, ending: ending)
+                : try await Self.workbench(played, ending: ending)
+            if !left.isEmpty { survivors.append("try \(attempt): \(left)") }
+        }
+        #expect(survivors.isEmpty, "\(survivors.count) of \(Self.tries) tries left: \(survivors)")
+    }
+
+    /// `check` or `watch` ended while the stand-in builds or plays; what was left: processes, scratch folders,
+    /// the terminal's modes (after Ctrl-C; a closed terminal has none).
+    static func workbench(_ played: Case, ending: Ending) async throws -> [String] {
+        let root = try SwiftStandIn.sandbox()
+        let folder = try ScratchFolder.make("closed-\(played.command)")
+        let temporary = try ScratchFolder.make("closed-tmp")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            for made in [folder, temporary] { ScratchFolder.remove(made) }
+        }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        let forEver = #"""
+            setsid sh -c "echo \$\$ > '\#(announcements.path)'; exec sleep 300" &
+            echo $$ > '\#(announcements.path)'
+            exec sleep 300
+            """#
+        let path =
+            played.phase == .building
+            ? try SwiftStandIn.path(in: folder, build: forEver)
+            : try SwiftStandIn.path(in: folder, build: "", workbench: forEver)
+        let ready: @Sendable (PseudoTerminal.Running) async throws -> Void = { _ in
+            _ = try await announcements.line(2, "the \(played.phase) to start")
+        }
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: [played.command, "--root", root.path],
+            keys: [
+                ending == .closed
+                    ? .closeTerminal(once: ready)
+                    : PseudoTerminal.Key(after: "", send: "\u{03}", once: ready)
+            ],
+            environment: ["PATH": path, "TMPDIR": temporary.path], size: (24, 80), leadsSession: true)
+        let started = try await announcements.lines().compactMap { pid_t($0) }
+        defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
+        var left = started.filter(isAlive).map { "process \($0)" }
+        if started.count < 2 { left.append("only \(started.count) of 2 processes said they started") }
+        left += try FileManager.default.contentsOfDirectory(atPath: temporary.path).map { "scratch folder \($0)" }
+        if ending == .controlC && !run.restored { left.append("the terminal's modes changed") }
+        return left
+    }
+
+    /// `play 5` or `run 5` (the step in `lessons`'s place) ended once its screen is up: what was left.
+    static func step(_ command: String, ending: Ending) async throws -> [String] {
+        let caches = try ScratchFolder.make("closed-caches")
+        defer { ScratchFolder.remove(caches) }
+        let pids = Mutex<[pid_t]>([])
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: [command, "5", "--speed", "0.5"],
+            keys: [
+                .type("", after: "Lesson 05"),
+                PseudoTerminal.Key(
+                    after: "", send: ending == .controlC ? "\u{03}" : nil,
+                    once: { session in
+                        // The step, in the place of the lessons that `setsid` started, and what it started.
+                        let table = ProcessTable.now()
+                        pids.withLock { $0 = table.running(table.children(of: session.pid)) }
+                    }, closesTerminal: ending == .closed),
+            ],
+            environment: ["XDG_CACHE_HOME": caches.path], size: (24, 80), leadsSession: true)
+        let started = pids.withLock { $0 }
+        defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
+        var left = started.filter(isAlive).map { "process \($0)" }
+        if started.isEmpty { left.append("the step was not found running") }
+        if ending == .controlC && !run.restored { left.append("the terminal's modes changed") }
+        return left
+    }
+}
