@@ -330,7 +330,9 @@ public enum ImageListChecks {
                 title: sharedBug.name,
                 seen: report.run.scenario == shared.scenario
                     ? shared.sentence
-                    : "\(counted(report.wrongImageFrames, "frame")) with another row's icon on \(report.run.scenario); "
+                    : (MeasuredCause.whoseIcons(in: report, noun: "icon")
+                        ?? "\(counted(report.wrongImageFrames, "frame")) with another row's icon")
+                        + " on \(report.run.scenario); "
                         + "on \(shared.scenario), " + shared.sentence,
                 hint: sharedBug.text.hints.nudge(in: code)
                     + (later ? " (Step \(sharedBug.fixedIn) is where the course comes to this bug.)" : ""))
@@ -368,6 +370,10 @@ public enum ImageListChecks {
                 seen: "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon")), never two of "
                     + "one icon at once: \(again.sentence)",
                 hint: hint(again))
+        }
+        if let cause = evidence.lazy.compactMap(MeasuredCause.stillLoading).first {
+            // No known bug spends the queue on rows scrolled away until the story ends: said as measured.
+            return cause
         }
         // Nothing fits: the title is what failed, not the bug's name.
         let said = verdict.isPresent ? [] : failed.compactMap { condition in

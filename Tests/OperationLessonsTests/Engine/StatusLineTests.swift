@@ -24,5 +24,11 @@ import Testing
         // Every frame the report counts was counted before its screen was shown: the last screen shown is the end.
         let final = try #require(shown.withLock { $0 }.last)
         #expect(final.status == last.status)
+        // Row by row: each refresh with another row's icon has a row that showed it, and whose.
+        let rows = report.othersIcons
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.frames > 0 && $0.showed != $0.row })
+        #expect(rows.map(\.frames).reduce(0, +) >= report.wrongImageFrames)
+        #expect(rows.map(\.frames).max() ?? 0 <= report.wrongImageFrames)
+        #expect(rows.contains { $0.showed != nil }, "step 2's late icons are other rows' icons")
     }
 }
