@@ -123,25 +123,37 @@ extension MeasuredCause {
         let icons = report.iconRequests.icons
         let loading = icons.filter { $0.downloads.last?.outcome == "in flight" }
         let missing = report.visibleRowsAtEnd - report.ownIconsAtEnd
-        guard missing > 0, report.wrongImageFrames == 0, loading.count >= missing else { return nil }
-        let unseen = icons.filter { icon in icon.downloads.contains { $0.outcome == "ok" && !$0.shown } }
-        let wasted = unseen.flatMap { $0.downloads.filter { $0.outcome == "ok" && !$0.shown } }
-        guard !wasted.isEmpty else { return nil }
+        guard missing > 0, report.wrongImageFrames == 0, !loading.isEmpty else { return nil }
+        // Downloads that ended, their icon reaching no cell, before the first still loading started.
+        let firstLoading = loading.compactMap { $0.downloads.last?.startMs }.min() ?? 0
+        let ranBefore = { (download: IconRequests.Download) in
+            download.outcome == "ok" && !download.shown && (download.endMs ?? .infinity) <= firstLoading
+        }
+        let unseen = icons.filter { $0.downloads.contains(where: ranBefore) }
+        let wasted = unseen.flatMap { $0.downloads.filter(ranBefore) }
         let rows = loading.compactMap(\.row).map(String.init)
         let starts = loading.compactMap { $0.downloads.last.map { String(Int($0.startMs.rounded())) } }
         let unseenRows = unseen.compactMap(\.row).map(String.init)
         let these = rows.count == 1 ? "row \(rows[0]) was" : "rows \(ImageListChecks.listed(rows, more: 0)) were"
+        let others = missing - loading.count
+        let queue = report.downloadQueueLimit.map { "; your queue runs \(counted($0, "download")) at a time" } ?? ""
         return MeasuredCause(
             title: "rows still downloading when the story ended",
             seen: "\(missing) of \(report.visibleRowsAtEnd) visible rows without their icon at the end on "
                 + "\(report.run.scenario): \(these) still downloading (started at \(ImageListChecks.listed(starts, more: 0)) "
-                + "ms, the story ended at \(Int(report.durationMs.rounded())) ms); before them, "
-                + "\(counted(wasted.count, "download")) of row\(unseenRows.count == 1 ? "" : "s") "
-                + "\(ImageListChecks.listed(Array(unseenRows.prefix(6)), more: max(0, unseenRows.count - 6))) ended "
-                + "without reaching a cell",
-            hint: "Your queue gave its turns to downloads whose icons reached no cell, rows the user had scrolled "
-                + "away from, while the rows on screen waited. What happens to a row's download in your code when "
-                + "the row leaves the screen?")
+                + "ms, the story ended at \(Int(report.durationMs.rounded())) ms)"
+                + (others > 0 ? ", and no download of the other \(others) under way\(queue)" : "")
+                + (wasted.isEmpty
+                    ? ""
+                    : "; before them, \(counted(wasted.count, "download")) of row\(unseenRows.count == 1 ? "" : "s") "
+                        + "\(ImageListChecks.listed(Array(unseenRows.prefix(6)), more: max(0, unseenRows.count - 6))) "
+                        + "ended without reaching a cell"),
+            hint: wasted.isEmpty
+                ? "The story ended while your downloads for the rows on screen were still coming, one after another. "
+                    + "How many run at once in your code, and what has to finish before a row on screen gets its turn?"
+                : "Your queue gave its turns to downloads whose icons reached no cell, rows the user had scrolled "
+                    + "away from, while the rows on screen waited. What happens to a row's download in your code when "
+                    + "the row leaves the screen?")
     }
 }
 

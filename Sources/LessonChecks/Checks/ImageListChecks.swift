@@ -361,6 +361,10 @@ public enum ImageListChecks {
                     + "icons. When a row is shown again, what does your code find for an icon whose download was "
                     + "cancelled?")
         }
+        if let cause = evidence.lazy.compactMap(MeasuredCause.stillLoading).first {
+            // No known bug spends the queue on rows scrolled away until the story ends: said as measured.
+            return cause
+        }
         if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.repeatNoWarningExplains != nil }),
             let again = report.repeatNoWarningExplains
         {
@@ -370,10 +374,6 @@ public enum ImageListChecks {
                 seen: "\(counted(report.requests, "request")) for \(counted(report.uniqueURLs, "icon")), never two of "
                     + "one icon at once: \(again.sentence)",
                 hint: hint(again))
-        }
-        if let cause = evidence.lazy.compactMap(MeasuredCause.stillLoading).first {
-            // No known bug spends the queue on rows scrolled away until the story ends: said as measured.
-            return cause
         }
         // Nothing fits: the title is what failed, not the bug's name.
         let said = verdict.isPresent ? [] : failed.compactMap { condition in

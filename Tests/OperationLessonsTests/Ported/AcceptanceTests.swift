@@ -1,0 +1,53 @@
+import Foundation
+import LessonChecks
+import LessonKit
+import LessonSupport
+import Testing
+
+/// Controllers kept aside for acceptance, written from descriptions of
+/// published samples (not copied): the verdicts a careful reader of that code
+/// would give, and no other.
+@Suite struct AcceptanceTests {
+    static let againTitle = "an icon downloaded again, never two at once"
+
+    /// One download at a time, everything queued dropped at each drag, the
+    /// rows on screen asked for again at rest, a finished download thrown
+    /// away when it was cancelled meanwhile, no disk cache.
+    @Test(arguments: [5, 6, 7]) func oneAtATimeCancelledOnEachDrag(exercise: Int) async throws {
+        let results = await CauseTests.check(
+            exercise, SerialCancelOnScrollController.self, ["AcceptedSerialCancelOnScroll.swift"])
+        let rendered = results.rendered(exercise: exercise)
+        let failed = CauseTests.failed(results).map(\.title)
+        // A download cancelled while it ran is fetched to its end and thrown away: the icon is asked for again,
+        // never two at once; never "downloaded twice at once", never "never tried again".
+        let again = try #require(results.first { $0.title == Self.againTitle }, "\(rendered)")
+        #expect(again.measured.hasPrefix("0 duplicates in flight") || again.measured.hasPrefix("0 downloads started"))
+        #expect(again.diagnosis?.contains("and no row showed it") == true, "\(again.diagnosis ?? "")")
+        #expect(!rendered.contains("✗ not fixed a slow icon scrolled away and back is downloaded twice at once"))
+        #expect(!failed.contains("a failed icon is never tried again"), "\(rendered)")
+        // Offline it asks again for the rows on screen at each rest: said, with the failed download, not a ✗.
+        let offline = try #require(results.first { $0.bug == "offline, a failed download asks again, forever" })
+        #expect(!offline.wasMeasured)
+        #expect(offline.measured.contains("after its first download failed"), "\(offline.measured)")
+        if exercise >= 6 {
+            // No disk cache: the relaunch and the offline relaunch fail on their own numbers; no file to share.
+            #expect(failed.contains("a relaunch downloads every icon again"))
+            #expect(failed.contains("an offline relaunch shows only placeholders"))
+            let shared = try #require(results.first { $0.bug == CauseTests.sharedFiles })
+            #expect(!shared.wasMeasured && shared.measured.contains("no file was written to the Caches folder"))
+        }
+        if exercise == 7 {
+            // 6 of 8 rows without their icon after the warning: the one queue lane still busy, no "none fits".
+            let waiting = try #require(results.first { $0.bug == "waiting downloads start after a memory warning" })
+            #expect(waiting.title == "rows still downloading when the story ended")
+            #expect(
+                waiting.diagnosis
+                    == "6 of 8 visible rows without their icon at the end on memory-warning-then-back: row 16 was "
+                    + "still downloading (started at 49555 ms, the story ended at 55750 ms), and no download of the "
+                    + "other 5 under way; your queue runs 1 download at a time; before them, 7 downloads of rows 6, "
+                    + "8, 9, 10, 12 and 13 ended without reaching a cell", "\(waiting.diagnosis ?? "")")
+            #expect(failed.contains("downloads start while the user scrolls"))
+        }
+        #expect(!rendered.contains("none of the course's bugs has this shape"), "\(rendered)")
+    }
+}
