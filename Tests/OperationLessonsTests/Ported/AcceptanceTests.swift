@@ -50,4 +50,31 @@ import Testing
         }
         #expect(!rendered.contains("none of the course's bugs has this shape"), "\(rendered)")
     }
+
+    /// A `DispatchGroup` and an `NSCache`, results handed over with
+    /// `DispatchQueue.main.async`, and no early return in `cellForRowAt`: every
+    /// visit asks again, two at once for a slow icon; nothing on disk.
+    @Test(arguments: [5, 6, 7]) func aGroupAndACacheWithNoEarlyReturn(exercise: Int) async throws {
+        let results = await CauseTests.check(exercise, GroupAndCacheController.self, ["AcceptedGroupAndCache.swift"])
+        let rendered = results.rendered(exercise: exercise)
+        let failed = CauseTests.failed(results)
+        // Both its own shapes, on their own numbers.
+        let again = try #require(failed.first { $0.title == "every scroll back downloads the icons again" })
+        #expect(again.measured.hasPrefix("80 repeated downloads · 108 requests for 28 icons"), "\(again.measured)")
+        let twice = try #require(
+            failed.first { $0.title == "a slow icon scrolled away and back is downloaded twice at once" })
+        #expect(twice.measured.hasPrefix("15 duplicates in flight"), "\(twice.measured)")
+        // NSCache locks itself and the UI is touched on the main queue only.
+        #expect(rendered.contains("✓ kept      the UI is touched off the main queue"))
+        if exercise >= 6 {
+            #expect(failed.contains { $0.title == "a relaunch downloads every icon again" })
+            #expect(failed.contains { $0.title == "an offline relaunch shows only placeholders" })
+        }
+        if exercise == 7 {
+            // What comes after the warning is the same asking again: said as depending on it.
+            let waiting = try #require(results.first { $0.bug == "waiting downloads start after a memory warning" })
+            #expect(waiting.measured.hasPrefix("not measured apart from every scroll back downloads the icons again"))
+        }
+        #expect(!rendered.contains("none of the course's bugs has this shape"), "\(rendered)")
+    }
 }
