@@ -77,4 +77,30 @@ import Testing
         }
         #expect(!rendered.contains("none of the course's bugs has this shape"), "\(rendered)")
     }
+
+    /// A library-style loader: memory by URL, a file named by the whole URL
+    /// percent-escaped in a folder of its own under Caches, each cell's task
+    /// cancelled when the cell is handed out again. Exercises 5 and 6 pass; in
+    /// 7 the warning empties memory only, and nothing holds the queue during a drag.
+    @Test(arguments: [5, 6, 7]) func aLibraryLoaderWithEscapedKeys(exercise: Int) async throws {
+        let results = await CauseTests.check(
+            exercise, EscapedKeyLoaderController.self, ["AcceptedEscapedKeyLoader.swift"])
+        let rendered = results.rendered(exercise: exercise)
+        let failed = CauseTests.failed(results)
+        if exercise < 7 {
+            #expect(failed.isEmpty, "\(rendered)")
+            #expect(results.filter { $0.wasMeasured && !$0.passed }.isEmpty)
+        } else {
+            #expect(
+                failed.map(\.title) == [
+                    "waiting downloads start after a memory warning", "downloads start while the user scrolls",
+                ], "\(rendered)")
+            #expect(failed.first?.measured.hasPrefix("5 downloads started after the warning") == true)
+            let stale = try #require(results.first { $0.bug == "downloads under way at a memory warning deliver after it" })
+            #expect(stale.measured.hasPrefix("not measured apart from waiting downloads start after a memory warning"))
+        }
+        // Two files for `…/qq/icon.png` and `…/wechat/icon.png`: never a wrong icon, never the shared-file verdict.
+        #expect(!failed.contains { $0.title == CauseTests.sharedFiles })
+        #expect(!failed.contains { $0.bug == "a late icon lands in a reused cell of another row" })
+    }
 }
