@@ -138,6 +138,12 @@ let package = Package(
             name: "PerProcessCacheFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
             path: "Tests/Fixtures/PerProcessCache", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
             linkerSettings: appSanitizerLink),
+        // An exercise 2 whose download blocks sleep for hours, played by CheckWatchTests: the story clock's
+        // hang guard stops it, and the check says where the app was.
+        .executableTarget(
+            name: "SleepingBlockFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
+            path: "Tests/Fixtures/SleepingBlock", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
+            linkerSettings: appSanitizerLink),
         // The blogs' `AsyncOperation`, with no lock, played by exercise 10's checks (race-built, by
         // ThreadSanitizerTests): the queue's threads read its state while its download writes it.
         .executableTarget(

@@ -391,6 +391,7 @@ enum CheckCommand: LessonsCommand {
                 isSafeguard: subject.bug.isSafeguard, notMeasured: true)
         }
         var verdict = subject.bug.result(passed: true, measured: "")
+        let startingCode = LearnerCode.read(workspace.root.appendingPathComponent(exercise.startFolder))
         // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
         // unless a later run sees a race.
         var unmeasured: CheckResult?
@@ -431,7 +432,8 @@ enum CheckCommand: LessonsCommand {
             let report = run.report.flatMap { try? Report.decoded(from: $0) }
             let judged = RaceCheck.judge(
                 errors: run.errors, crashed: run.signal != nil, reported: playsStory ? run.report != nil : wroteVerdict,
-                requests: report?.requests, code: code, of: subject)
+                requests: report?.requests, code: code, start: exercise.raceIsAFixToKeep ? startingCode : nil,
+                of: subject)
             if !judged.passed && judged.wasMeasured { return judged }
             if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
         }

@@ -91,9 +91,69 @@ struct MeasuredCause: Equatable {
             let rows = icons.compactMap(\.row).sorted().map(String.init)
             return "rows \(ImageListChecks.listed(rows, more: 0)) have URLs ending in \(name)"
         }
-        return named.joined(separator: "; ") + ": \(counted(report.diskCacheFiles, "file")) on disk for "
-            + "\(counted(report.uniqueURLs, "icon")), \(counted(report.wrongImageFrames, "frame")) with another "
-            + "row's icon"
+        return (whoseIcons(in: report, noun: "file").map { $0 + "; " } ?? "") + named.joined(separator: "; ")
+            + ": \(counted(report.diskCacheFiles, "file")) on disk for \(counted(report.uniqueURLs, "icon")), "
+            + "\(counted(report.wrongImageFrames, "frame")) with another row's icon"
+    }
+
+    /// The most owners `whoseIcons` names before "and N more".
+    static let ownersNamed = 3
+
+    /// "rows 30 and 31 show row 6's file": the rows that showed another row's
+    /// `noun` (icon, or the file it was read from), grouped by whose, from the
+    /// report's `othersIcons`; nil when no row showed a known row's.
+    static func whoseIcons(in report: Report, noun: String) -> String? {
+        let owners = Dictionary(grouping: report.othersIcons.filter { $0.showed != nil }) { $0.showed ?? 0 }
+            .sorted { $0.key < $1.key }
+        guard !owners.isEmpty else { return nil }
+        let said = owners.prefix(ownersNamed).map { owner, shown in
+            let rows = Set(shown.map(\.row)).sorted().map(String.init)
+            return (rows.count == 1 ? "row \(rows[0]) shows" : "rows \(ImageListChecks.listed(rows, more: 0)) show")
+                + " row \(owner)'s \(noun)"
+        }
+        return ImageListChecks.listed(said, more: max(0, owners.count - ownersNamed))
+    }
+}
+
+extension MeasuredCause {
+    /// Visible rows left with placeholders because their downloads were still
+    /// in flight when the story ended, while downloads whose icons reached no
+    /// cell had taken the queue's turns before them; nil when the run is not that.
+    static func stillLoading(in report: Report) -> MeasuredCause? {
+        let icons = report.iconRequests.icons
+        let loading = icons.filter { $0.downloads.last?.outcome == "in flight" }
+        let missing = report.visibleRowsAtEnd - report.ownIconsAtEnd
+        guard missing > 0, report.wrongImageFrames == 0, !loading.isEmpty else { return nil }
+        // Downloads that ended, their icon reaching no cell, before the first still loading started.
+        let firstLoading = loading.compactMap { $0.downloads.last?.startMs }.min() ?? 0
+        let ranBefore = { (download: IconRequests.Download) in
+            download.outcome == "ok" && !download.shown && (download.endMs ?? .infinity) <= firstLoading
+        }
+        let unseen = icons.filter { $0.downloads.contains(where: ranBefore) }
+        let wasted = unseen.flatMap { $0.downloads.filter(ranBefore) }
+        let rows = loading.compactMap(\.row).map(String.init)
+        let starts = loading.compactMap { $0.downloads.last.map { String(Int($0.startMs.rounded())) } }
+        let unseenRows = unseen.compactMap(\.row).map(String.init)
+        let these = rows.count == 1 ? "row \(rows[0]) was" : "rows \(ImageListChecks.listed(rows, more: 0)) were"
+        let others = missing - loading.count
+        let queue = report.downloadQueueLimit.map { "; your queue runs \(counted($0, "download")) at a time" } ?? ""
+        return MeasuredCause(
+            title: "rows still downloading when the story ended",
+            seen: "\(missing) of \(report.visibleRowsAtEnd) visible rows without their icon at the end on "
+                + "\(report.run.scenario): \(these) still downloading (started at \(ImageListChecks.listed(starts, more: 0)) "
+                + "ms, the story ended at \(Int(report.durationMs.rounded())) ms)"
+                + (others > 0 ? ", and no download of the other \(others) under way\(queue)" : "")
+                + (wasted.isEmpty
+                    ? ""
+                    : "; before them, \(counted(wasted.count, "download")) of row\(unseenRows.count == 1 ? "" : "s") "
+                        + "\(ImageListChecks.listed(Array(unseenRows.prefix(6)), more: max(0, unseenRows.count - 6))) "
+                        + "ended without reaching a cell"),
+            hint: wasted.isEmpty
+                ? "The story ended while your downloads for the rows on screen were still coming, one after another. "
+                    + "How many run at once in your code, and what has to finish before a row on screen gets its turn?"
+                : "Your queue gave its turns to downloads whose icons reached no cell, rows the user had scrolled "
+                    + "away from, while the rows on screen waited. What happens to a row's download in your code when "
+                    + "the row leaves the screen?")
     }
 }
 

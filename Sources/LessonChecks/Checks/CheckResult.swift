@@ -28,10 +28,13 @@ public struct CheckResult: Sendable, Equatable, Codable {
     /// on a record's `state`, not on a cache): the row's title in its place.
     /// The name stays the key that the counts and the hints go by.
     public let shape: String?
+    /// A fix to keep that failed at lines the exercise's starting code has as they are: there from the start,
+    /// not broken on the way. Nil in older verdicts.
+    public let fromTheStart: Bool?
 
     public init(
         bug: String, passed: Bool, measured: String, expected: String, hint: String, isSafeguard: Bool,
-        diagnosis: String? = nil, notMeasured: Bool = false, shape: String? = nil
+        diagnosis: String? = nil, notMeasured: Bool = false, shape: String? = nil, fromTheStart: Bool = false
     ) {
         self.bug = bug
         self.passed = passed
@@ -42,6 +45,7 @@ public struct CheckResult: Sendable, Equatable, Codable {
         self.diagnosis = diagnosis
         self.notMeasured = notMeasured ? true : nil
         self.shape = shape
+        self.fromTheStart = fromTheStart ? true : nil
     }
 
     /// What the row is called: the measured shape, else the bug's name.
@@ -54,8 +58,11 @@ public struct CheckResult: Sendable, Equatable, Codable {
     public var asSafeguard: CheckResult {
         CheckResult(
             bug: bug, passed: passed, measured: measured, expected: expected, hint: hint, isSafeguard: true,
-            diagnosis: diagnosis, notMeasured: !wasMeasured, shape: shape)
+            diagnosis: diagnosis, notMeasured: !wasMeasured, shape: shape, fromTheStart: fromTheStart == true)
     }
+
+    /// Failed where the starting code fails (`fromTheStart`).
+    public var failedAsStarted: Bool { !passed && wasMeasured && fromTheStart == true }
 }
 
 extension [CheckResult] {
@@ -72,7 +79,8 @@ extension [CheckResult] {
     /// what broke on the way or could not be measured.
     public func summary(exercise: Int, stillToCheck: String? = nil) -> String {
         let fixed = fixedCount(of: ExerciseCatalog.exercise(exercise)?.bugs)
-        let broken = filter { $0.isSafeguard && !$0.passed && $0.wasMeasured }.map(\.title)
+        let broken = filter { $0.isSafeguard && !$0.passed && $0.wasMeasured && !$0.failedAsStarted }.map(\.title)
+        let asStarted = filter(\.failedAsStarted).map(\.title)
         let unmeasured = filter { !$0.wasMeasured }.map(\.title)
         if allPassed, let stillToCheck {
             return "Exercise \(exercise): \(fixed), nothing broken on the way; still to check: \(stillToCheck)."
@@ -80,6 +88,7 @@ extension [CheckResult] {
         if allPassed { return "Exercise \(exercise) solved: \(fixed), nothing broken on the way." }
         return "Exercise \(exercise) not solved yet: \(fixed)"
             + (broken.isEmpty ? "" : "; broken on the way: \(broken.joined(separator: ", "))")
+            + (asStarted.isEmpty ? "" : "; there from the starting code: \(asStarted.joined(separator: ", "))")
             + (unmeasured.isEmpty ? "" : "; not measured: \(unmeasured.joined(separator: ", "))")
             + ".\nMore help: swift run lessons hint \(exercise)"
     }
@@ -101,6 +110,7 @@ extension [CheckResult] {
             let mark =
                 switch (result.passed, result.isSafeguard) {
                 case _ where !result.wasMeasured: "? unchecked"
+                case _ where result.failedAsStarted: "✗ as given "
                 case (true, false): "✓ fixed    "
                 case (false, false): "✗ not fixed"
                 case (true, true): "✓ kept     "
@@ -123,8 +133,11 @@ extension Exercise {
     /// The race check's verdict as this exercise lists it: a bug to fix in
     /// the exercise whose step fixes it, an earlier fix to keep after that.
     public func listed(race verdict: CheckResult) -> CheckResult {
-        number > ImageListChecks.raceFixedIn ? verdict.asSafeguard : verdict
+        raceIsAFixToKeep ? verdict.asSafeguard : verdict
     }
+
+    /// The race is a fix an earlier step made (`listed(race:)`).
+    public var raceIsAFixToKeep: Bool { number > ImageListChecks.raceFixedIn }
 
     /// `lessons check`'s whole verdict: the compiler's first (exercise 11's own
     /// bug), the workbench's, then the race's; one result per bug of `bugs`.

@@ -48,6 +48,7 @@ public enum ImageListChecks {
                 // the package's folder, where a relative path would reach their sources.
                 child.directory = caches
                 child.environment["XDG_CACHE_HOME"] = caches.path
+                child.environment[StuckRun.backtraceSetting] = "1"
                 // A main queue that never comes back stops the story clock's own guard too: stopped from here,
                 // asked first where it was.
                 run = try await child.finished(watchdog: CheckWatch.watchdog(scenario))
@@ -57,8 +58,14 @@ public enum ImageListChecks {
                     narrate?(stopped.said)
                     throw RunFailure(stopped.phrase, unmeasured: true)
                 }
-                // A report handed over before the crash: the story was over, and its verdicts stand.
                 if let signal = run.signal, let data = run.report, let report = try? JSONDecoder().decode(Report.self, from: data) {
+                    // Stopped by the story clock, it asked for its own backtrace (`StuckRun`): said first, with where
+                    // the app was; the verdicts its stop affects are not measured.
+                    if let stuck = report.stuck {
+                        narrate?(CheckWatch.stoppedByTheClock(scenario, stuck, errors: run.errors))
+                        return report
+                    }
+                    // A report handed over before the crash: the story was over, and its verdicts stand.
                     narrate?(CrashDiagnosis(errors: run.errors, signal: signal, root: root).afterTheStory)
                     return report
                 }
@@ -82,7 +89,7 @@ public enum ImageListChecks {
                     "ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors),
                     unmeasured: true)
             }
-            if let stuck = report.stuck { narrate?(CheckWatch.stoppedByTheClock(scenario, stuck)) }
+            if let stuck = report.stuck { narrate?(CheckWatch.stoppedByTheClock(scenario, stuck, errors: run.errors)) }
             return report
         }
     }
@@ -193,6 +200,14 @@ public enum ImageListChecks {
             }
             let total = reports.values.compactMap { bug.measure.value($0) }.reduce(0, +)
             let unreported = failures.isEmpty ? "" : " (in the \(reports.count) runs that gave a report; \(failures.count) gave none)"
+            // What a run cut short did before the cut is evidence; that it did nothing is not.
+            if !bug.presence.isPresent(total),
+                let (name, stuck) = reports.sorted(by: { $0.key < $1.key }).lazy.compactMap({ run in
+                    run.value.stuck.map { (run.key, $0) }
+                }).first, let scenario = Scenario.named(name)
+            {
+                return stoppedUnmeasured(bug, on: scenario, reason: String(stuck.prefix { $0 != "\n" }), isSafeguard)
+            }
             return result(!bug.presence.isPresent(total), bug.measure.text(total) + unreported)
         }
         if let failed = bug.scenarios.lazy.compactMap({ scenario in
@@ -220,12 +235,7 @@ public enum ImageListChecks {
         }
         if let (scenario, reason) = stopped(bug, reports) {
             // A run cut short measured what came before the cut, and a figure it never reached is not a bug's.
-            return unmeasured(
-                bug, "not measured: your program never went quiet: the \(scenario.name) run was stopped (\(reason))",
-                on: scenario, isSafeguard,
-                hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work "
-                    + "that queues itself again, a block that sleeps), so the story could not end. See it: "
-                    + "\(WorkbenchLayout.run) --scenario \(scenario.name)")
+            return stoppedUnmeasured(bug, on: scenario, reason: reason, isSafeguard)
         }
         let verdict = bug.verdict(report)
         var measured = [bug.measure.says(report)]
@@ -255,6 +265,20 @@ public enum ImageListChecks {
         return CheckResult(
             bug: bug.name, passed: false, measured: measured.joined(separator: " · "), expected: bug.text.expected,
             hint: cause.hint, isSafeguard: isSafeguard, diagnosis: cause.seen, shape: cause.title)
+    }
+
+    /// A bug whose run the hang guard stopped: not measured, with the stop's first line.
+    static func stoppedUnmeasured(_ bug: KnownBug, on scenario: Scenario, reason: String, _ isSafeguard: Bool)
+        -> CheckResult
+    {
+        unmeasured(
+            bug,
+            "not measured: your program never went quiet: the \(scenario.name) run was stopped "
+                + "(\(reason.trimmingCharacters(in: .whitespaces)))",
+            on: scenario, isSafeguard,
+            hint: "Something in your code goes on working with nothing left to do (a loop that asks again, work "
+                + "that queues itself again, a block that sleeps), so the story could not end. See it: "
+                + "\(WorkbenchLayout.run) --scenario \(scenario.name)")
     }
 
     /// The first of the bug's runs that the hang guard stopped, and why, in its first line.
@@ -309,7 +333,9 @@ public enum ImageListChecks {
                 title: sharedBug.name,
                 seen: report.run.scenario == shared.scenario
                     ? shared.sentence
-                    : "\(counted(report.wrongImageFrames, "frame")) with another row's icon on \(report.run.scenario); "
+                    : (MeasuredCause.whoseIcons(in: report, noun: "icon")
+                        ?? "\(counted(report.wrongImageFrames, "frame")) with another row's icon")
+                        + " on \(report.run.scenario); "
                         + "on \(shared.scenario), " + shared.sentence,
                 hint: sharedBug.text.hints.nudge(in: code)
                     + (later ? " (Step \(sharedBug.fixedIn) is where the course comes to this bug.)" : ""))
@@ -337,6 +363,10 @@ public enum ImageListChecks {
                 hint: "The rows whose downloads the warning stopped came back, and your code asked for none of their "
                     + "icons. When a row is shown again, what does your code find for an icon whose download was "
                     + "cancelled?")
+        }
+        if let cause = evidence.lazy.compactMap(MeasuredCause.stillLoading).first {
+            // No known bug spends the queue on rows scrolled away until the story ends: said as measured.
+            return cause
         }
         if let report = evidence.first(where: { $0.duplicateRequests == 0 && $0.repeatNoWarningExplains != nil }),
             let again = report.repeatNoWarningExplains

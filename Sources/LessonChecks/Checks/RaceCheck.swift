@@ -178,9 +178,11 @@ public enum RaceCheck {
     /// gave the two places of a race, the verdict says what raced there, and
     /// unless that is this bug's shape (a dictionary of theirs written off the
     /// main queue) the row is titled by what raced and its hint follows it, with the fix `subject` says.
+    /// `start`, the exercise's starting code when the race is a fix to keep: a race at lines it has as they are
+    /// was there from the start.
     public static func judge(
         errors: String, crashed signalled: Bool, reported: Bool = true, requests: Int? = nil, code: LearnerCode? = nil,
-        of subject: Subject = .imageList
+        start: LearnerCode? = nil, of subject: Subject = .imageList
     ) -> CheckResult {
         let bug = subject.bug
         // TSan catches a segmentation fault itself and exits with its report's status: a crash all the same.
@@ -200,7 +202,8 @@ public enum RaceCheck {
                 bug: bug.name, passed: false, measured: measured, expected: bug.expected,
                 hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code, remedy: subject.remedy),
                 isSafeguard: bug.isSafeguard,
-                diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code))
+                diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code),
+                fromTheStart: start.map { race.racesAsIn($0, from: code) } ?? false)
         }
         if crashed && reports.isEmpty {
             // A crash is no evidence of a race, nor of none: where it crashed, and what that line does.

@@ -178,6 +178,30 @@ struct RaceReport {
         return " (of \("AEIOU".contains(initial) ? "an" : "a") `\(type)`)"
     }
 
+    /// Every access at a line of `code` that `start`'s file of the same name has as it is (spacing aside): the
+    /// race the starting code has, not one the learner's changes brought.
+    func racesAsIn(_ start: LearnerCode, from code: LearnerCode?) -> Bool {
+        !accesses.isEmpty
+            && accesses.allSatisfy { access in
+                guard let place = access.place, let (file, line) = Self.line(at: place, in: code),
+                    let started = start.files[file]
+                else { return false }
+                let wanted = line.trimmingCharacters(in: .whitespaces)
+                return !wanted.isEmpty
+                    && started.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == wanted }
+            }
+    }
+
+    /// The file name and the text of the line at `place` ("…/File.swift:141:22") in `code`.
+    private static func line(at place: String, in code: LearnerCode?) -> (file: String, text: String)? {
+        let parts = place.split(separator: ":")
+        guard parts.count >= 2, let number = Int(parts[1]), let name = parts[0].split(separator: "/").last,
+            let text = code?.files[String(name)]
+        else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.indices.contains(number - 1) ? (String(name), String(lines[number - 1])) : nil
+    }
+
     /// The name at `place` ("…/File.swift:141:22") in the learner's file of that name: the dotted name the column
     /// is in, else the first of the line before it, without `self.`. A read TSan points at an `=` is of what is
     /// assigned (`photoDetails.image` in `cell.imageView.image = photoDetails.image`), a write of what is written.

@@ -98,10 +98,12 @@ public final class CheckWatch: @unchecked Sendable {
         )
     }
 
-    /// A scenario the story clock's own hang guard stopped (`stuck`, its reason): said before any verdict.
-    public static func stoppedByTheClock(_ scenario: Scenario, _ stuck: String) -> String {
+    /// A scenario the story clock's own hang guard stopped (`stuck`, its reason): said before any verdict, with
+    /// where the app's threads were when the backtrace the run asked for (`errors`) has a line of its code.
+    public static func stoppedByTheClock(_ scenario: Scenario, _ stuck: String, errors: String) -> String {
         "✗ stopped: the story clock ended the \(scenario.name) run, so no verdict reads it: "
             + stuck.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+            + (WorkbenchDiagnostics.waitingPlace(errors).map { "\n  It was here: \($0)" } ?? "")
     }
 
     /// Why a scenario never ends, for a learner.

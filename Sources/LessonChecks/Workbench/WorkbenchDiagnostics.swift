@@ -137,7 +137,7 @@ public enum WorkbenchDiagnostics {
 
     /// The crashed thread's first frame in the learner's code, else in any of the package's sources.
     static func crashPlace(_ lines: [String]) -> String? {
-        ([learnersCode] + stepsCode).lazy.compactMap { frame(in: lines, under: $0, crashedThreadOnly: true) }.first
+        ([learnersCode] + stepsCode).lazy.compactMap { frame(in: lines, under: $0, threads: .crashed) }.first
     }
 
     /// The crashed thread's top frame in the package's code when it is the
@@ -145,7 +145,7 @@ public enum WorkbenchDiagnostics {
     /// step's: where it crashed, never to be shown as the learner's line.
     static func harnessPlace(_ lines: [String]) -> String? {
         let folders = [learnersCode] + stepsCode + ["Sources/"]
-        guard let top = frame(in: lines, under: folders, crashedThreadOnly: true), top.folder == "Sources/" else {
+        guard let top = frame(in: lines, under: folders, threads: .crashed), top.folder == "Sources/" else {
             return nil
         }
         return top.place
@@ -161,27 +161,38 @@ public enum WorkbenchDiagnostics {
     /// (an async `main` runs it on a Dispatch thread), so every thread is read.
     public static func stuckPlace(_ errors: String) -> String? {
         let lines = errors.split(separator: "\n").map(String.init)
-        return frame(in: lines, under: learnersCode, crashedThreadOnly: false)
-            ?? frame(in: lines, under: "Sources/", crashedThreadOnly: false)
+        return frame(in: lines, under: learnersCode, threads: .all)
+            ?? frame(in: lines, under: "Sources/", threads: .all)
+    }
+
+    /// Where the app's own threads were when a run the story clock stopped asked
+    /// for its backtrace (`StuckRun`): the first frame of the learner's code, or
+    /// of a step's, in a thread other than the one that asked, whose frames are
+    /// only the run's ending.
+    public static func waitingPlace(_ errors: String) -> String? {
+        let lines = errors.split(separator: "\n").map(String.init)
+        return ([learnersCode] + stepsCode).lazy.compactMap { frame(in: lines, under: $0, threads: .others) }.first
     }
 
     public static let learnersCode = WorkbenchLayout.code
 
-    /// The first frame in `folder` ("path:line:col (function)"), in the
-    /// thread that crashed or in any thread.
-    private static func frame(in lines: [String], under folder: String, crashedThreadOnly: Bool) -> String? {
-        frame(in: lines, under: [folder], crashedThreadOnly: crashedThreadOnly)?.place
+    /// Which threads of a backtrace are read.
+    private enum Threads { case all, crashed, others }
+
+    /// The first frame in `folder` ("path:line:col (function)"), in `threads`.
+    private static func frame(in lines: [String], under folder: String, threads: Threads) -> String? {
+        frame(in: lines, under: [folder], threads: threads)?.place
     }
 
     /// The first frame in any of `folders`, and the first of them its path
     /// has (a step's folder is listed before "Sources/", which its path has too).
-    private static func frame(in lines: [String], under folders: [String], crashedThreadOnly: Bool) -> (
+    private static func frame(in lines: [String], under folders: [String], threads: Threads) -> (
         place: String, folder: String
     )? {
-        var inThread = !crashedThreadOnly
+        var inThread = threads == .all
         for line in lines {
-            if crashedThreadOnly, line.hasPrefix("Thread ") {
-                inThread = line.hasSuffix(" crashed:")
+            if threads != .all, line.hasPrefix("Thread ") {
+                inThread = line.hasSuffix(" crashed:") == (threads == .crashed)
                 continue
             }
             guard inThread,

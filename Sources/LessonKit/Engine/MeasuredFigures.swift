@@ -102,6 +102,7 @@ extension FrameFigures {
         blankFrames = recorder.blankFrames
         placeholderFrames = recorder.placeholderFrames
         wrongImageFrames = recorder.wrongImageFrames
+        othersIcons = recorder.othersIcons(endScreen: endScreen)
         timeToAllVisibleMs = recorder.timeToAllVisibleMs
         self.downloadQueueLimit = downloadQueueLimit
         visibleRowsAtEnd = endScreen.rows.count

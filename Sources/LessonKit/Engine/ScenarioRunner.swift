@@ -354,11 +354,12 @@ private final class ActiveRun: @unchecked Sendable {
         let now = seams.clock.now
         let snapshot = app.snapshot()
         frames.commit(snapshot, at: now)
-        if let display = setup.display, frames.next % 2 == 0 || finished != nil {
+        // The frame that ends the script is shown by `finish`, once it is counted.
+        if let display = setup.display, !script.isOver, frames.next % 2 == 0 || finished != nil {
             display(screenFrame(snapshot, finishedStep: finished))
         }
         frames.work.add(start: started, scripted: scripted, end: .now)
-        if script.isOver { finish() }
+        if script.isOver { finish(lastStep: finished) }
     }
 
     /// Plays the script up to now; returns the step that finished, if one did.
@@ -506,12 +507,13 @@ private final class ActiveRun: @unchecked Sendable {
 
     // MARK: the end
 
-    private func finish() {
+    /// `lastStep`: the script's step the last frame finished, shown with the final counts.
+    private func finish(lastStep: String? = nil) {
         guard isPlaying else { return }
         phase = .finishing
         frames.recorder.finish()
         // The last frame is counted only now: the screen shows the counts the report will.
-        if let display = setup.display { display(screenFrame(app.snapshot(), finishedStep: nil)) }
+        if let display = setup.display { display(screenFrame(app.snapshot(), finishedStep: lastStep)) }
         event("end")
         if stuck == nil { stuck = fetchesKeptForEver() }
         var report = Report(

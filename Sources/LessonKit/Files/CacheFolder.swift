@@ -15,13 +15,15 @@ public enum CacheFolder {
     /// prunes its temporary files by age for the same reason.
     public static let abandonedAfter: TimeInterval = 60
 
-    /// The cache files in `folder`: every entry but unfinished writes and folders.
+    /// The cache files in `folder` and in the folders under it (a library's
+    /// `images/`), as paths from `folder`: every entry but unfinished writes and folders.
     public static func files(in folder: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { name in
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        return paths.filter { path in
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+                atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+            let name = path.split(separator: "/").last.map(String.init) ?? path
             return !name.hasPrefix(unfinishedWritePrefix) && !(exists && isFolder.boolValue)
         }
     }

@@ -56,6 +56,8 @@ public struct FrameFigures: Codable, Equatable, Sendable {
     public var blankFrames = 0
     public var placeholderFrames = 0
     public var wrongImageFrames = 0
+    /// Each row that showed another row's icon, and whose: what `wrongImageFrames` counts, row by row.
+    public var othersIcons: [OthersIcon] = []
     /// From the launch to the first frame in which every visible row shows its own icon.
     public var timeToAllVisibleMs: Double?
     /// The physical limit for `timeToAllVisibleMs` (see `PhysicalLimit`): the
@@ -67,6 +69,20 @@ public struct FrameFigures: Codable, Equatable, Sendable {
     public var downloadQueueLimit: Int?
     public var visibleRowsAtEnd = 0
     public var ownIconsAtEnd = 0
+}
+
+/// A row that showed another row's icon: whose (`showed`, nil when it is no
+/// row's), for how many refreshes, and whether it still did at the end.
+public struct OthersIcon: Codable, Equatable, Sendable {
+    public var row: Int
+    public var showed: Int?
+    public var frames: Int
+    public var atEnd: Bool
+
+    struct Pair: Hashable {
+        let row: Int
+        let showed: Int?
+    }
 }
 
 /// From the instruments and the controller.

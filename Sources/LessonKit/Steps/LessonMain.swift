@@ -151,6 +151,7 @@ public enum LessonMain {
         }
         if let stuck = result.report.stuck {
             printError("\(program): the run was stopped: \(stuck)")
+            StuckRun.backtraceIfAsked()
             return 1
         }
         if let path = options.timelinePath {

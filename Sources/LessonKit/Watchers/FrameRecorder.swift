@@ -15,7 +15,7 @@ final class FrameRecorder {
     private let judge: RowJudge
     /// The last commit, judged. Only the verdicts are kept: holding the
     /// snapshot would keep its images alive and blur the memory account.
-    private var last: (ms: Double, states: [RowState])?
+    private var last: (ms: Double, rows: [Int], states: [RowState])?
     /// When the app was launched: "time until all visible" counts from here.
     private var launchMs = 0.0
 
@@ -25,6 +25,8 @@ final class FrameRecorder {
     private(set) var blankFrames = 0
     private(set) var placeholderFrames = 0
     private(set) var wrongImageFrames = 0
+    /// Each row that showed another row's icon, and whose (nil: no row's), with the refreshes it did.
+    private(set) var othersIconRefreshes: [OthersIcon.Pair: Int] = [:]
     private(set) var timeToAllVisibleMs: Double?
     /// Main-queue gaps longer than two frames, for the timeline.
     private(set) var stalls: [(startMs: Double, endMs: Double)] = []
@@ -81,26 +83,26 @@ final class FrameRecorder {
         blankFrames += blank
         recordStall(from: launchMs, to: firstCommitMs)
         extendScreen(from: launchMs, to: firstCommitMs, states: snapshot.rows.map { _ in .blank })
-        last = (firstCommitMs, snapshot.rows.map(state(of:)))
+        last = (firstCommitMs, snapshot.rows.map(\.row), snapshot.rows.map(state(of:)))
         noteAllVisible(atMs: firstCommitMs)
     }
 
     func commit(atMs ms: Double, snapshot: ScreenSnapshot) {
         if let previous = last {
             let refreshes = max(1, Int(frames(in: ms - previous.ms).rounded()))
-            count(previous.states, refreshes: refreshes)
+            count(previous.states, of: previous.rows, refreshes: refreshes)
             droppedFrames += refreshes - 1
             recordStall(from: previous.ms, to: ms)
             extendScreen(from: previous.ms, to: ms, states: previous.states)
         }
-        last = (ms, snapshot.rows.map(state(of:)))
+        last = (ms, snapshot.rows.map(\.row), snapshot.rows.map(state(of:)))
         noteAllVisible(atMs: ms)
     }
 
     /// The last commit was on screen for one refresh.
     func finish() {
         if let last {
-            count(last.states, refreshes: 1)
+            count(last.states, of: last.rows, refreshes: 1)
             extendScreen(from: last.ms, to: last.ms + Self.frameMs, states: last.states)
         }
         last = nil
@@ -110,11 +112,26 @@ final class FrameRecorder {
         !snapshot.rows.isEmpty && snapshot.rows.allSatisfy { state(of: $0) == .own }
     }
 
-    private func count(_ states: [RowState], refreshes: Int) {
+    private func count(_ states: [RowState], of rows: [Int], refreshes: Int) {
         frames += refreshes
         if states.contains(.blank) { blankFrames += refreshes }
         if states.contains(.placeholder) { placeholderFrames += refreshes }
         if states.contains(where: { if case .wrong = $0 { true } else { false } }) { wrongImageFrames += refreshes }
+        for (row, state) in zip(rows, states) {
+            guard case .wrong(let other) = state else { continue }
+            othersIconRefreshes[OthersIcon.Pair(row: row, showed: other), default: 0] += refreshes
+        }
+    }
+
+    /// Each row that showed another row's icon, by row, with whether it still did on `endScreen`.
+    func othersIcons(endScreen: ScreenSnapshot) -> [OthersIcon] {
+        let atEnd = Set(
+            endScreen.rows.compactMap { row in
+                if case .wrong(let other) = state(of: row) { OthersIcon.Pair(row: row.row, showed: other) } else { nil }
+            })
+        return othersIconRefreshes.map { pair, frames in
+            OthersIcon(row: pair.row, showed: pair.showed, frames: frames, atEnd: atEnd.contains(pair))
+        }.sorted { ($0.row, $0.showed ?? -1) < ($1.row, $1.showed ?? -1) }
     }
 
     /// How many frames fit in a stretch, as a whole number when it is one.

@@ -382,4 +382,33 @@ import Testing
         let raced = RaceCheck.unfinished(why, errors: Self.recordRace + "\n" + stuck, code: Self.recordCode)
         #expect(!raced.passed && raced.wasMeasured && raced.shape == Self.recordTitle)
     }
+
+    /// A race to keep fixed that the starting code has, at its lines as they are (exercise 11's start: the loader
+    /// class shared by tasks), was there from the start: never "broken on the way". The same race at a line the
+    /// learner wrote is.
+    @Test func aRaceTheStartingCodeHasIsNotBrokenOnTheWay() throws {
+        let exercise = try #require(ExerciseCatalog.exercise(11))
+        #expect(exercise.raceIsAFixToKeep)
+        // Started from these very files: both lines raced are the start's.
+        let asGiven = exercise.listed(
+            race: RaceCheck.judge(errors: Self.recordRace, crashed: false, code: Self.recordCode, start: Self.recordCode))
+        #expect(asGiven.failedAsStarted && asGiven.isSafeguard)
+        #expect(asGiven.fromTheStart == true)
+        #expect([asGiven].renderedBugs.hasPrefix("✗ as given  \(Self.recordTitle)"))
+        let summary = [asGiven].summary(exercise: 11)
+        #expect(!summary.contains("broken on the way"), "\(summary)")
+        #expect(summary.contains("; there from the starting code: \(Self.recordTitle)."), "\(summary)")
+        // Started from files without the write at line 141 (the learner added it): broken on the way.
+        var files = Self.recordCode.files
+        let written = "        record.state = .downloading"
+        let start = try #require(files["RecordViewController.swift"])
+        #expect(start.components(separatedBy: "\n").filter { $0 == written }.count == 1)
+        files["RecordViewController.swift"] = start.replacingOccurrences(of: written + "\n", with: "")
+        let worse = exercise.listed(
+            race: RaceCheck.judge(
+                errors: Self.recordRace, crashed: false, code: Self.recordCode, start: LearnerCode(files: files)))
+        #expect(!worse.failedAsStarted && worse.isSafeguard && !worse.passed)
+        #expect([worse].renderedBugs.hasPrefix("✗ broken    \(Self.recordTitle)"))
+        #expect([worse].summary(exercise: 11).contains("; broken on the way: \(Self.recordTitle)."))
+    }
 }
