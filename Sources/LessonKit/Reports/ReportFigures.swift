@@ -79,7 +79,7 @@ public struct OthersIcon: Codable, Equatable, Sendable {
     public var frames: Int
     public var atEnd: Bool
 
-    struct Pair: Hashable {
+    struct Pair: Hashable, Codable {
         let row: Int
         let showed: Int?
     }

@@ -39,9 +39,11 @@ final class FrameRecorder {
     /// process: the display goes on refreshing across it.
     struct Carried: Codable {
         var lastMs: Double?
+        var lastRows: [Int]
         var lastStates: [RowState]
         var launchMs, maxStallMs: Double
         var frames, droppedFrames, blankFrames, placeholderFrames, wrongImageFrames: Int
+        var othersIconRefreshes: [OthersIcon.Pair: Int]
         var timeToAllVisibleMs: Double?
         var stallStartsMs, stallEndsMs: [Double]
         var screen: [Timeline.ScreenSpan]
@@ -49,16 +51,17 @@ final class FrameRecorder {
 
     var carried: Carried {
         Carried(
-            lastMs: last?.ms, lastStates: last?.states ?? [], launchMs: launchMs, maxStallMs: maxStallMs,
-            frames: frames, droppedFrames: droppedFrames, blankFrames: blankFrames,
+            lastMs: last?.ms, lastRows: last?.rows ?? [], lastStates: last?.states ?? [], launchMs: launchMs,
+            maxStallMs: maxStallMs, frames: frames, droppedFrames: droppedFrames, blankFrames: blankFrames,
             placeholderFrames: placeholderFrames, wrongImageFrames: wrongImageFrames,
+            othersIconRefreshes: othersIconRefreshes,
             timeToAllVisibleMs: timeToAllVisibleMs, stallStartsMs: stalls.map(\.startMs),
             stallEndsMs: stalls.map(\.endMs), screen: screen)
     }
 
     /// Goes on from the frames an earlier process of the app recorded.
     func carryOn(from carried: Carried) {
-        last = carried.lastMs.map { ($0, carried.lastStates) }
+        last = carried.lastMs.map { ($0, carried.lastRows, carried.lastStates) }
         launchMs = carried.launchMs
         maxStallMs = carried.maxStallMs
         frames = carried.frames
@@ -66,6 +69,7 @@ final class FrameRecorder {
         blankFrames = carried.blankFrames
         placeholderFrames = carried.placeholderFrames
         wrongImageFrames = carried.wrongImageFrames
+        othersIconRefreshes = carried.othersIconRefreshes
         timeToAllVisibleMs = carried.timeToAllVisibleMs
         stalls = Array(zip(carried.stallStartsMs, carried.stallEndsMs))
         screen = carried.screen
