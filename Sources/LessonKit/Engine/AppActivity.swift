@@ -32,14 +32,19 @@ struct AppActivity {
     let sources: [any ActivitySource]
 
     init(clock: StoryClock) {
-        self.clock = clock
-        sources = [
+        self.init(clock: clock, sources: [
             NetworkActivity(clock: clock),
             MainQueueActivity(),
             DispatchWorkActivity(),
             StoryTimerActivity(clock: clock),
             SwiftTaskJobsActivity(),
-        ]
+        ])
+    }
+
+    /// The sources looked at in this order (a test's own).
+    init(clock: StoryClock, sources: [any ActivitySource]) {
+        self.clock = clock
+        self.sources = sources
     }
 
     enum Look: Equatable {
@@ -48,13 +53,18 @@ struct AppActivity {
         case busy(String)
     }
 
-    /// Looks once.
+    /// Looks once. The sources are read one after another while the app's
+    /// threads go on: the app is idle only if nothing they watch changed
+    /// meanwhile (every change moves the Dispatch seam's generation on), or a
+    /// thread that queued its main-queue block just after that queue was read
+    /// and finished just before its own kind was would pass for none.
     func look(mainThreadWaits: Bool) -> Look {
         let moment = ActivityMoment(mainThreadWaits: mainThreadWaits)
+        let before = seam_generation()
         for source in sources {
             if let busy = source.busy(moment) { return .busy(busy) }
         }
-        return .idle
+        return seam_generation() == before ? .idle : .busy("the app's work changed as it was looked at")
     }
 
     /// Whether what keeps the app busy needs the main queue, which the run's

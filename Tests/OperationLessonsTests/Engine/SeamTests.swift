@@ -1,5 +1,6 @@
+import DispatchSeam
 import Foundation
-import LessonKit
+@testable import LessonKit
 import LessonSupport
 import SlowNetwork
 import TableKit
@@ -201,6 +202,25 @@ func withBusyCores<T>(_ body: () async -> T) async -> T {
     return result
 }
 
+/// Read between the main queue and the Dispatch work: as it is read, the
+/// app's thread waiting at `answered` goes on, queues its main-queue block
+/// and finishes, the order a main thread slow to read lets happen.
+struct AnswerHeardAsItIsLooked: ActivitySource {
+    let answered: Gate
+
+    func busy(_ moment: ActivityMoment) -> String? {
+        answered.open()
+        while true {
+            let changes = seam_generation()
+            if seam_count().elsewhere == 0 { return nil }
+            seam_wait_for_change(changes, 1_000_000_000)
+        }
+    }
+
+    var hasWork: Bool { false }
+    var summary: String { "" }
+}
+
 @Suite struct SeamTests {
     /// Plays `controller` twice idle and once with both cores busy; the three
     /// reports must be the same to the figure.
@@ -250,6 +270,31 @@ func withBusyCores<T>(_ body: () async -> T) async -> T {
         #expect(alone.ownIconsAtEnd == alone.visibleRowsAtEnd && alone.screen.timeToAllVisibleMs == 150)
         #expect(held.screen == alone.screen)
         #expect(held.durationMs == alone.durationMs)
+    }
+
+    /// Issue 33's flake in `aGCDLoaderWithASemaphorePlaysExact`, its order
+    /// forced: the look reads its sources one by one, and on a slow main
+    /// thread an app's thread that heard its answer queues its main-queue
+    /// block after the main queue was read and finishes before the Dispatch
+    /// work is. That look must not find the app idle, or the frame due at
+    /// the answer's instant is drawn before the block shows the icon.
+    @Test func workThatMovesFromOneSourceToAnotherAsTheyAreReadIsNotIdle() async {
+        let look = await ExclusiveRun.run { _ in
+            let run = seam_begin_run()
+            defer { seam_end_run(run) }
+            let answered = Gate()
+            let saved = seam_enter_run()
+            DispatchQueue.global().async {
+                answered.wait()
+                DispatchQueue.main.async {}
+            }
+            seam_restore(saved)
+            let activity = AppActivity(
+                clock: StoryClock(),
+                sources: [MainQueueActivity(), AnswerHeardAsItIsLooked(answered: answered), DispatchWorkActivity()])
+            return activity.look(mainThreadWaits: false)
+        }
+        #expect(look != .idle)
     }
 
     @Test func aControllerThatKeepsItsQueuesInAHelperObjectPlaysExact() async {
