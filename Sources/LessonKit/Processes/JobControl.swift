@@ -45,7 +45,7 @@ public enum JobControl {
         stop.setEventHandler { stopWithChildren() }
         // Continued by another way than after Ctrl-Z (`kill -STOP`, then `kill -CONT`): the children go on too.
         let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
-        continued.setEventHandler { continueWithChildren() }
+        continued.setEventHandler { heardContinue() }
         for source in [stop, continued] { source.resume() }
         sources = [stop, continued]
     }
@@ -63,9 +63,21 @@ public enum JobControl {
         }
         // A child that takes no SIGTSTP (one whose group is orphaned ignores it) is stopped all the same.
         for pid in own where !ProcessTable.isStoppedOrGone(pid) { kill(pid, SIGSTOP) }
-        // SIGSTOP cannot be caught: the process stops here, and goes on from here when continued.
+        // SIGSTOP cannot be caught: the process stops here, and goes on from here when continued. The SIGCONT that
+        // continues it reaches the source below too, after this: that one is this stop's, already answered here.
+        lock.withLock { state.ownStopsToAnswer += 1 }
         kill(getpid(), SIGSTOP)
         continueWithChildren()
+    }
+
+    /// SIGCONT: the children go on too, unless it ended a stop of the process's own, whose continue is done.
+    private static func heardContinue() {
+        let ownStop = lock.withLock {
+            guard state.ownStopsToAnswer > 0 else { return false }
+            state.ownStopsToAnswer -= 1
+            return true
+        }
+        if !ownStop { continueWithChildren() }
     }
 
     private static func continueWithChildren() {
@@ -76,6 +88,8 @@ public enum JobControl {
 
     private struct State {
         var installed = false
+        /// Stops of its own whose SIGCONT the signal source has still to hear (and leave alone).
+        var ownStopsToAnswer = 0
         var hooks: [(before: @Sendable () -> Void, after: @Sendable () -> Void)] = []
     }
 

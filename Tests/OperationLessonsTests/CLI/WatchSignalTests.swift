@@ -130,6 +130,21 @@ enum SwiftStandIn {
         }
     }
 
+    /// Waits until the terminal whose controlling side is `terminal` has line editing off (the program's raw
+    /// mode), checking every 10 ms; false if it has not after 30 s.
+    static func raw(_ terminal: Int32) async -> Bool {
+        await Rig.onThread {
+            let deadline = ContinuousClock.now + .seconds(30)
+            var modes = termios()
+            while ContinuousClock.now < deadline {
+                tcgetattr(terminal, &modes)
+                if modes.c_lflag & tcflag_t(ICANON) == 0 { return true }
+                usleep(10_000)
+            }
+            return false
+        }
+    }
+
     /// Ctrl-Z, then `fg`: the shell takes the terminal back for its prompt while
     /// the watch is stopped (line editing and echo, as bash does), and gives it
     /// back to the watch unchanged; the watch's keys work without Enter again.
@@ -149,8 +164,12 @@ enum SwiftStandIn {
                     modes.c_lflag |= tcflag_t(ICANON | ECHO)
                     tcsetattr(program.terminal, TCSANOW, &modes)
                 },
-                // Typed at once: in raw mode `q` alone quits; with line editing back it would wait for Enter.
-                .type("q", after: keyLine),
+                // Typed once the watch has taken its terminal back (as a learner types once the screen is back):
+                // in raw mode `q` alone quits; with line editing still on it would wait for Enter.
+                PseudoTerminal.Key(after: "", send: "q", once: { program in
+                    let raw = await Self.raw(program.terminal)
+                    #expect(raw, "after fg the watch never made its terminal raw again")
+                }),
             ], size: (24, 80))
         #expect(run.status == 1, "no verdict: not solved")
         #expect(run.restored, "the terminal echoes and edits lines again")
