@@ -109,6 +109,20 @@ struct Arguments {
         remaining.popFirst()
     }
 
+    /// The arguments of a command whose one flag is a switch: whether `flag` was given, or nil for `--help`.
+    static func oneSwitch(_ arguments: [String], _ flag: String) throws(UsageError) -> Bool? {
+        var given = false
+        var arguments = Arguments(arguments)
+        while let argument = arguments.next() {
+            switch argument {
+            case "--help", "-h": return nil
+            case flag: given = true
+            default: throw Arguments.unexpected(argument)
+            }
+        }
+        return given
+    }
+
     /// The word after `flag`.
     mutating func value(of flag: String) throws(UsageError) -> String {
         guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.allSatisfy(\.isWhitespace) else {

@@ -22,16 +22,7 @@ enum DocsCommand: LessonsCommand {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        var options = Options()
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--write": options.write = true
-            default: throw Arguments.unexpected(argument)
-            }
-        }
-        return options
+        try Arguments.oneSwitch(arguments, "--write").map { Options(write: $0) }
     }
 
     static func run(_ options: Options) async throws -> Int32 {

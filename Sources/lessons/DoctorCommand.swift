@@ -23,16 +23,7 @@ enum DoctorCommand: LessonsCommand {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        var options = Options()
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--json": options.json = true
-            default: throw Arguments.unexpected(argument)
-            }
-        }
-        return options
+        try Arguments.oneSwitch(arguments, "--json").map { Options(json: $0) }
     }
 
     static func run(_ options: Options) throws -> Int32 {
