@@ -88,7 +88,7 @@ extension KnownBug {
                         "When a row scrolls back into view, where does `cellForRowAt` look for the icon it downloaded a "
                         + "moment ago?",
                     place: CodePlace(
-                        "struct AppInfo", in: "AppInfo.swift", role: "the type that holds an app's record"),
+                        "struct AppInfo", in: "AppInfo.swift", role: "where your code keeps each row's data"),
                     api:
                         "Keep the image on the model: `AppInfo` becomes a `final class` (a struct is copied into the "
                         + "block, and the copy would keep it) with `var image: Image?`, set when the download ends; "

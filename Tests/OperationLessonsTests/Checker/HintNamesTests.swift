@@ -21,7 +21,7 @@ import Testing
             exercise: 3, code: Self.code, run: ImageListChecks.inProcess(RenamedIconsController.self, exercise: 3))
         let repeats = try #require(results.first { $0.bug == "every scroll back downloads the icons again" })
         #expect(!repeats.passed)
-        #expect(repeats.hint.hasSuffix("Look at the type that holds an app's record."))
+        #expect(repeats.hint.hasSuffix("Look at where your code keeps each row's data."))
         #expect(!repeats.hint.contains("AppInfo"))
         // A place the code has is named, in the file that has it.
         let late = try #require(results.first { $0.bug == "a late icon lands in a reused cell of another row" })
