@@ -195,11 +195,14 @@ public struct CrashDiagnosis: Sendable, Equatable {
 
     /// "Workbench/Sources/Workbench/File.swift:32": the first line of `code`, in file-name order, that has `text`
     /// in code, not in a comment.
-    static func firstLine(containing text: String, in code: LearnerCode) -> String? {
+    /// With `type`, only a line that declares that type (or extends it).
+    static func firstLine(containing text: String, declaring type: String? = nil, in code: LearnerCode) -> String? {
         for name in code.files.keys.sorted() {
             let lines = code.files[name]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
             let inCode = { (line: Substring) in
                 line.contains(text) && !line.drop { $0 == " " }.hasPrefix("//")
+                    && (type.map { type in
+                        line.contains(try! Regex("\\b(class|struct|enum|actor|extension) \(type)\\b")) } ?? true)
             }
             if let index = lines.firstIndex(where: inCode) {
                 return "\(WorkbenchLayout.code)\(name):\(index + 1)"

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Thread Sanitizer's first report, read for what raced: each access (read
+/// One of Thread Sanitizer's reports, read for what raced: each access (read
 /// or written, by which thread, at which line of the code under test), and
 /// the line that allocated the memory. The variable is read from the
 /// learner's own lines, so a verdict names only what their code has.
+/// Reports come in the order the threads met, which differs from run to run, and an async function's first
+/// part has no line: the report read is the first whose two accesses both have their lines.
 struct RaceReport {
     struct Access {
         let written: Bool
@@ -26,9 +28,23 @@ struct RaceReport {
 
     /// Nil when `errors` holds no report with two accesses in the code under test.
     init?(errors: String, codeFolders: [String]) {
+        let read = Self.reports(in: errors).lazy.compactMap { Self(report: $0, codeFolders: codeFolders) }
+        guard let chosen = read.first(where: \.namesItsLines) ?? read.first else { return nil }
+        self = chosen
+    }
+
+    /// Each report's lines, from its warning to its summary, in the order TSan wrote them.
+    private static func reports(in errors: String) -> [ArraySlice<String>] {
         let lines = errors.split(separator: "\n").map(String.init)
-        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer:") }) else { return nil }
-        let report = lines[(start + 1)...].prefix { !$0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        return lines.indices.filter { lines[$0].contains("WARNING: ThreadSanitizer:") }.map { start in
+            lines[(start + 1)...].prefix { !$0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        }
+    }
+
+    /// Whether both accesses were placed at a line, not only in a file.
+    private var namesItsLines: Bool { accesses.allSatisfy { $0.place?.contains(/\.swift:\d+/) == true } }
+
+    private init?(report: ArraySlice<String>, codeFolders: [String]) {
         // "  Previous write of size 1 at 0x… by thread T7:",
         // "  Modifying access of Swift variable at 0x… by main thread:".
         let header =
@@ -79,10 +95,13 @@ struct RaceReport {
     /// Where the first report's first access is in the code under test: its
     /// first frame there, as a Swift access race's summary names only the
     /// compiler-generated accessor (`/<compiler-generated> in $s…vM`).
+    /// The report read is the one `init` reads, when it reads one: its first access's place, never the line that
+    /// allocated the memory.
     static func firstPlace(errors: String, codeFolders: [String]) -> String? {
-        let lines = errors.split(separator: "\n").map(String.init)
-        guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer:") }) else { return nil }
-        let report = lines[(start + 1)...].prefix { !$0.hasPrefix("SUMMARY: ThreadSanitizer") }
+        if let race = RaceReport(errors: errors, codeFolders: codeFolders), let place = race.accesses.first?.place {
+            return place
+        }
+        guard let report = reports(in: errors).first else { return nil }
         return firstPlace(in: report.filter { $0.hasPrefix("    #") }, codeFolders: codeFolders)
     }
 

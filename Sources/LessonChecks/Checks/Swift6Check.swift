@@ -132,12 +132,15 @@ public enum Swift6Check {
     /// once, is not fixed: the promise is broken, at the learner's line. Any other pair of verdicts stands.
     public static func kept(_ compiled: CheckResult, by race: CheckResult, code: LearnerCode?) -> CheckResult {
         guard compiled.passed, !race.passed, race.wasMeasured else { return compiled }
-        // The promise in the file the race was seen in, when it has one (a helper box may promise too).
+        // The promise on the type whose memory raced, else in a file the race was seen in (a helper box may
+        // promise too), else the first.
         let raced = [race.measured, race.diagnosis ?? ""].joined()
+        let owner = raced.firstMatch(of: /of an? `(\w+)`/).map { String($0.1) }
         let promise = code.flatMap { code in
             let files = code.files.keys.sorted().filter { raced.contains($0) }
-            return CrashDiagnosis.firstLine(
-                containing: uncheckedSendable, in: LearnerCode(files: code.files.filter { files.contains($0.key) }))
+            return owner.flatMap { CrashDiagnosis.firstLine(containing: uncheckedSendable, declaring: $0, in: code) }
+                ?? CrashDiagnosis.firstLine(
+                    containing: uncheckedSendable, in: LearnerCode(files: code.files.filter { files.contains($0.key) }))
                 ?? CrashDiagnosis.firstLine(containing: uncheckedSendable, in: code)
         }
         return CheckResult(

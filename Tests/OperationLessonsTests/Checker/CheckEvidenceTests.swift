@@ -406,6 +406,16 @@ import Testing
         #expect(Swift6Check.kept(compiled, by: clean, code: code) == compiled)
         let unmeasured = RaceCheck.bug.result(passed: false, measured: "").unmeasured(because: "why", hint: "h")
         #expect(Swift6Check.kept(compiled, by: unmeasured, code: code) == compiled)
+        // A race seen in both files: the promise named is the one on the type whose memory raced.
+        let both = RaceCheck.bug.result(
+            passed: false,
+            measured: "7 Thread Sanitizer reports (first: Workbench/Sources/Workbench/AppsViewController.swift:30:18)"
+        )
+        let seen = "memory (of an `IconLoader`) written by thread T3 at Workbench/Sources/Workbench/IconLoader.swift"
+        let named = Swift6Check.kept(
+            compiled, by: CheckResult(bug: both.bug, passed: false, measured: both.measured, expected: both.expected,
+                hint: both.hint, isSafeguard: both.isSafeguard, diagnosis: seen), code: code)
+        #expect(named.measured.contains("(\(WorkbenchLayout.code)IconLoader.swift:3)"), "\(named.measured)")
     }
 
     /// The race run hands Swift tasks to the pool's threads, where a shared class can race; the story plays
