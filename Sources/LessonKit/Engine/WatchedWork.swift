@@ -44,6 +44,7 @@ struct WatchedWork: Equatable {
         }
     }
 
+    /// A watched queue as read once: what it holds unfinished, and what decides whether any of it may start.
     struct SeenQueue: Equatable {
         let queue: OperationQueue
         let unfinished: [Seen]
