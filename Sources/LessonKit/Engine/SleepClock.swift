@@ -29,6 +29,12 @@ import SlowNetwork
 ///
 /// Work it does not watch (a thread of its own, a GCD block) it cannot wait
 /// for: the time may move on while that work runs.
+///
+/// Its parts: the time, the threads asleep and the network's work in a
+/// `StoryTimeline` (the clock core the image list's `StoryClock` moves too),
+/// the story's waits in `StoryWaits`, the queues it learnt in
+/// `WatchedQueues`, what keeps the time still in `BusyWork`. This class keeps
+/// them under one lock and drives the time on a thread of its own.
 public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// Story seconds per wall second when paced for a person watching; nil:
     /// as fast as the app allows.
@@ -38,77 +44,27 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
 
+    /// Everything the clock keeps, under `condition`; each part has one job.
     private struct State {
-        var time = StoryTime.zero
-        var isShutDown = false
-        var stuck: String?
-        var changeCount = 0
-        /// The last id handed out, shared by sleepers, timers, waits and the
-        /// network's work: deliveries run in the order of their ids.
-        var lastID = 0
+        var timeline = StoryTimeline()
+        var waits = StoryWaits()
+        var watched = WatchedQueues()
+        /// The network's deliveries handed to their queues and not returned yet.
+        var deliveriesRunning = 0
+        /// The Dispatch seam's number for the run this clock counts (nil: it counts none, `watchDispatchWork`).
+        var seamRun: UInt64?
         /// The story's own hold: the time stands still while the story does
         /// something other than wait on the clock (`hold`, `wait`).
         var holds = 1
-        var waits = Waits()
-        var network = NetworkWork()
-        var watched = Watched()
-    }
+        var isShutDown = false
+        var stuck: String?
+        /// Moves at every change, so that the driver's waits hear of it.
+        var changeCount = 0
 
-    /// What waits on the clock: threads asleep, the story's waits and what each waits for.
-    private struct Waits {
-        var sleepers: [Int: Sleeper] = [:]
-        var timers: [Int: Timer] = [:]
-        /// Operations a story waits for (`waitUntilFinished`), by wait.
-        var waitedFor: [Int: [Operation]] = [:]
-        /// What each wait for a condition waits for: once it holds, the
-        /// wait's trigger is on its way, and the time must not run past it.
-        var awaitedConditions: [Int: @Sendable () -> Bool] = [:]
-    }
-
-    /// The network's work that holds no thread.
-    private struct NetworkWork {
-        /// The network's deliveries (a fetch's chunks), due and running.
-        var deliveries: [Int: Delivery] = [:]
-        var deliveriesRunning = 0
-        /// Fetches that block no thread, in flight (`startTask`): each has a
-        /// delivery due or running until it ends.
-        var fetchesInFlight: Set<Int> = []
-    }
-
-    /// What the clock watches of the app's queues, and how it hears of them.
-    private struct Watched {
-        var queues: [OperationQueue] = []
-        /// The queues whose operations have slept on the clock, in the order they first did.
-        var sleptIn: [OperationQueue] = []
-        /// Operations a thread of the clock's waits on (`whenFinished`).
-        var awaited: Set<ObjectIdentifier> = []
-        /// A turn of the main queue asked for, to hear when its work so far is done.
-        var mainTurnAsked = false
-        /// Whether the app's Dispatch work is counted (`watchDispatchWork`).
-        var watchesDispatchWork = false
-        /// The Dispatch seam's number for the run this clock counts (0: none).
-        var seamRun: UInt64 = 0
-    }
-
-    private struct Sleeper {
-        let due: StoryTime
-        /// The operation queue whose operation sleeps (nil: none).
-        let queue: ObjectIdentifier?
-        let wake: DispatchSemaphore
-    }
-
-    private struct Delivery {
-        let due: StoryTime
-        let queue: DispatchQueue
-        let work: @Sendable () -> Void
-    }
-
-    private struct Timer {
-        /// Nil: only its trigger ends it (or the story's end, `endsWhenIdle`).
-        let due: StoryTime?
-        /// It ends (true) when the story has nothing left to play (`waitUntilIdle`).
-        var endsWhenIdle = false
-        let resume: @Sendable (Bool) -> Void
+        /// Whether the story lets the time run and something waits for a time to come.
+        var wantsTime: Bool {
+            holds <= 0 && !(timeline.sleepers.isEmpty && waits.isEmpty && timeline.deliveries.isEmpty)
+        }
     }
 
     /// - Parameters:
@@ -125,7 +81,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// The clock as the app sees it.
     public var appClock: AppClock { AppClock { [self] in sleep(seconds: $0) } }
 
-    public var now: StoryTime { condition.withLock { state.time } }
+    public var now: StoryTime { condition.withLock { state.timeline.now } }
 
     /// Story milliseconds since the clock began.
     public var milliseconds: Double { now.milliseconds }
@@ -144,9 +100,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// Called again, it changes nothing.
     public func watchDispatchWork() {
         let begins = condition.withLock { () -> Bool in
-            guard !state.watched.watchesDispatchWork && !state.isShutDown else { return false }
-            state.watched.seamRun = seam_begin_run()
-            state.watched.watchesDispatchWork = true
+            guard state.seamRun == nil && !state.isShutDown else { return false }
+            state.seamRun = seam_begin_run()
             changed()
             return true
         }
@@ -176,7 +131,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// Watches a queue's operations: the time waits for them.
     public func watch(_ queues: OperationQueue...) {
         condition.withLock {
-            for queue in queues where !state.watched.queues.contains(where: { $0 === queue }) { state.watched.queues.append(queue) }
+            for queue in queues { state.watched.watch(queue) }
             changed()
         }
     }
@@ -237,23 +192,23 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             let id = condition.withLock { () -> Int? in
                 guard !state.isShutDown else { return nil }
                 state.holds -= 1
-                state.lastID += 1
-                state.waits.timers[state.lastID] = Timer(
-                    due: seconds.map { state.time + .seconds(max($0, 0)) }, endsWhenIdle: endsWhenIdle,
-                    resume: { once.resume($0) })
+                let id = state.waits.add(
+                    StoryWaits.Wait(
+                        due: seconds.map { state.timeline.now + .seconds(max($0, 0)) }, endsWhenIdle: endsWhenIdle,
+                        resume: { once.resume($0) }))
                 changed()
-                return state.lastID
+                return id
             }
             guard let id else { return once.resume(false) }
             start { [self] in
-                let timer = condition.withLock { () -> Timer? in
+                let wait = condition.withLock { () -> StoryWaits.Wait? in
                     defer { changed() }
-                    let timer = state.waits.timers.removeValue(forKey: id)
+                    let wait = state.waits.end(id)
                     // The story holds the clock again from the moment its wait ends.
-                    if timer != nil { state.holds += 1 }
-                    return timer
+                    if wait != nil { state.holds += 1 }
+                    return wait
                 }
-                timer?.resume(true)
+                wait?.resume(true)
             }
         }
     }
@@ -272,18 +227,10 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     public func waitUntilFinished(_ operations: [Operation], atMost seconds: Double? = nil) async -> Bool {
         let waited = UncheckedOperations(operations)
         let id = condition.withLock { () -> Int in
-            state.lastID += 1
-            state.waits.waitedFor[state.lastID] = operations
-            state.waits.awaitedConditions[state.lastID] = { waited.all.allSatisfy(\.isFinished) }
-            changed()
-            return state.lastID
+            defer { changed() }
+            return state.waits.note(operations: operations) { waited.all.allSatisfy(\.isFinished) }
         }
-        defer {
-            condition.withLock {
-                state.waits.waitedFor[id] = nil
-                state.waits.awaitedConditions[id] = nil
-            }
-        }
+        defer { condition.withLock { state.waits.forget(id) } }
         return await wait(atMost: seconds) { fire in
             Self.whenFinished(operations, fire)
         }
@@ -301,16 +248,14 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     @discardableResult
     public func waitUntilEmpty(_ queue: OperationQueue, atMost seconds: Double? = nil) async -> Bool {
         precondition(
-            condition.withLock { state.watched.watchesDispatchWork },
+            condition.withLock { state.seamRun != nil },
             "waitUntilEmpty hears a queue let go through the Dispatch seam: call watchDispatchWork first")
         let queue = UncheckedQueue(queue)
         let id = condition.withLock { () -> Int in
-            state.lastID += 1
-            state.waits.awaitedConditions[state.lastID] = { queue.queue.operationCount == 0 }
-            changed()
-            return state.lastID
+            defer { changed() }
+            return state.waits.note { queue.queue.operationCount == 0 }
         }
-        defer { condition.withLock { state.waits.awaitedConditions[id] = nil } }
+        defer { condition.withLock { state.waits.forget(id) } }
         return await wait(atMost: seconds) { fire in
             // Not `waitUntilAllOperationsAreFinished` first: for an operation never announced it would block for good.
             Thread.detachNewThread { [self] in
@@ -340,20 +285,17 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     // MARK: the network's side
 
     public func admit(_ url: String) -> StoryTime? {
-        condition.withLock { state.isShutDown ? nil : state.time }
+        condition.withLock { state.isShutDown ? nil : state.timeline.now }
     }
 
     public func sleep(until due: StoryTime) -> Bool {
         let wake = DispatchSemaphore(value: 0)
         let current = OperationQueue.current
-        let queue = current.map(ObjectIdentifier.init)
+        let thread = StoryTimeline.currentThread
         let asleep = condition.withLock { () -> Bool in
             guard !state.isShutDown else { return false }
-            // The app's queues are learnt from what sleeps: none need be declared.
-            if let current, !state.watched.queues.contains(where: { $0 === current }) { state.watched.queues.append(current) }
-            if let current, !state.watched.sleptIn.contains(where: { $0 === current }) { state.watched.sleptIn.append(current) }
-            state.lastID += 1
-            state.waits.sleepers[state.lastID] = Sleeper(due: due, queue: queue, wake: wake)
+            if let current { state.watched.noteSleep(in: current) }
+            state.timeline.sleep(thread, until: due, wake: wake, queue: current.map(ObjectIdentifier.init))
             changed()
             return true
         }
@@ -372,37 +314,33 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// Ends the clock: every sleeper wakes, every wait ends (false), later
     /// ones return at once.
     public func shutDown() {
-        let timers = condition.withLock { () -> [Timer] in
-            if state.watched.watchesDispatchWork && !state.isShutDown {
-                seam_end_run(state.watched.seamRun)
+        let waits = condition.withLock { () -> [StoryWaits.Wait] in
+            if let run = state.seamRun, !state.isShutDown {
+                seam_end_run(run)
                 seam_note_change()
             }
             state.isShutDown = true
-            for sleeper in state.waits.sleepers.values { sleeper.wake.signal() }
-            state.waits.sleepers = [:]
-            state.network.deliveries = [:]
-            let timers = Array(state.waits.timers.values)
-            state.waits.timers = [:]
+            _ = state.timeline.wakeEveryone()
+            state.timeline.dropDeliveries()
+            let waits = state.waits.takeAll()
             changed()
-            return timers
+            return waits
         }
-        for timer in timers { timer.resume(false) }
+        for wait in waits { wait.resume(false) }
     }
 
     /// A fetch that blocks no thread is in flight: it waits in the story for
     /// its deliveries (`run(at:on:)`), and the story is not over until it ends.
     public func startTask() -> Int {
         condition.withLock {
-            state.lastID += 1
-            state.network.fetchesInFlight.insert(state.lastID)
-            changed()
-            return state.lastID
+            defer { changed() }
+            return state.timeline.startFetch()
         }
     }
 
     public func finishTask(_ token: Int) {
         condition.withLock {
-            state.network.fetchesInFlight.remove(token)
+            state.timeline.finishFetch(token)
             changed()
         }
     }
@@ -414,8 +352,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     public func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         condition.withLock {
             guard !state.isShutDown else { return }
-            state.lastID += 1
-            state.network.deliveries[state.lastID] = Delivery(due: max(instant, state.time), queue: queue, work: work)
+            state.timeline.deliver(at: instant, on: queue, work)
             changed()
         }
     }
@@ -431,12 +368,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var paceOrigin = (wall: ContinuousClock.now, story: StoryTime.zero)
         while true {
             let (count, wantsTime, isShutDown) = condition.withLock {
-                (
-                    state.changeCount,
-                    state.holds <= 0
-                        && (!state.waits.sleepers.isEmpty || !state.waits.timers.isEmpty || !state.network.deliveries.isEmpty),
-                    state.isShutDown
-                )
+                (state.changeCount, state.wantsTime, state.isShutDown)
             }
             if isShutDown { return }
             guard wantsTime else {
@@ -447,49 +379,65 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
             }
             if let busy = busyWork() {
                 if busySince?.what != busy { busySince = (busy, .now) }
-                let limit = busySince!.at + .seconds(hangSeconds)
-                if !waitForChange(since: count, until: limit) && ContinuousClock.now >= limit {
-                    giveUp("the story clock waited \(Int(hangSeconds)) s of wall time for \(busy)")
-                    return
-                }
+                guard waitWhileBusy(since: count, busySince!) else { return }
                 continue
             }
             busySince = nil
-            // Idle: app work waiting on a semaphore that can be taken takes it, earliest handed over first.
-            if condition.withLock({ state.watched.watchesDispatchWork }) && seam_grant_semaphores() > 0 { continue }
-            guard let next = nextDue(ifUnchangedSince: count) else {
-                if endWaitsForIdle(ifUnchangedSince: count) { continue }
-                if condition.withLock({ state.changeCount == count && state.waits.sleepers.isEmpty }) {
-                    // Waited on with nothing running and nothing due: only the hang guard ends that.
-                    let limit = ContinuousClock.now + .seconds(hangSeconds)
-                    if !waitForChange(since: count, until: limit) {
-                        let fetches = condition.withLock { state.network.fetchesInFlight.count }
-                        giveUp(
-                            fetches > 0
-                                ? "\(counted(fetches, "request")) in flight with nothing of it due"
-                                : "waited on for something that nothing running will do, and nothing is due")
-                        return
-                    }
-                }
-                continue
-            }
-            // Paced for a person watching: not before the wall clock has caught up (anything new comes first).
-            if let pace,
-                waitForChange(since: count, until: paceOrigin.wall + .seconds((next - paceOrigin.story).seconds / pace))
-            {
-                continue
-            }
-            advance(to: next, ifUnchangedSince: count)
+            guard moveOnWhenIdle(since: count, pacedFrom: paceOrigin) else { return }
         }
+    }
+
+    /// Waits for a change while `busy` keeps the time still; false if the
+    /// hang guard gave up on it.
+    private func waitWhileBusy(since count: Int, _ busy: (what: String, at: ContinuousClock.Instant)) -> Bool {
+        let limit = busy.at + .seconds(hangSeconds)
+        if !waitForChange(since: count, until: limit) && ContinuousClock.now >= limit {
+            giveUp("the story clock waited \(Int(hangSeconds)) s of wall time for \(busy.what)")
+            return false
+        }
+        return true
+    }
+
+    /// Nothing watched is busy: lets held work go, or moves the time to the
+    /// next thing due, or ends the waits for the story's end. False if the
+    /// hang guard gave up.
+    private func moveOnWhenIdle(since count: Int, pacedFrom paceOrigin: (wall: ContinuousClock.Instant, story: StoryTime))
+        -> Bool
+    {
+        // Idle: app work waiting on a semaphore that can be taken takes it, earliest handed over first.
+        if condition.withLock({ state.seamRun != nil }) && seam_grant_semaphores() > 0 { return true }
+        guard let next = nextDue(ifUnchangedSince: count) else {
+            if endWaitsForIdle(ifUnchangedSince: count) { return true }
+            return waitWithNothingDue(since: count)
+        }
+        // Paced for a person watching: not before the wall clock has caught up (anything new comes first).
+        if let pace,
+            waitForChange(since: count, until: paceOrigin.wall + .seconds((next - paceOrigin.story).seconds / pace))
+        {
+            return true
+        }
+        advance(to: next, ifUnchangedSince: count)
+        return true
+    }
+
+    /// Waited on with nothing running and nothing due: only the hang guard
+    /// ends that, unless something changes. False if it gave up.
+    private func waitWithNothingDue(since count: Int) -> Bool {
+        guard condition.withLock({ state.changeCount == count && state.timeline.sleepers.isEmpty }) else { return true }
+        if waitForChange(since: count, until: ContinuousClock.now + .seconds(hangSeconds)) { return true }
+        let fetches = condition.withLock { state.timeline.fetchesInFlight.count }
+        giveUp(
+            fetches > 0
+                ? "\(counted(fetches, "request")) in flight with nothing of it due"
+                : "waited on for something that nothing running will do, and nothing is due")
+        return false
     }
 
     /// The earliest time due, if nothing changed since `count`.
     private func nextDue(ifUnchangedSince count: Int) -> StoryTime? {
         condition.withLock {
             guard state.changeCount == count else { return nil }
-            return
-                (state.waits.sleepers.values.map(\.due) + state.network.deliveries.values.map(\.due)
-                + state.waits.timers.values.compactMap(\.due)).min()
+            return [state.timeline.nextDue, state.waits.nextDue].compactMap { $0 }.min()
         }
     }
 
@@ -497,58 +445,54 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// changed since `count` and nothing is left to play: no sleeper, no
     /// fetch in flight, nothing due. True if any ended.
     private func endWaitsForIdle(ifUnchangedSince count: Int) -> Bool {
-        let ended = condition.withLock { () -> [Timer] in
+        let ended = condition.withLock { () -> [StoryWaits.Wait] in
+            let timeline = state.timeline
             guard
-                state.changeCount == count && state.waits.sleepers.isEmpty && state.network.fetchesInFlight.isEmpty
-                    && state.network.deliveries.isEmpty
+                state.changeCount == count && timeline.sleepers.isEmpty && timeline.fetchesInFlight.isEmpty
+                    && timeline.deliveries.isEmpty
             else { return [] }
-            let ending = state.waits.timers.filter(\.value.endsWhenIdle)
-            for id in ending.keys { state.waits.timers[id] = nil }
+            let ending = state.waits.takeEndingWhenIdle()
             state.holds += ending.count
             if !ending.isEmpty { changed() }
-            return ending.sorted { $0.key < $1.key }.map(\.value)
+            return ending
         }
-        for timer in ended { timer.resume(true) }
+        for wait in ended { wait.resume(true) }
         return !ended.isEmpty
     }
 
-    /// Moves the time to `instant` and wakes the sleepers due by then; if
-    /// none is, ends the waits due. The app's work at an instant comes before
-    /// the story's step at the same instant (a roll due at 1 s is drawn
+    /// Moves the time to `instant`, wakes the sleepers due by then and hands
+    /// the network's deliveries due to their queues (`StoryTimeline.advance`);
+    /// if none is, ends the waits due. The app's work at an instant comes
+    /// before the story's step at the same instant (a roll due at 1 s is drawn
     /// before the script's pause at 1 s), whichever thread would win.
     private func advance(to instant: StoryTime, ifUnchangedSince count: Int) {
-        let due = condition.withLock { () -> [Timer] in
+        let ended = condition.withLock { () -> [StoryWaits.Wait] in
             guard state.changeCount == count else { return [] }
-            state.time = max(state.time, instant)
-            let sleepersDue = state.waits.sleepers.filter { $0.value.due <= state.time }
-            for (id, sleeper) in sleepersDue {
-                state.waits.sleepers[id] = nil
-                sleeper.wake.signal()
-            }
-            // Deliveries in the order they were asked for.
-            let deliveriesDue = state.network.deliveries.filter { $0.value.due <= state.time }.sorted { $0.key < $1.key }
-            for (id, delivery) in deliveriesDue {
-                state.network.deliveries[id] = nil
-                state.network.deliveriesRunning += 1
-                delivery.queue.async { [self] in
-                    storyTurn { delivery.work() }
-                    condition.withLock {
-                        state.network.deliveriesRunning -= 1
-                        changed()
-                    }
-                }
-            }
-            guard sleepersDue.isEmpty && deliveriesDue.isEmpty else {
+            let due = state.timeline.advance(to: instant)
+            for delivery in due.deliveries { start(delivery) }
+            guard due.isEmpty else {
                 changed()
                 return []
             }
-            let due = state.waits.timers.filter { $0.value.due.map { $0 <= state.time } ?? false }
-            for id in due.keys { state.waits.timers[id] = nil }
-            state.holds += due.count
+            let ended = state.waits.takeDue(by: state.timeline.now)
+            state.holds += ended.count
             changed()
-            return due.sorted { $0.key < $1.key }.map(\.value)
+            return ended
         }
-        for timer in due { timer.resume(false) }
+        for wait in ended { wait.resume(false) }
+    }
+
+    /// Hands a delivery to its queue, as the story's turn (`storyTurn`): the
+    /// time waits for it until it returns. Under `condition`.
+    private func start(_ delivery: StoryTimeline.Delivery) {
+        state.deliveriesRunning += 1
+        delivery.queue.async { [self] in
+            storyTurn { delivery.work() }
+            condition.withLock {
+                state.deliveriesRunning -= 1
+                changed()
+            }
+        }
     }
 
     /// What keeps the time still now, said for a person; nil when nothing
@@ -561,14 +505,15 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private func busyWork() -> String? {
         let (queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
             (
-                state.watched.queues, Array(state.waits.sleepers.values), state.network.deliveriesRunning,
-                Array(state.waits.waitedFor.values.joined()), Array(state.waits.awaitedConditions.values), state.watched.watchesDispatchWork
+                state.watched.queues, Array(state.timeline.sleepers.values), state.deliveriesRunning,
+                Array(state.waits.operations.values.joined()), Array(state.waits.conditions.values),
+                state.seamRun != nil
             )
         }
         var look = WatchedWork(queues: queues, waitedFor: waitedFor, conditions: conditions)
         while true {
-            if let busy = busy(
-                in: look, sleepers: sleepers, deliveries: deliveries, watchesDispatchWork: watchesDispatchWork)
+            if let busy = BusyWork(
+                in: look, sleepers: sleepers, deliveriesRunning: deliveries, watchesDispatchWork: watchesDispatchWork)
             {
                 return arrangeToHear(busy)
             }
@@ -578,73 +523,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         }
     }
 
-    /// What keeps the time still in `look`, and what to wait for to hear it end.
-    private struct Busy {
-        var what: [String] = []
-        var toAwait: [Operation] = []
-        var mainQueueBusy = false
-    }
-
-    private func busy(
-        in look: WatchedWork, sleepers: [Sleeper], deliveries: Int, watchesDispatchWork: Bool
-    ) -> Busy? {
-        /// Work of `queue` (nil: of no queue) asleep on the clock.
-        func waiting(_ queue: ObjectIdentifier?) -> Int {
-            sleepers.filter { $0.queue == queue }.count
-        }
-        if look.aConditionHolds { return Busy(what: ["a wait whose condition holds, about to end"]) }
-        var inWatchedQueues = Set<ObjectIdentifier>()
-        var busy = Busy(what: deliveries > 0 ? ["the network: \(deliveries) deliveries running"] : [])
-        if watchesDispatchWork {
-            let counts = seam_count()
-            let awake = counts.turns_elsewhere - counts.turns_elsewhere_parked
-            if awake > 0 {
-                busy.what.append(
-                    "Dispatch: \(counted(awake, "block")) the story's turns started, running or queued, not asleep")
-            }
-        }
-        for seen in look.queues {
-            let queue = seen.queue
-            let name = queue.name ?? "an operation queue"
-            inWatchedQueues.formUnion(seen.unfinished.map { ObjectIdentifier($0.operation) })
-            // A finished operation the queue still holds: it lets go in a moment, and what the app does next
-            // may depend on it (step 9's resume starts a new loop only once `operationCount` is 0). The end of
-            // the Dispatch block letting go is heard through the seam's signal (`watchDispatchWork`); without
-            // the seam nothing says it, and the time does not wait for it.
-            if watchesDispatchWork && seen.finishedHeld > 0 && queue !== OperationQueue.main {
-                busy.what.append("\(name): letting go of a finished operation")
-            }
-            let running = seen.unfinished.filter(\.isExecuting)
-            let asleep = waiting(ObjectIdentifier(queue))
-            let freeSlots =
-                seen.limit == OperationQueue.defaultMaxConcurrentOperationCount
-                ? Int.max : max(0, seen.limit - running.count)
-            let startable =
-                seen.isSuspended ? [] : seen.unfinished.filter { !$0.isExecuting && $0.canStart }.prefix(freeSlots)
-            if running.count > asleep || !startable.isEmpty {
-                busy.what.append("\(name): \(running.count - asleep) running, \(startable.count) ready to start")
-                if queue === OperationQueue.main {
-                    busy.mainQueueBusy = true
-                } else {
-                    busy.toAwait += (running + startable).map(\.operation)
-                }
-            }
-        }
-        // Waited for, in a queue not watched yet: running, or free to start, it is busy.
-        let unseen = look.waitedFor.filter { !inWatchedQueues.contains(ObjectIdentifier($0.operation)) }
-        let unseenRunning = unseen.filter(\.isExecuting)
-        let unseenStartable = unseen.filter { !$0.isExecuting && $0.canStart }
-        if unseenRunning.count > waiting(nil) || !unseenStartable.isEmpty {
-            busy.what.append(
-                "\(counted(unseenRunning.count + unseenStartable.count, "operation")) waited for, in a queue the clock"
-                    + " does not watch yet")
-            busy.toAwait += (unseenRunning + unseenStartable).map(\.operation)
-        }
-        return busy.what.isEmpty ? nil : busy
-    }
-
     /// Arranges to hear when what is busy ends, and says what it is.
-    private func arrangeToHear(_ busy: Busy) -> String {
+    private func arrangeToHear(_ busy: BusyWork) -> String {
         // The main queue's work is heard by a turn of the main queue after it (first in, first out).
         let (fresh, askMainTurn) = condition.withLock { () -> ([Operation], Bool) in
             let fresh = busy.toAwait.filter { !state.watched.awaited.contains(ObjectIdentifier($0)) }
@@ -698,70 +578,6 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private func changed() {
         state.changeCount += 1
         condition.broadcast()
-    }
-}
-
-extension Operation {
-    /// Whether a queue could start it now: every dependency done (a cancelled
-    /// operation waits for none).
-    fileprivate var canStart: Bool {
-        isCancelled || dependencies.allSatisfy(\.isFinished)
-    }
-}
-
-/// The work a story clock watches, as read once: an operation at a time.
-private struct WatchedWork: Equatable {
-    /// An operation not finished yet.
-    struct Seen: Equatable {
-        let operation: Operation
-        let isExecuting: Bool
-        let canStart: Bool
-
-        init(_ operation: Operation) {
-            self.operation = operation
-            isExecuting = operation.isExecuting
-            canStart = operation.canStart
-        }
-
-        static func == (one: Seen, other: Seen) -> Bool {
-            one.operation === other.operation && one.isExecuting == other.isExecuting && one.canStart == other.canStart
-        }
-    }
-
-    struct SeenQueue: Equatable {
-        let queue: OperationQueue
-        let unfinished: [Seen]
-        /// Finished operations it still holds.
-        let finishedHeld: Int
-        let isSuspended: Bool
-        let limit: Int
-
-        init(_ queue: OperationQueue) {
-            self.queue = queue
-            let held = queue.operations
-            let unfinished = held.filter { !$0.isFinished }
-            self.unfinished = unfinished.map(Seen.init)
-            finishedHeld = held.count - unfinished.count
-            isSuspended = queue.isSuspended
-            limit = queue.maxConcurrentOperationCount
-        }
-
-        static func == (one: SeenQueue, other: SeenQueue) -> Bool {
-            one.queue === other.queue && one.unfinished == other.unfinished && one.finishedHeld == other.finishedHeld
-                && one.isSuspended == other.isSuspended && one.limit == other.limit
-        }
-    }
-
-    /// Whether a wait for a condition has it now: that wait's end is on its way.
-    let aConditionHolds: Bool
-    let queues: [SeenQueue]
-    /// Operations waited for (`waitUntilFinished`) not finished yet.
-    let waitedFor: [Seen]
-
-    init(queues: [OperationQueue], waitedFor: [Operation], conditions: [@Sendable () -> Bool]) {
-        aConditionHolds = conditions.contains { $0() }
-        self.queues = queues.map(SeenQueue.init)
-        self.waitedFor = waitedFor.filter { !$0.isFinished }.map(Seen.init)
     }
 }
 

@@ -4,10 +4,11 @@ import SlowNetwork
 import TableKit
 import UnseenSync
 
-/// A scenario's clock: story time, which moves only when the app has nothing
-/// left to do before the next thing is due (docs/architecture.md, "The story
-/// clock"). This half keeps the time and the threads waiting in the network;
-/// `AppActivity` tells when the app is idle, and the run moves the time on.
+/// The image list's clock: story time (a `StoryTimeline`), which moves only
+/// when the app has nothing left to do before the next thing is due
+/// (docs/architecture.md, "The story clock"). This half keeps the time and
+/// the threads waiting in the network; `AppActivity` tells when the app is
+/// idle, and the run moves the time on, on the main thread.
 ///
 /// Every thread that asks the network for something is let in at once
 /// (`admit`: how many threads the app's work gets is the Dispatch seam's
@@ -41,7 +42,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     // main queue's looks take it, and seen it would order every download after
     // the main queue's last look and hide the races between them.
     private let condition = NSCondition()
-    private var time: StoryTime
+    private var timeline: StoryTimeline
     private var isShutDown = false
     private var callers: [UInt: Caller] = [:]
     /// What each caller waits on, to be let in or woken: a semaphore of its
@@ -49,15 +50,14 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     /// clock's lock on their way out (Thread Sanitizer would take that for an
     /// order between what they do next, and miss a race between them).
     private var wakes: [UInt: DispatchSemaphore] = [:]
-    private var threadless = ThreadlessFetches()
     /// The thread that runs the main queue's work now (`noteMainQueueThread`).
     private var mainQueueThread: UInt?
     private var origins = RequestOrigins()
 
     /// `start`: the story's time as the clock begins (a relaunch's new process starts mid-story).
-    init(startingAt start: StoryTime = .zero) { time = start }
+    init(startingAt start: StoryTime = .zero) { timeline = StoryTimeline(startingAt: start) }
 
-    var now: StoryTime { condition.withUnseenLock { time } }
+    var now: StoryTime { condition.withUnseenLock { timeline.now } }
 
     /// Whether the calling thread is the main queue's, in its own work or in
     /// a `DispatchQueue.global().sync` it made (which runs the block on the
@@ -76,46 +76,6 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     func noteMainQueueThread() {
         let thread = Self.currentThread
         condition.withUnseenLock { mainQueueThread = thread }
-    }
-
-    /// Fetches that block no thread (`startTask`), in flight by token, and
-    /// the work due at a story time (`run(at:on:)`: a fetch's chunks), which
-    /// is handed to its queue once due, where the Dispatch seam counts it.
-    /// Under `condition`.
-    private struct ThreadlessFetches {
-        struct Delivery {
-            let due: StoryTime
-            let order: Int
-            let queue: DispatchQueue
-            let work: @Sendable () -> Void
-        }
-
-        private(set) var inFlight: Set<Int> = []
-        private var lastToken = 0
-        private(set) var deliveries: [Delivery] = []
-        private var deliveriesAsked = 0
-
-        mutating func start() -> Int {
-            lastToken += 1
-            inFlight.insert(lastToken)
-            return lastToken
-        }
-
-        mutating func finish(_ token: Int) { inFlight.remove(token) }
-
-        mutating func deliver(at due: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-            deliveriesAsked += 1
-            deliveries.append(Delivery(due: due, order: deliveriesAsked, queue: queue, work: work))
-        }
-
-        /// Takes out the deliveries due by `time`, in the order they are due and were asked for.
-        mutating func takeDue(by time: StoryTime) -> [Delivery] {
-            let due = deliveries.filter { $0.due <= time }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
-            deliveries.removeAll { $0.due <= time }
-            return due
-        }
-
-        mutating func dropDeliveries() { deliveries.removeAll() }
     }
 
     /// Where the requests came from, for the report: the limit of the first
@@ -150,7 +110,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
             callers[thread] = Caller(thread: thread, isOnMainQueue: isOnMainQueue, url: url, state: .admitted)
             wakes[thread] = wake
             changed()
-            return time
+            return timeline.now
         }
     }
 
@@ -177,9 +137,11 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let thread = Self.currentThread
         let wake = condition.withUnseenLock { () -> DispatchSemaphore? in
             guard !isShutDown else { return nil }
+            guard let wake = wakes[thread] else { return nil }
             callers[thread]?.state = .sleeping(until: due)
+            timeline.sleep(thread, until: due, wake: wake)
             changed()
-            return wakes[thread]
+            return wake
         }
         guard let wake else { return false }
         if isOnMainQueueThread { whileMainThreadWaits?() }
@@ -200,11 +162,12 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
             isShutDown = true
             // Each woken caller is on its way out, and busy until it has left:
             // the run waits for what the app does on hearing of the failure.
-            for (thread, caller) in callers where caller.state != .released {
+            for thread in timeline.wakeEveryone() { callers[thread]?.state = .released }
+            for (thread, caller) in callers where caller.state == .admitted {
                 callers[thread]?.state = .released
                 wakes[thread]?.signal()
             }
-            threadless.dropDeliveries()
+            timeline.dropDeliveries()
             changed()
         }
     }
@@ -216,7 +179,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         let limit = isOnMainQueueThread ? nil : Self.limitOfCurrentQueue
         return condition.withUnseenLock {
             origins.note(queueLimit: limit)
-            let token = threadless.start()
+            let token = timeline.startFetch()
             changed()
             return token
         }
@@ -224,7 +187,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
 
     func finishTask(_ token: Int) {
         condition.withUnseenLock {
-            threadless.finish(token)
+            timeline.finishFetch(token)
             changed()
         }
     }
@@ -241,7 +204,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         }
         condition.withUnseenLock {
             guard !isShutDown else { return }
-            threadless.deliver(at: max(instant, time), on: queue, delivery)
+            timeline.deliver(at: instant, on: queue, delivery)
             changed()
         }
     }
@@ -265,10 +228,10 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     }
 
     /// Fetches in flight that block no thread.
-    var tasksInFlight: Int { condition.withUnseenLock { threadless.inFlight.count } }
+    var tasksInFlight: Int { condition.withUnseenLock { timeline.fetchesInFlight.count } }
 
     /// Work the network will deliver later (a fetch's chunks).
-    var deliveriesPending: Int { condition.withUnseenLock { threadless.deliveries.count } }
+    var deliveriesPending: Int { condition.withUnseenLock { timeline.deliveries.count } }
 
     /// The limit of the first operation queue a request came from (nil: no
     /// request came from one, or it has no limit).
@@ -285,37 +248,24 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
     var requestsFromUnseenWork: Int { condition.withUnseenLock { origins.fromUnseenWork } }
 
     /// The earliest time a sleeping caller's answer, or a delivery, is due.
-    var nextDue: StoryTime? {
-        condition.withUnseenLock {
-            let answers = callers.values.compactMap { if case .sleeping(let due) = $0.state { due } else { nil } }
-            return (answers + threadless.deliveries.map(\.due)).min()
-        }
-    }
+    var nextDue: StoryTime? { condition.withUnseenLock { timeline.nextDue } }
 
     var mainThreadIsReleased: Bool {
         condition.withUnseenLock { callers.values.contains { $0.isOnMainQueue && $0.state == .released } }
     }
 
     /// Moves the time to `instant`, wakes every caller whose answer is due by
-    /// then, all at once (requests that end together run their code together,
-    /// as they would on a real network), and hands the deliveries due to their
-    /// queues, in the order they were asked for. Returns how many it started.
+    /// then, all at once, and hands the deliveries due to their queues, in the
+    /// order they were asked for (`StoryTimeline.advance`). Returns how many
+    /// it started.
     @discardableResult
     func advance(to instant: StoryTime) -> Int {
         condition.withUnseenLock {
-            time = max(time, instant)
-            var woken = 0
-            for (thread, caller) in callers {
-                if case .sleeping(let due) = caller.state, due <= time {
-                    callers[thread]?.state = .released
-                    wakes[thread]?.signal()
-                    woken += 1
-                }
-            }
-            let due = threadless.takeDue(by: time)
-            for delivery in due { delivery.queue.async(execute: delivery.work) }
+            let due = timeline.advance(to: instant)
+            for thread in due.wokenThreads { callers[thread]?.state = .released }
+            for delivery in due.deliveries { delivery.queue.async(execute: delivery.work) }
             changed()
-            return woken + due.count
+            return due.wokenThreads.count + due.deliveries.count
         }
     }
 
@@ -325,7 +275,7 @@ final class StoryClock: NetworkClock, @unchecked Sendable {
         seam_note_change()
     }
 
-    private static var currentThread: UInt { UInt(pthread_self()) }
+    private static var currentThread: UInt { StoryTimeline.currentThread }
 }
 
 /// A token for one hand-over Thread Sanitizer sees (`unseen_hand_over`): its address.
