@@ -18,9 +18,10 @@ import Testing
         var scenario = Scenario(name: "play", summary: "a replayed session", steps: [])
         scenario.keys = keys
         let result = await ScenarioRunner.run(
-            ScenarioSetup(
-                lesson: "05", title: "operation pool", controller: Lesson05OperationPool.AppsViewController.self,
-                scenario: scenario))
+            NewProcessRuns.routed(
+                ScenarioSetup(
+                    lesson: "05", title: "operation pool", controller: Lesson05OperationPool.AppsViewController.self,
+                    scenario: scenario)))
         return (result, keys)
     }
 
