@@ -147,7 +147,7 @@ public final class PlayKeys: @unchecked Sendable {
         switch key {
         case .memoryWarning: return "m a memory warning, sent to the app"
         case .offline: return isOffline ? "o the network is offline" : "o the network is back online"
-        case .relaunch: return "r the app relaunched in this process (same disk cache; a scenario's is a new one)"
+        case .relaunch: return "r the app relaunched: a new process, on the same disk cache"
         case .keys: return showsKeys ? "? the keys, listed" : "? the keys, hidden"
         case .quit: return "q quit: the report comes once the table is still"
         default: return key.rawValue

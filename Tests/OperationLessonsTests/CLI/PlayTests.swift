@@ -158,6 +158,24 @@ import Testing
         #expect(wide.isEmpty, "\(wide)")
     }
 
+    /// `r` relaunches the app as a new process, as a scenario's relaunch does: the step's executable replaces
+    /// itself, the keys and the raw terminal carried across; step 6 finds its 8 files again, and the terminal is
+    /// put back as it was after `q`.
+    @Test func rRelaunchesAsANewProcess() async throws {
+        let folder = try Self.scratchCaches()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["play", "6", "--speed", "4"],
+            keys: [
+                .type("r", after: "✓ its icon"),
+                .type("q", after: "r the app relaunched: a new process"),
+            ],
+            environment: ["XDG_CACHE_HOME": folder.path], size: (24, 80))
+        #expect(run.status == 0, "\(run.output.suffix(800))")
+        #expect(run.restored)
+        #expect(run.output.contains("Requests at each launch: 8 (0 files on disk), then 0 (8 files on disk)."))
+    }
+
     /// Live: the keys line under the table, ↓ and m typed, ? for the keys, q for the report.
     @Test func theKeysPlayTheTableLive() async throws {
         let folder = try Self.scratchCaches()
