@@ -1,5 +1,4 @@
 import Foundation
-import LessonKit
 import LessonSupport
 import SlowNetwork
 import Testing
@@ -107,7 +106,11 @@ enum NewProcessRuns {
             ["--testing-library", "swift-testing", "--filter", "NewProcessEntry"])
         do {
             child.environment[variable] = String(decoding: try JSONEncoder().encode(story), as: UTF8.self)
-            let run = try await child.finished()
+            // The story's own hang guard stops a story that does not move; this one stops a child that never ends.
+            let run = try await child.finished(watchdog: Watchdog(limit: .seconds(300)))
+            if let ranFor = run.stoppedAfter {
+                return await stopped(setup, "its processes were stopped after \(ranFor): \(run.errors.suffix(2000))")
+            }
             guard let data = run.report else {
                 return await stopped(setup, "its processes handed nothing over: \(run.errors.suffix(2000))")
             }
@@ -152,6 +155,10 @@ enum NewProcessRuns {
         setup.hangLimit = .seconds(story.hangLimitSeconds)
         setup.relaunchesAsNewProcess = true
         setup.carried = try CarriedLaunch.fromEnvironment()
+        // The first launch starts on an empty folder of its own; a relaunch, on the folder as the last one left it.
+        if story.cachesDirectory == nil, setup.carried == nil {
+            try? FileManager.default.removeItem(at: Self.cachesDirectory)
+        }
         let result = await ScenarioRunner.run(setup)
         if story.cachesDirectory == nil { try? FileManager.default.removeItem(at: Self.cachesDirectory) }
         let handed = NewProcessRuns.Result(
