@@ -111,6 +111,11 @@ enum NewProcessRuns {
             if let ranFor = run.stoppedAfter {
                 return await stopped(setup, "its processes were stopped after \(ranFor): \(run.errors.suffix(2000))")
             }
+            // In the Thread Sanitizer leg a race in the child is the test's, as it would be played in this process.
+            if run.errors.contains("WARNING: ThreadSanitizer") {
+                Issue.record(
+                    "Thread Sanitizer reported a race in \(setup.scenario.name)'s processes:\n\(run.errors.suffix(4000))")
+            }
             guard let data = run.report else {
                 return await stopped(setup, "its processes handed nothing over: \(run.errors.suffix(2000))")
             }
