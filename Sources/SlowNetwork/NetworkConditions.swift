@@ -29,7 +29,7 @@ public struct NetworkConditions: Sendable {
 /// A special behaviour for some URLs: the tutorials' slow rows, a URL that
 /// fails a few times then works, a server that sends garbage.
 public struct URLRule: Sendable {
-    public enum Behavior: Sendable, Equatable {
+    public enum Behavior: Codable, Sendable, Equatable {
         /// Takes this many story seconds instead of the latency (the tutorial's
         /// `if row > 9 { sleep(5…10) }`), drawn per request from the seed.
         case slow(ClosedRange<Double>)

@@ -15,9 +15,9 @@ enum PlayCommand: LessonsCommand {
         (2.5 down); the keys: \(PlayKey.names)
           --record FILE    write the session's keys to FILE, for --script
         Any other flag is the step's (lessons run N --help). On the screen: ↑/↓ scroll a row, PgUp/PgDn a screen \
-        (a held key flicks), m a memory warning, o offline/online, r relaunch (same disk cache, but in the same \
-        process: memory, statics and the hash seed survive it, which a scenario's relaunch, a new process, does not), \
-        s slow the visible rows, ? the keys, q quit and print the report. The story clock runs in real time (--speed X: X times faster).
+        (a held key flicks), m a memory warning, o offline/online, r relaunch (a new process, \
+        on the same disk cache), s slow the visible rows, ? the keys, q quit and print the report. The story clock \
+        runs in real time (--speed X: X times faster).
         """
     }
 

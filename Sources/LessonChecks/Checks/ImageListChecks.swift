@@ -17,12 +17,18 @@ public enum ImageListChecks {
     /// Plays a scenario against the code under test and returns its report.
     public typealias RunSource = @Sendable (Scenario) async throws -> Report
 
-    public static func inProcess(_ controller: any LessonController.Type, exercise: Int) -> RunSource {
+    /// `newProcesses`: how a story that relaunches the app is played, each launch a new process
+    /// (`ScenarioSetup.newProcesses`); without it such a story stops at its relaunch.
+    public static func inProcess(
+        _ controller: any LessonController.Type, exercise: Int,
+        newProcesses: (@Sendable (ScenarioSetup) async -> ScenarioResult)? = nil
+    ) -> RunSource {
         { scenario in
             let entry = LessonCatalog.entry(exercise)
-            let setup = ScenarioSetup(
+            var setup = ScenarioSetup(
                 lesson: entry?.id ?? "\(exercise)", title: "exercise \(exercise)", controller: controller,
                 scenario: scenario)
+            setup.newProcesses = newProcesses
             return await ScenarioRunner.run(setup).report
         }
     }

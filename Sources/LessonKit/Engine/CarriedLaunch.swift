@@ -14,8 +14,9 @@ import SlowNetwork
 /// threads and queued work, its hash seed (DispatchSeam's LaunchSeed.c).
 /// What the story needs to go on is carried across in a file: the story's
 /// time and place in the script, the network's requests and plug, and what
-/// the watchers had recorded, so that one report covers every launch.
-struct CarriedLaunch: Codable {
+/// the watchers had recorded, so that one report covers every launch; for a
+/// table played by hand, the keys and the terminal's own modes too.
+public struct CarriedLaunch: Codable, Sendable {
     /// The story's time at the relaunch, in nanoseconds.
     var storyNs: Int64
     /// The script's step after the relaunch.
@@ -23,6 +24,10 @@ struct CarriedLaunch: Codable {
     var events: ScriptEvents
     var frames: FrameRecorder.Carried
     var watcher: TableWatcher.Carried
+    /// The keys of a table played by hand (`lessons play`): those played and those still to come.
+    var keys: PlayKeys.Carried?
+    /// The rows slowed so far (`lessons play`'s `s`), slowed again in the new process.
+    var slowedRows: [[Int]]
     /// The requests so far. Those in flight died with the process that made
     /// them, as on a phone: they are logged as failed at the relaunch, with
     /// `Request.endedWithItsProcess` as their error, and never answer.
@@ -40,7 +45,7 @@ struct CarriedLaunch: Codable {
 
     /// What an earlier process of the app carried into this one, if a
     /// relaunch started it; the file is removed once read.
-    static func fromEnvironment() throws -> CarriedLaunch? {
+    public static func fromEnvironment() throws -> CarriedLaunch? {
         guard let path = ProcessInfo.processInfo.environment[fileVariable], !path.isEmpty else { return nil }
         // Only a file a relaunch wrote is read, and removed: never one the variable names by mistake.
         guard URL(fileURLWithPath: path).lastPathComponent.hasPrefix(filePrefix) else {
@@ -76,6 +81,8 @@ struct CarriedLaunch: Codable {
         }
         setenv(SEAM_LAUNCH_VARIABLE, "\(launch)", 1)
         setenv(Self.fileVariable, file.path, 1)
+        // A terminal in raw mode stays raw across: the new process puts back the modes the first one found.
+        RawTerminal.handSavedModesOn()
         let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
         // What the app printed and stdio still holds (`print` to a pipe is buffered) goes out before the process ends.
         fflush(nil)
@@ -86,14 +93,14 @@ struct CarriedLaunch: Codable {
     }
 }
 
-struct CarriedLaunchError: Error, CustomStringConvertible {
+struct CarriedLaunchError: Error, CustomStringConvertible, Sendable {
     let message: String
     var description: String { message }
 }
 
 /// Counts of the app's earlier processes that the report adds to its last
 /// process's own (the rest of the report is carried as it was recorded).
-struct EarlierLaunches: Codable {
+struct EarlierLaunches: Codable, Sendable {
     var cellRequests = 0
     var mainThreadViolations = 0
     /// The caches folder's files as the first launch began.
@@ -101,6 +108,8 @@ struct EarlierLaunches: Codable {
     /// Nil once a process could not watch its reads throughout.
     var diskReads: Int? = 0
     var mainQueueFileWrites = 0
+    /// The longest a main-queue block that wrote a file held the main queue, in wall nanoseconds.
+    var longestMainQueueWriteNs: UInt64 = 0
     var requestsFromUnseenWork = 0
     /// The first launch's download queue limit.
     var downloadQueueLimit: Int?

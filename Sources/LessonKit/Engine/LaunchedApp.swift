@@ -2,15 +2,17 @@ import LessonSupport
 import TableKit
 
 /// The step's controller as a run holds it, on the main queue: made from its
-/// type and launched, retired when its screen goes away (a relaunch, the end
-/// of the run), and afterwards, whether anything else still held it.
+/// type and launched, retired when its screen goes away at the end of the run
+/// (a relaunch ends the whole process instead, `CarriedLaunch`), and
+/// afterwards, whether anything else still held it.
 final class LaunchedApp {
     private let type: any LessonController.Type
     private let environment: LessonEnvironment
     private let watcher: TableWatcher
-    /// The controller on screen; nil once the last one is retired.
+    /// The controller on screen; nil once it is retired.
     private(set) var controller: (any LessonController)?
-    private var retired: [() -> Bool] = []
+    /// Whether the retired controller is gone; nil until one is retired.
+    private var retiredIsFreed: (() -> Bool)?
     private var cellRequestsOfRetired = 0
 
     /// `cellRequestsBefore`: the cells the app's earlier processes were asked for.
@@ -26,11 +28,11 @@ final class LaunchedApp {
 
     var table: TableView? { controller?.tableView }
 
-    /// Cells the app has been asked for, by every controller of the run.
+    /// Cells the app has been asked for, by its controller and those of the app's earlier processes.
     var cellsProvided: Int { cellRequestsOfRetired + (controller?.tableView.cellRequests ?? 0) }
 
-    /// Whether the controller retired last was freed: nothing held it.
-    var lastRetiredIsFreed: Bool { retired.last?() ?? false }
+    /// Whether the retired controller was freed: nothing held it.
+    var retiredControllerIsFreed: Bool { retiredIsFreed?() ?? false }
 
     func snapshot() -> ScreenSnapshot {
         controller?.tableView.snapshot() ?? ScreenSnapshot(contentOffset: 0, rows: [])
@@ -54,7 +56,7 @@ final class LaunchedApp {
         table.observer = nil
         cellRequestsOfRetired += table.cellRequests
         weak let retiredController = controller
-        retired.append { retiredController == nil }
+        retiredIsFreed = { retiredController == nil }
         // Most often the last reference: the controller's `deinit` is the app's code, and what it synchronises on
         // (a `cancelAllOperations()`) is the app's order. Its reads and writes TSan never checks: Swift's TSan
         // build ignores them in every `deinit` (`__tsan_ignore_thread_begin`).

@@ -42,7 +42,8 @@ extension Report {
             memoryWarningsMs: watcher.warningsMs, scrolls: events.scrolls.withGlides)
         let mainQueueWrites = seam_main_queue_file_writes()
         disk.mainQueueFileWrites = mainQueueWrites.files + (earlier?.mainQueueFileWrites ?? 0)
-        machine.mainQueueWriteStallWallMs = Double(mainQueueWrites.longest_stall_ns) / 1e6
+        machine.mainQueueWriteStallWallMs =
+            Double(max(mainQueueWrites.longest_stall_ns, earlier?.longestMainQueueWriteNs ?? 0)) / 1e6
         self.clock = ClockFigures(
             clockNotes: Self.clockNotes(
                 requestsFromUnseenWork: clock.requestsFromUnseenWork + (earlier?.requestsFromUnseenWork ?? 0)),

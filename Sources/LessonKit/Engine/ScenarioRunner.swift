@@ -31,12 +31,18 @@ public struct ScenarioSetup: Sendable {
     /// shut down: a program hands its report over here, so that a crash from
     /// what the shutdown fails is known to have come after the story.
     public var storyOver: (@Sendable (Report) -> Void)?
-    /// Set by a program that plays the story as a device would: a relaunch
-    /// ends this process and starts a new one (`CarriedLaunch`). False: the
-    /// relaunch keeps the process (a run inside the tests, `lessons play`'s `r` key).
-    var relaunchesAsNewProcess = false
+    /// Set by a program that plays the story as a device would (a step's
+    /// executable, `lessons play`): a relaunch ends this process and starts a
+    /// new one (`CarriedLaunch`). False, in a process that must go on (the
+    /// tests'): a story that relaunches is played by `newProcesses`, or stops
+    /// at its relaunch and says why; it never relaunches the app inside this
+    /// process, where its hash seed, statics and memory would survive.
+    public var relaunchesAsNewProcess = false
+    /// How a process that must go on plays a story that relaunches the app:
+    /// in processes of its own, each launch a new one (nil: it cannot).
+    public var newProcesses: (@Sendable (ScenarioSetup) async -> ScenarioResult)?
     /// What the app's earlier process carried across the relaunch that started this one.
-    var carried: CarriedLaunch?
+    public var carried: CarriedLaunch?
 
     public init(
         lesson: String, title: String, controller: any LessonController.Type, scenario: Scenario,
@@ -93,6 +99,9 @@ public struct ScenarioResult: Sendable {
 /// the run happens on the main queue.
 public enum ScenarioRunner {
     public static func run(_ setup: ScenarioSetup) async -> ScenarioResult {
+        if !setup.relaunchesAsNewProcess, setup.scenario.relaunches, let newProcesses = setup.newProcesses {
+            return await newProcesses(setup)
+        }
         await ScenarioGate.shared.enter()
         let result = await withCheckedContinuation { (done: CheckedContinuation<ScenarioResult, Never>) in
             DispatchQueue.main.async {
@@ -102,6 +111,12 @@ public enum ScenarioRunner {
         await ScenarioGate.shared.leave()
         return result
     }
+
+    /// Why a run in a process that must go on stops at a relaunch it was given no new process for.
+    static let relaunchRefused =
+        "the story relaunches the app, and a relaunch is a new process, but this run is inside a process that must "
+        + "go on and was given no way to start one (`ScenarioSetup.newProcesses`): it stops here rather than relaunch "
+        + "the app in this process, where its hash seed, statics and memory would survive"
 }
 
 /// One run in progress. Lives on the main queue only, from `start()` to the
@@ -120,6 +135,8 @@ private final class ActiveRun: @unchecked Sendable {
     private var frames: FrameTrack
     private var script: ScriptCursor
     private var events = ScriptEvents()
+    /// The rows each `slowDown` step slowed so far: a relaunch's new process slows them again.
+    private var slowedRows: [[Int]] = []
     private var wall: WallTime
     /// Why the run cannot go on, once something has stopped it.
     private var stuck: String?
@@ -172,6 +189,7 @@ private final class ActiveRun: @unchecked Sendable {
             storyStart: carried?.storyTime ?? .zero)
         if let carried {
             events = carried.events
+            if let keys = carried.keys { setup.scenario.keys?.carryOn(from: keys) }
             frames.carryOn(from: carried.frames)
             seams.tableWatcher.carryOn(from: carried.watcher)
         }
@@ -406,14 +424,8 @@ private final class ActiveRun: @unchecked Sendable {
         case .relaunch:
             event("relaunch")
             events.relaunch(requestsSoFar: seams.network.log.count)
-            if setup.relaunchesAsNewProcess, !script.isDrivenByKeys {
-                // Returns only if the new process could not be started.
-                stuck = startNewProcess()
-                return
-            }
-            app.retire()
-            noteLaunch()
-            app.launch()
+            // Returns only if the new process could not be started, or may not be.
+            stuck = setup.relaunchesAsNewProcess ? startNewProcess() : ScenarioRunner.relaunchRefused
         case .deleteCachesFolder:
             event("caches folder deleted")
             try? FileManager.default.removeItem(at: setup.cachesDirectory)
@@ -426,6 +438,7 @@ private final class ActiveRun: @unchecked Sendable {
     }
 
     private func slowDown(_ rows: [Int]) {
+        slowedRows.append(rows)
         let icons = seams.rowIcons
         let slowed = rows.filter(icons.indices.contains).map { icons[$0] }
         seams.network.addRule(URLRule(urls: Set(slowed), behavior: .slow(setup.scenario.slowSeconds)))
@@ -467,9 +480,11 @@ private final class ActiveRun: @unchecked Sendable {
         let disk = seams.cachesFolder.figures()
         let earlier = setup.carried?.earlier ?? EarlierLaunches(diskCacheFilesAtStart: disk.diskCacheFilesAtStart)
         let writes = seam_main_queue_file_writes()
+        // Keys write their steps as they come: the new process's keys go on from the scenario's own steps.
+        let nextStep = script.isDrivenByKeys ? setup.scenario.steps.count : script.position + 1
         let carried = CarriedLaunch(
-            storyNs: now.nanoseconds, nextStep: script.position + 1, events: events, frames: frames.recorder.carried,
-            watcher: seams.tableWatcher.carried,
+            storyNs: now.nanoseconds, nextStep: nextStep, events: events, frames: frames.recorder.carried,
+            watcher: seams.tableWatcher.carried, keys: setup.scenario.keys?.carried, slowedRows: slowedRows,
             requests: seams.network.log.requests.map { $0.endingWithItsProcess(atMs: now.milliseconds) },
             offline: seams.network.isOffline, catalog: setup.catalog.source.path,
             earlier: EarlierLaunches(
@@ -478,6 +493,7 @@ private final class ActiveRun: @unchecked Sendable {
                 diskCacheFilesAtStart: earlier.diskCacheFilesAtStart,
                 diskReads: earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } },
                 mainQueueFileWrites: earlier.mainQueueFileWrites + writes.files,
+                longestMainQueueWriteNs: max(earlier.longestMainQueueWriteNs, writes.longest_stall_ns),
                 requestsFromUnseenWork: earlier.requestsFromUnseenWork + seams.clock.requestsFromUnseenWork,
                 downloadQueueLimit: setup.carried != nil ? earlier.downloadQueueLimit : seams.clock.firstQueueLimit,
                 runWallMs: earlier.runWallMs + wall.sinceStart.milliseconds))
@@ -493,7 +509,7 @@ private final class ActiveRun: @unchecked Sendable {
         guard let carried = setup.carried else { return }
         seams.network.carryOver(carried.requests)
         seams.network.setOffline(carried.offline)
-        for case .slowDown(let rows) in setup.scenario.steps.prefix(carried.nextStep) { slowDown(rows) }
+        for rows in carried.slowedRows { slowDown(rows) }
         noteLaunch()
         // Reads are watched from the launch on: the first process watched through to its end.
         seams.cachesFolder.watchReads()
@@ -524,7 +540,7 @@ private final class ActiveRun: @unchecked Sendable {
         // drop its references, then ask whether the last controller is gone.
         let saved = seam_leave_run()
         DispatchQueue.main.async { [self] in
-            report.controllerFreed = app.lastRetiredIsFreed
+            report.controllerFreed = app.retiredControllerIsFreed
             // The requests as the story ends, before their last answers come.
             phase = .answeringLast(
                 Ending(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The flags every lesson accepts (docs/cli.md), parsed in one place.
-public struct LessonOptions: Equatable, Sendable {
+public struct LessonOptions: Codable, Equatable, Sendable {
     public var scenario: String?
     /// Network latency in milliseconds of story time; nil: the tutorials' 500 ms.
     public var latencyMs: Double?

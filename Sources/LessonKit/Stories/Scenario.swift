@@ -5,7 +5,7 @@ import SlowNetwork
 /// "system" do to the app during one run. Times are story seconds (divided by
 /// `--speed`), rows are table rows.
 public struct Scenario: Sendable {
-    public enum Step: Sendable, Equatable {
+    public enum Step: Codable, Sendable, Equatable {
         /// Finger down, move to `row` at the top of the screen over `seconds`, finger up and stop.
         case drag(toRow: Double, seconds: Double)
         /// A flick: a short drag, then the content glides on and comes to rest at `row`.
@@ -78,6 +78,9 @@ public struct Scenario: Sendable {
         }
         return (AppCatalog(source: file, entries: entries), file)
     }
+
+    /// Whether the script relaunches the app (a replayed session may, with `r`).
+    public var relaunches: Bool { steps.contains(.relaunch) || keys?.relaunches == true }
 
     /// The network rules this scenario needs for a catalog.
     public func rules(for catalog: AppCatalog) -> [URLRule] {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A key of `lessons play`: what the learner does to the table by hand.
-public enum PlayKey: String, CaseIterable, Sendable {
+public enum PlayKey: String, CaseIterable, Codable, Sendable {
     case up, down
     case pageUp = "pgup"
     case pageDown = "pgdn"
@@ -65,6 +65,46 @@ public final class PlayKeys: @unchecked Sendable {
         lock.withLock { PlayScript(keys: played) }
     }
 
+    /// Whether a key still to come relaunches the app (a replayed `r`); a live session's keys are not known yet.
+    public var relaunches: Bool {
+        lock.withLock { waiting.contains { $0.key == .relaunch } }
+    }
+
+    /// The session as a relaunch carries it into the app's next process (`CarriedLaunch`).
+    struct Carried: Codable, Sendable {
+        struct Waiting: Codable, Sendable {
+            var seconds: Double?
+            var key: PlayKey
+        }
+        var waiting: [Waiting]
+        var isOffline: Bool
+        var quit: Bool
+        var showsKeys: Bool
+        var played: [PlayScript.Press]
+        var done: String?
+    }
+
+    var carried: Carried {
+        lock.withLock {
+            Carried(
+                waiting: waiting.map { Carried.Waiting(seconds: $0.seconds, key: $0.key) }, isOffline: isOffline,
+                quit: quit, showsKeys: showsKeys, played: played, done: done)
+        }
+    }
+
+    /// Goes on with the session the app's earlier process played: its keys still to come (a script's read again
+    /// here are dropped), then those typed here since.
+    func carryOn(from carried: Carried) {
+        lock.withLock {
+            waiting = carried.waiting.map { ($0.seconds, $0.key) } + waiting.filter { $0.seconds == nil }
+            isOffline = carried.isOffline
+            quit = carried.quit
+            showsKeys = carried.showsKeys
+            played = carried.played
+            done = carried.done
+        }
+    }
+
     /// The step the keys due at `seconds` ask for, nil if none does yet, for
     /// a table whose top is at row `topRow` and which shows `visibleRows`.
     func next(atSeconds seconds: Double, topRow: Double, visibleRows: [Int]) -> Scenario.Step? {
@@ -107,7 +147,7 @@ public final class PlayKeys: @unchecked Sendable {
         switch key {
         case .memoryWarning: return "m a memory warning, sent to the app"
         case .offline: return isOffline ? "o the network is offline" : "o the network is back online"
-        case .relaunch: return "r the app relaunched in this process (same disk cache; a scenario's is a new one)"
+        case .relaunch: return "r the app relaunched: a new process, on the same disk cache"
         case .keys: return showsKeys ? "? the keys, listed" : "? the keys, hidden"
         case .quit: return "q quit: the report comes once the table is still"
         default: return key.rawValue
@@ -145,7 +185,7 @@ public final class PlayKeys: @unchecked Sendable {
 /// then its name (`2.5 down`); `#` starts a comment. Times never go back.
 /// A script that does not quit gets a `q` at its last key's time.
 public struct PlayScript: Sendable, Equatable {
-    public struct Press: Sendable, Equatable {
+    public struct Press: Codable, Sendable, Equatable {
         public let seconds: Double
         public let key: PlayKey
     }

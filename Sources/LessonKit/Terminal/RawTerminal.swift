@@ -27,6 +27,8 @@ public final class RawTerminal: Sendable {
         guard inputIsTerminal else { return nil }
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
+        // A relaunch's new process finds the terminal raw already: the modes to put back are those the first found.
+        if let handedOn = modesHandedOn() { original = handedOn }
         savedTerminal.original = original
         savedTerminal.outputIsTerminal = isatty(STDOUT_FILENO) == 1
         savedTerminal.isSaved = true
@@ -82,6 +84,35 @@ public final class RawTerminal: Sendable {
     /// Line editing and echo back, the cursor shown, colours reset. Safe to call twice.
     public func restore() {
         restoreSavedTerminal()
+    }
+
+    /// Where a process that replaces itself (`execv`, a relaunch) hands its
+    /// saved modes to the next, which puts them back when it ends.
+    static let savedModesVariable = "OPERATIONLESSONS_TERMINAL_MODES"
+
+    /// Hands the modes saved by `enter()`, if any, to the process this one is about to become.
+    static func handSavedModesOn() {
+        guard savedTerminal.isSaved else { return }
+        let bytes = withUnsafeBytes(of: savedTerminal.original) { Array($0) }
+        setenv(savedModesVariable, bytes.map { String(format: "%02x", $0) }.joined(), 1)
+    }
+
+    /// The modes an earlier process handed on, read once; nil if none did, or they do not read as modes.
+    private static func modesHandedOn() -> termios? {
+        guard let text = ProcessInfo.processInfo.environment[savedModesVariable] else { return nil }
+        unsetenv(savedModesVariable)
+        let digits = Array(text.utf8)
+        guard digits.count == 2 * MemoryLayout<termios>.size else { return nil }
+        var bytes: [UInt8] = []
+        for offset in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[offset..<offset + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        var modes = termios()
+        withUnsafeMutableBytes(of: &modes) { $0.copyBytes(from: bytes) }
+        return modes
     }
 
     /// Whether standard input is in the mode it was in before `enter()`.

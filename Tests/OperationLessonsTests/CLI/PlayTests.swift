@@ -18,9 +18,10 @@ import Testing
         var scenario = Scenario(name: "play", summary: "a replayed session", steps: [])
         scenario.keys = keys
         let result = await ScenarioRunner.run(
-            ScenarioSetup(
-                lesson: "05", title: "operation pool", controller: Lesson05OperationPool.AppsViewController.self,
-                scenario: scenario))
+            NewProcessRuns.routed(
+                ScenarioSetup(
+                    lesson: "05", title: "operation pool", controller: Lesson05OperationPool.AppsViewController.self,
+                    scenario: scenario)))
         return (result, keys)
     }
 
@@ -155,6 +156,24 @@ import Testing
         #expect(run.output.contains("last key, at "))
         let wide = Self.screenLines(run.output).filter { TerminalText.width(of: $0) > 80 }
         #expect(wide.isEmpty, "\(wide)")
+    }
+
+    /// `r` relaunches the app as a new process, as a scenario's relaunch does: the step's executable replaces
+    /// itself, the keys and the raw terminal carried across; step 6 finds its 8 files again, and the terminal is
+    /// put back as it was after `q`.
+    @Test func rRelaunchesAsANewProcess() async throws {
+        let folder = try Self.scratchCaches()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["play", "6", "--speed", "4"],
+            keys: [
+                .type("r", after: "✓ its icon"),
+                .type("q", after: "r the app relaunched: a new process"),
+            ],
+            environment: ["XDG_CACHE_HOME": folder.path], size: (24, 80))
+        #expect(run.status == 0, "\(run.output.suffix(800))")
+        #expect(run.restored)
+        #expect(run.output.contains("Requests at each launch: 8 (0 files on disk), then 0 (8 files on disk)."))
     }
 
     /// Live: the keys line under the table, ↓ and m typed, ? for the keys, q for the report.

@@ -44,7 +44,9 @@ final class Step7WithoutALimitController: Lesson07CustomOperation.AppsViewContro
     /// one after it.
     @Test func step7WithoutItsLimitPassesExercise7() async {
         let results = await ImageListChecks.check(
-            exercise: 7, run: ImageListChecks.inProcess(Step7WithoutALimitController.self, exercise: 7))
+            exercise: 7,
+            run: ImageListChecks.inProcess(
+                Step7WithoutALimitController.self, exercise: 7, newProcesses: NewProcessRuns.play))
         #expect(!results.isEmpty)
         for failed in results where !failed.passed {
             Issue.record("\(failed.bug): \(failed.measured)")

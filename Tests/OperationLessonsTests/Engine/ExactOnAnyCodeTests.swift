@@ -16,7 +16,7 @@ import Testing
     /// The scenarios of `exercise` on which `controller`'s runs did not all give
     /// the same figures, each with the figures that differed.
     static func differences(_ controller: any LessonController.Type, exercise: Int) async -> [String] {
-        let play = ImageListChecks.inProcess(controller, exercise: exercise)
+        let play = ImageListChecks.inProcess(controller, exercise: exercise, newProcesses: NewProcessRuns.play)
         var found: [String] = []
         for scenario in ImageListChecks.scenarios(exercise: exercise) {
             var figures: [[String: String]] = []

@@ -88,6 +88,29 @@ import Testing
         #expect(RequestLog(requests: ended).inFlight == 0)
     }
 
+    /// A run inside the tests plays a relaunch as a new process too (`NewProcessRuns`): step 6 with its files named
+    /// by `url.hashValue`, a controller of this test target, downloads all 8 icons again at the second launch.
+    @Test func aRunInTheTestsRelaunchesAsANewProcess() async {
+        let setup = ScenarioSetup(
+            lesson: "06", title: "files named by hashValue", controller: HashNamedStepSix.self, scenario: .relaunch)
+        let report = await ScenarioRunner.run(NewProcessRuns.routed(setup)).report
+        #expect(report.stuck == nil, "\(report.stuck ?? "")")
+        #expect(report.run.launches.map(\.requests) == [8, 8])
+        #expect(report.run.launches.map(\.diskCacheFiles) == [0, 8])
+    }
+
+    /// Given no way to start a new process, a run inside the tests stops at the relaunch and says why: it never
+    /// relaunches the app in the test process.
+    @Test func aRunWithNoNewProcessStopsAtTheRelaunch() async {
+        let report = await ScenarioRunner.run(
+            ScenarioSetup(
+                lesson: "06", title: "sandbox cache", controller: Lesson06SandboxCache.AppsViewController.self,
+                scenario: .relaunch)
+        ).report
+        #expect(report.stuck == ScenarioRunner.relaunchRefused)
+        #expect(report.run.launches.map(\.requests) == [8])
+    }
+
     /// Step 6 keeps nothing in its process that a relaunch needs: played as two processes, its figures are those
     /// of the same story played in this process, every one of them.
     @Test(arguments: [Scenario.relaunch, .offlineRelaunch])
@@ -97,4 +120,9 @@ import Testing
         #expect(executable.run.launches.count == 2)
         #expect(executable.withoutWallTime == inProcess.withoutWallTime)
     }
+}
+
+/// Step 6 with its files named as `PerProcessCacheFixture`'s are, by the URL's `hashValue`, here in the test target.
+final class HashNamedStepSix: Lesson06SandboxCache.AppsViewController {
+    override func cacheFileName(for icon: String) -> String { "icon-\(icon.hashValue).png" }
 }

@@ -26,7 +26,8 @@ import Testing
         -> [CheckResult]
     {
         await ImageListChecks.check(
-            exercise: exercise, code: code(files), run: ImageListChecks.inProcess(controller, exercise: exercise))
+            exercise: exercise, code: code(files),
+            run: ImageListChecks.inProcess(controller, exercise: exercise, newProcesses: NewProcessRuns.play))
     }
 
     /// The ✗ rows: judged on evidence and failed.

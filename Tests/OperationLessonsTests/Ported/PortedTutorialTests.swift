@@ -23,7 +23,8 @@ import Testing
 
     static func check(_ exercise: Int, _ controller: Controller, _ file: String) async -> [CheckResult] {
         await ImageListChecks.check(
-            exercise: exercise, code: code(file), run: ImageListChecks.inProcess(controller, exercise: exercise))
+            exercise: exercise, code: code(file),
+            run: ImageListChecks.inProcess(controller, exercise: exercise, newProcesses: NewProcessRuns.play))
     }
 
     static let duplicate = "a slow icon scrolled away and back is downloaded twice at once"
@@ -309,7 +310,8 @@ import Testing
         let bug = try #require(KnownBug.named(Self.glide))
         let variant = try #require(
             Lesson07CustomOperation.AppsViewController.variants.first { $0.flag == "resume-on-drag-end" })
-        let report = try await ImageListChecks.inProcess(variant.controller, exercise: 7)(bug.scenario)
+        let report = try await ImageListChecks.inProcess(
+            variant.controller, exercise: 7, newProcesses: NewProcessRuns.play)(bug.scenario)
         #expect(report.iconRequests.startedWhileGliding > 0 && report.iconRequests.startedWhileFingerDown == 0)
         #expect(bug.verdict(report).isPresent)
     }

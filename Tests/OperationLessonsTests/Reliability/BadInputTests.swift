@@ -304,9 +304,10 @@ import Testing
                 .settle(timeout: 3), .drag(toRow: 6, seconds: 0.3), .settle(timeout: 3), .relaunch, .settle(timeout: 3),
             ])
         let report = await ScenarioRunner.run(
-            ScenarioSetup(
-                lesson: "0\(step)", title: "hostile URLs", controller: controller, scenario: scenario,
-                options: Reliability.options(), catalog: catalog, cachesDirectory: sandbox.caches)
+            NewProcessRuns.routed(
+                ScenarioSetup(
+                    lesson: "0\(step)", title: "hostile URLs", controller: controller, scenario: scenario,
+                    options: Reliability.options(), catalog: catalog, cachesDirectory: sandbox.caches))
         ).report
         Reliability.checkInvariants(report, step: step)
         #expect(report.requests > 0)

@@ -195,10 +195,11 @@ import Testing
         try fault.prepare(sandbox)
         let catalog = AppCatalog.bundled()
         let result = await ScenarioRunner.run(
-            ScenarioSetup(
-                lesson: "07", title: fault.name, controller: Lesson07CustomOperation.AppsViewController.self,
-                scenario: fault.scenario, options: fault.options, catalog: catalog,
-                cachesDirectory: sandbox.root.appendingPathComponent(fault.caches)))
+            NewProcessRuns.routed(
+                ScenarioSetup(
+                    lesson: "07", title: fault.name, controller: Lesson07CustomOperation.AppsViewController.self,
+                    scenario: fault.scenario, options: fault.options, catalog: catalog,
+                    cachesDirectory: sandbox.root.appendingPathComponent(fault.caches))))
         let report = result.report
         Reliability.checkInvariants(report, step: 7, duplicatesAllowed: fault.duplicatesAllowed)
         if fault.mustEndOwn {

@@ -78,10 +78,11 @@ import Testing
             // Step 3 is not expected to catch up (below): one look at the last screen is enough.
             let scenario = Self.scenario(seed: seed, showingAgain: step >= 5 ? 5 : 1)
             let result = await ScenarioRunner.run(
-                ScenarioSetup(
-                    lesson: "0\(step)", title: "stress", controller: controller, scenario: scenario,
-                    options: Reliability.options(failRate: 0.2, seed: seed), catalog: catalog,
-                    cachesDirectory: sandbox.caches))
+                NewProcessRuns.routed(
+                    ScenarioSetup(
+                        lesson: "0\(step)", title: "stress", controller: controller, scenario: scenario,
+                        options: Reliability.options(failRate: 0.2, seed: seed), catalog: catalog,
+                        cachesDirectory: sandbox.caches)))
             let report = result.report
             // The script was played to its end (no crash: we are still here).
             let offlineSpells = scenario.steps.filter { $0 == .goOffline }.count

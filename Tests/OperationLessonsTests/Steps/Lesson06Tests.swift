@@ -47,9 +47,10 @@ import Testing
         var options = LessonOptions()
         options.offline = offline
         return await ScenarioRunner.run(
-            ScenarioSetup(
-                lesson: "06", title: "sandbox cache", controller: controller, scenario: scenario, options: options,
-                catalog: catalog, cachesDirectory: caches))
+            NewProcessRuns.routed(
+                ScenarioSetup(
+                    lesson: "06", title: "sandbox cache", controller: controller, scenario: scenario, options: options,
+                    catalog: catalog, cachesDirectory: caches)))
     }
 
     @Test func aRelaunchDownloadsNothingAgain() async throws {

@@ -9,7 +9,8 @@ import Testing
 /// is played once per test process, by whichever test asks first, and its
 /// result is read by the others. Only for runs with a fresh Caches folder and
 /// the bundled catalog: anything else gets its own run. Every shared in-process
-/// run must end by itself: a run the clock had to stop fails the test that asked for it.
+/// run must end by itself: a run the clock had to stop fails the test that asked for it. A story that relaunches
+/// the app is played in new processes (`NewProcessRuns`), as on a device.
 actor SharedRuns {
     static let shared = SharedRuns()
 
@@ -24,7 +25,7 @@ actor SharedRuns {
             let setup = ScenarioSetup(
                 lesson: entry?.id ?? "", title: entry?.title ?? "shared run", controller: controller,
                 scenario: scenario)
-            return await ScenarioRunner.run(setup)
+            return await ScenarioRunner.run(NewProcessRuns.routed(setup))
         }
         #expect(result.report.stuck == nil, "\(result.report.lesson) \(result.report.scenario): \(result.report.stuck ?? "")")
         return result

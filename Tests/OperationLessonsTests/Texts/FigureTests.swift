@@ -81,9 +81,10 @@ import Testing
                 report = await SharedRuns.shared.result(controller, scenario).report
             } else {
                 report = await ScenarioRunner.run(
-                    ScenarioSetup(
-                        lesson: entry.id, title: entry.title, controller: variant?.controller ?? controller,
-                        scenario: scenario, options: options)
+                    NewProcessRuns.routed(
+                        ScenarioSetup(
+                            lesson: entry.id, title: entry.title, controller: variant?.controller ?? controller,
+                            scenario: scenario, options: options))
                 ).report
             }
         } else if ScoreboardRuns.inChildProcess.contains(run.step), run.arguments.count == 2,
