@@ -17,9 +17,7 @@ enum SiteCommand: LessonsCommand {
         FlagTable(
             Options(),
             flags: [
-                .value(
-                    "--out", .text("DIR"), \.out,
-                    help: "where to build the site (default: .operationlessons/site in the package folder)"),
+                .value("--out", .text("DIR"), \.out, help: "where to build the site (default: \(defaultFolder))"),
                 .switch(
                     "--serve", \.serve,
                     help: "then serve it on 127.0.0.1 and print the address, until Ctrl-C (needs python3)"),
@@ -28,6 +26,8 @@ enum SiteCommand: LessonsCommand {
                     help: "the port to serve on (default: a free one)"),
             ])
     }
+
+    static let defaultFolder = ".operationlessons/site in the package folder"
 
     static let about = """
         The catalog docc reads is written to .operationlessons/site-catalog. Run `swift build` first: WebImage's \

@@ -53,7 +53,7 @@ public struct FlagTable<Options> {
             }
             // A table that hands on takes its words first, whatever they look like: the word's own error says why.
             if argument.hasPrefix("-") && handsOn == nil {
-                throw .unknownFlag(argument, among: flags.filter { !$0.isHidden }.map(\.name))
+                throw .unknownFlag(argument, among: shown.map(\.name))
             }
             guard wordsTaken < words.count else { throw UsageError("unexpected argument '\(argument)'") }
             try words[wordsTaken].set(&options, argument)
@@ -63,7 +63,7 @@ public struct FlagTable<Options> {
             throw UsageError(missing.missing)
         }
         for group in exclusive where group.filter(given.contains).count > 1 {
-            throw UsageError("choose one of " + group.dropLast().joined(separator: ", ") + " and " + group.last!)
+            throw UsageError("choose one of " + group.dropLast().joined(separator: ", ") + " and " + (group.last ?? ""))
         }
         return options
     }
