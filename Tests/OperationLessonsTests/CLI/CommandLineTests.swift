@@ -104,6 +104,41 @@ import Testing
     }
 }
 
+/// docs/cli.md's "Flags of one step" and each step's `--help` name the same flags of its own: those its
+/// table adds to every lesson's (a variant's, a story's), the keys of `--play` aside (`lessons play`'s row).
+@Suite struct StepFlagsDocsTests {
+    /// Each step's documented flags, by number: the first word of each code span of its rows' second cell.
+    static func documented() throws -> [Int: Set<String>] {
+        let text = try String(contentsOf: CLIDocs.url, encoding: .utf8)
+        let table = text.components(separatedBy: "## Flags of one step")[1].components(separatedBy: "\n## ")[0]
+        var flags: [Int: Set<String>] = [:]
+        for line in table.split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.components(separatedBy: " | ")
+            guard cells.count > 2, let step = Int(cells[0].dropFirst(2)) else { continue }
+            let spans = cells[1].split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.compactMap { $0.element.split(separator: " ").first.map(String.init) }
+            flags[step, default: []].formUnion(spans)
+        }
+        return flags
+    }
+
+    @Test func everyStepsOwnFlagsAreDocumented() async throws {
+        let documented = try Self.documented()
+        let common = Set(LessonOptions.table(scenarios: []).flags.map(\.name))
+        for entry in LessonCatalog.all {
+            let help = try await SharedRuns.shared.product(entry.target, ["--help"])
+            #expect(help.status == 0, "\(entry.target)")
+            let listed = Set(
+                help.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  --") }
+                    .compactMap { $0.split(separator: " ").first.map(String.init) })
+            let own = listed.subtracting(common).subtracting(["--play", "--script", "--record"])
+            let written = documented[entry.number] ?? []
+            #expect(own.isSubset(of: written), "step \(entry.number): --help has \(own), docs/cli.md \(written)")
+            #expect(written.isSubset(of: listed), "step \(entry.number): --help has \(listed), docs/cli.md \(written)")
+        }
+    }
+}
+
 /// The built lesson executable, run as a child process: what a learner's shell sees.
 @Suite struct LessonExecutableTests {
     @Test func aBadFlagExitsTwoWithOneLineAndTheUsage() async throws {
