@@ -13,10 +13,25 @@ import Synchronization
 enum BenchCommand: LessonsCommand {
     static let name = "bench"
     static let abstract = "Operation vs GCD vs Swift concurrency (swift run -c release lessons bench)"
-    static let usage = """
-        usage: lessons bench [--units N] [--rounds N]
-          --units N   units of work per path and round (default: 100000)
-          --rounds N  rounds; the median is reported (default: 5)
+    struct Options {
+        var units = 100_000
+        var rounds = 5
+    }
+
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            flags: [
+                .value(
+                    "--units", .wholeNumber("N", in: 1...10_000_000), \.units,
+                    help: "units of work per path and round (default: 100000)"),
+                .value(
+                    "--rounds", .wholeNumber("N", in: 1...10_000_000), \.rounds,
+                    help: "rounds; the median is reported (default: 5)"),
+            ])
+    }
+
+    static let about = """
         The unit of work is one atomic increment: what is measured is the cost of scheduling it.
         Build it optimised, or the figures mean little: swift run -c release lessons bench
         """
@@ -71,23 +86,8 @@ enum BenchCommand: LessonsCommand {
         queue.waitUntilAllOperationsAreFinished()
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> (units: Int, rounds: Int)? {
-        var units = 100_000
-        var rounds = 5
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--units": units = try arguments.wholeNumber(argument, in: 1...10_000_000)
-            case "--rounds": rounds = try arguments.wholeNumber(argument, in: 1...10_000_000)
-            default: throw Arguments.unexpected(argument)
-            }
-        }
-        return (units, rounds)
-    }
-
-    static func run(_ options: (units: Int, rounds: Int)) async -> Int32 {
-        let (units, rounds) = options
+    static func run(_ options: Options) async -> Int32 {
+        let (units, rounds) = (options.units, options.rounds)
         #if DEBUG
             printError(
                 "lessons bench: this is a debug build; the figures mean little. Use: swift run -c release lessons bench"

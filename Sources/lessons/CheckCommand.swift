@@ -8,10 +8,11 @@ import TerminalKit
 enum CheckCommand: LessonsCommand {
     static let name = "check"
     static let abstract = "build the workbench and check it against exercise N (default: the one it holds)"
-    static let usage = """
-        usage: lessons check [N] [--root DIR]
-          N           the exercise to check against (default: the one the workbench holds)
-        \(ExerciseOptions.rootHelp)
+    static var flags: FlagTable<ExerciseOptions> {
+        ExerciseOptions.table(number: "the exercise to check against (default: the one the workbench holds)")
+    }
+
+    static let about = """
         Builds the workbench (swift build --package-path Workbench), then runs Workbench --check N, which plays each \
         scenario in a process of its own: a crash costs that scenario's verdicts, and is explained. A run that goes \
         on past its scenario's time is stopped, and where it was stuck is shown. It plays a copy of the executable \
@@ -24,10 +25,6 @@ enum CheckCommand: LessonsCommand {
         are the verdict. \
         The verdict is kept in .operationlessons/last-check.json: lessons hint reads it.
         """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments)
-    }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         // Before the workbench is built: its runs would be refused, each after a build, with no verdict.

@@ -2,8 +2,10 @@ import Foundation
 import LessonKit
 
 /// One command of `lessons`, in the shape swift-argument-parser gives one: a
-/// name, a one-line abstract, its usage; `parse` turns the arguments into
-/// options (nil for `--help`), `run` does the work and returns the exit status.
+/// name, a one-line abstract, and its command line declared as a `FlagTable`,
+/// from which come its parsing, its usage (then `about`, how it works) and
+/// docs/cli.md's synopsis; `run` does the work and returns the exit status.
+/// A command that checks more than each flag alone (`compare`) adds to `parse`.
 ///
 /// `Lessons.main` does the rest the same way for every command: `--help`
 /// prints the usage and exits 0, a bad command line is one line naming the
@@ -13,9 +15,24 @@ protocol LessonsCommand {
     associatedtype Options
     static var name: String { get }
     static var abstract: String { get }
-    static var usage: String { get }
+    static var flags: FlagTable<Options> { get }
+    /// What the usage says after its flags' lines.
+    static var about: String { get }
+    /// The options, or nil for `--help`.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options?
     static func run(_ options: Options) async throws -> Int32
+}
+
+extension LessonsCommand {
+    static var about: String { "" }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
+        try flags.parse(arguments)
+    }
+
+    static var usage: String {
+        flags.usage(program: "lessons \(name)") + (about.isEmpty ? "" : "\n" + about)
+    }
 }
 
 enum Lessons {
@@ -88,81 +105,12 @@ enum Lessons {
             }
             return try await command.run(options)
         } catch let error as UsageError {
-            printError("lessons \(command.name): \(error.suggesting(from: command.usage))\n\(command.usage)")
+            printError("lessons \(command.name): \(error)\n\(command.usage)")
             return 2
         } catch {
             printError("lessons \(command.name): \(error)")
             return 1
         }
-    }
-}
-
-/// A command's arguments, taken one by one.
-struct Arguments {
-    private var remaining: ArraySlice<String>
-
-    init(_ arguments: [String]) {
-        remaining = arguments[...]
-    }
-
-    mutating func next() -> String? {
-        remaining.popFirst()
-    }
-
-    /// The arguments of a command whose one flag is a switch: whether `flag` was given, or nil for `--help`.
-    static func oneSwitch(_ arguments: [String], _ flag: String) throws(UsageError) -> Bool? {
-        var given = false
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case flag: given = true
-            default: throw Arguments.unexpected(argument)
-            }
-        }
-        return given
-    }
-
-    /// The word after `flag`.
-    mutating func value(of flag: String) throws(UsageError) -> String {
-        guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.allSatisfy(\.isWhitespace) else {
-            throw UsageError("\(flag) needs a value")
-        }
-        return value
-    }
-
-    mutating func speed(_ flag: String) throws(UsageError) -> Double {
-        let text = try value(of: flag)
-        guard let speed = Double(text), speed.isFinite, (0.1...1000).contains(speed) else {
-            throw UsageError("\(flag) takes a number from 0.1 to 1000, not '\(text)'")
-        }
-        return speed
-    }
-
-    mutating func seed(_ flag: String) throws(UsageError) -> UInt64 {
-        let text = try value(of: flag)
-        guard let seed = UInt64(text) else { throw UsageError("\(flag) takes a whole number, not '\(text)'") }
-        return seed
-    }
-
-    mutating func scenario(_ flag: String) throws(UsageError) -> String {
-        let name = try value(of: flag)
-        guard Scenario.named(name) != nil else { throw .unknownScenario(name) }
-        return name
-    }
-
-    mutating func wholeNumber(_ flag: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        let text = try value(of: flag)
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError(
-                "\(flag) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
-    }
-
-    /// The error for an argument no case of the command took.
-    static func unexpected(_ argument: String) -> UsageError {
-        argument.hasPrefix("-") ? .unknownFlag(argument) : UsageError("unexpected argument '\(argument)'")
     }
 }
 

@@ -19,49 +19,63 @@ import TerminalKit
 enum CompareCommand: LessonsCommand {
     static let name = "compare"
     static let abstract = "steps N-1 and N on one scenario, side by side: lessons compare N [flags]"
-    static var usage: String {
-        """
-        usage: lessons compare N [flags]   (the same: lessons run N --compare [flags])
-          N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): N beside the step \
-        before (10: 7)
-          --scenario NAME    both play it (default: step N's own; for step 2, standard;
-                             for step 3, its own, then standard, which shows its other fix;
-                             for step 7, memory-warning-mid-download)
-          --speed X          X story seconds per wall second (default 1)
-          --pace, --no-pace  pace the story for a person or not (default: a terminal)
-          --json             both reports as JSON: {"before": …, "after": …}
-          --plain            no colours or cursor moves: each screen after each step
-          --timeline FILE    both runs in one picture, one above the other
-          --seed N, --latency MS, --offline, --fail-rate P, --catalog FILE
-                             as for a step (lessons run N --help)
-        Each side starts with an empty disk cache of its own. At the end, a table of
-        the figures that differ.
-        """
+    struct Options {
+        /// Set by the table's required `N`.
+        var comparison: LessonComparison?
+        var lesson = LessonOptions()
     }
 
-    struct Options {
-        var comparison: LessonComparison
-        var lesson: LessonOptions
+    static var flags: FlagTable<Options> {
+        // A step's flags, each side given them, but `--help` (compare's own) and the two it refuses by name.
+        let refused = ["--clear-cache", "--frames"]
+        let ownHelp = [
+            "--scenario": "both play it (default: step N's own; for step 2, standard; for step 3, its own, then "
+                + "standard, which shows its other fix; for step 7, memory-warning-mid-download)",
+            "--speed": "X story seconds per wall second (default 1)",
+            "--json": "both reports as JSON: {\"before\": …, \"after\": …}",
+            "--plain": "no colours or cursor moves: each screen after each step",
+            "--timeline": "both runs in one picture, one above the other",
+        ]
+        let step = LessonOptions.table(scenarios: Scenario.all.map(\.name)).flags.filter { $0.name != "--help" }
+        return FlagTable(
+            Options(),
+            words: [
+                .required(
+                    "N",
+                    help: LessonComparison.steps.map(String.init).joined(separator: ", ")
+                        + ": N beside the step before (10: 7)",
+                    missing: "compare needs a step number"
+                ) { options, word throws(UsageError) in
+                    guard let number = Int(word), let comparison = LessonComparison.of(number) else {
+                        throw UsageError(LessonComparison.noComparison(word))
+                    }
+                    options.comparison = comparison
+                }
+            ],
+            flags: step.map { flag in
+                let shown = refused.contains(flag.name) ? flag.hidden : ownHelp[flag.name].map(flag.helping) ?? flag
+                return shown.within(\.lesson)
+            }, flagsSummary: "flags")
     }
+
+    static let about = """
+        Any other flag is as for a step (lessons run N --help), and goes to both sides. Each side starts with an \
+        empty disk cache of its own. At the end, a table of the figures that differ.
+        """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        guard let first = arguments.first else { throw UsageError("compare needs a step number") }
-        if ["--help", "-h"].contains(first) { return nil }
-        guard let number = Int(first), let comparison = LessonComparison.of(number) else {
-            throw UsageError(LessonComparison.noComparison(first))
-        }
-        let lesson = try LessonOptions.parse(Array(arguments.dropFirst()))
-        if lesson.help { return nil }
+        guard let options = try flags.parse(arguments) else { return nil }
+        let lesson = options.lesson
         if lesson.clearCache {
             throw UsageError("--clear-cache does not apply: each side starts with an empty disk cache of its own")
         }
         if lesson.frames { throw UsageError("--frames does not apply: it is what each side streams to compare") }
         if let name = lesson.scenario, Scenario.named(name) == nil { throw .unknownScenario(name) }
-        return Options(comparison: comparison, lesson: lesson)
+        return options
     }
 
     static func run(_ options: Options) async throws -> Int32 {
-        let comparison = options.comparison
+        guard let comparison = options.comparison else { throw UsageError("compare needs a step number") }
         let lesson = options.lesson
         guard let children = stepProcesses(for: [comparison.before, comparison.after], command: name) else {
             return 1

@@ -9,27 +9,40 @@ import LessonKit
 enum DocsCommand: LessonsCommand {
     static let name = "docs"
     static let abstract = "check the figures and tables the texts quote against fresh runs (--write: fix them)"
-    static let usage = """
-        usage: lessons docs [--write]
-          --write   rewrite every stale figure and generated table from fresh runs
+    struct Options {
+        var write = false
+    }
+
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            flags: [
+                .switch("--write", \.write, help: "rewrite every stale figure and generated table from fresh runs")
+            ])
+    }
+
+    static let about = """
         Reads Lessons/*.md, docs/*.md and README.md; plays each run they name once, each in its own process.
         Without --write, lists what is stale and exits 1 if anything is (swift test's FigureTests and
         DocsTablesTests check the same). Run `swift build` first.
         """
 
-    struct Options {
-        var write = false
-    }
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        try Arguments.oneSwitch(arguments, "--write").map { Options(write: $0) }
-    }
-
     static func run(_ options: Options) async throws -> Int32 {
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let children = StepProcess.besideThisProgram()
         let texts = markdownFiles(in: root)
+        // The commands' arguments, from their tables.
+        let reference = root.appendingPathComponent(CommandReference.file)
+        let text = try String(contentsOf: reference, encoding: .utf8)
+        guard let fresh = CommandReference.regenerate(text) else {
+            throw FigureError("\(CommandReference.file) has no \(CommandReference.begin) … \(CommandReference.end)")
+        }
         var stale = 0
+        if fresh != text {
+            say("✗ \(CommandReference.file): the commands' arguments are stale")
+            stale += 1
+            if options.write { try fresh.write(to: reference, atomically: true, encoding: .utf8) }
+        }
         // Figures.
         var figures: [Figure] = []
         for file in texts {

@@ -10,21 +10,19 @@ import TerminalKit
 enum DoctorCommand: LessonsCommand {
     static let name = "doctor"
     static let abstract = "probes every toolchain fact the seams rely on, one line each (docs/toolchain-contract.md)"
-    static let usage = """
-        usage: lessons doctor [--json]
-          --json  the rows and their results as JSON
-        Probes each fact of docs/toolchain-contract.md in this program: ✓ holds, ✗ fails, · checked elsewhere \
-        (a race build or a crash shows it; the tests named). When: start (probed before every step run, check \
-        and test run, which refuse if it fails), doctor (only here), tests. Exit 0 when nothing fails, 1 otherwise.
-        """
-
     struct Options {
         var json = false
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        try Arguments.oneSwitch(arguments, "--json").map { Options(json: $0) }
+    static var flags: FlagTable<Options> {
+        FlagTable(Options(), flags: [.switch("--json", \.json, help: "the rows and their results as JSON")])
     }
+
+    static let about = """
+        Probes each fact of docs/toolchain-contract.md in this program: ✓ holds, ✗ fails, · checked elsewhere \
+        (a race build or a crash shows it; the tests named). When: start (probed before every step run, check \
+        and test run, which refuse if it fails), doctor (only here), tests. Exit 0 when nothing fails, 1 otherwise.
+        """
 
     static func run(_ options: Options) throws -> Int32 {
         let results = ToolchainContract.facts.map { (fact: $0, result: $0.run()) }

@@ -24,37 +24,31 @@ struct ExerciseOptions {
     var keepMine = false
     var maxChecks: Int?
 
-    /// nil for `--help`.
-    static func parse(_ arguments: [String], flags: Set<String> = []) throws(UsageError) -> ExerciseOptions? {
-        var options = ExerciseOptions()
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--root": options.root = try arguments.value(of: argument)
-            case "--yes" where flags.contains(argument): options.yes = true
-            case "--force" where flags.contains(argument): options.force = true
-            case "--more" where flags.contains(argument): options.more = true
-            case "--keep-mine" where flags.contains(argument): options.keepMine = true
-            case "--max-checks" where flags.contains(argument):
-                options.maxChecks = try arguments.wholeNumber(argument, in: 1...1000)
-            default:
-                guard !argument.hasPrefix("-"), options.number == nil else { throw Arguments.unexpected(argument) }
-                guard let number = Int(argument) else { throw UsageError("'\(argument)' is not an exercise number") }
-                _ = try exercise(number)
-                options.number = number
-            }
-        }
-        return options
+    /// The command line of an exercise command: `[N]` (its help `number`, none for a command that takes no
+    /// exercise), its own `flags`, then `--root DIR`, which each takes.
+    static func table(number: String?, _ flags: [Flag<ExerciseOptions>] = []) -> FlagTable<ExerciseOptions> {
+        FlagTable(
+            ExerciseOptions(),
+            words: number.map { help in
+                [
+                    .optional("N", help: help) { options, word throws(UsageError) in
+                        guard let number = Int(word) else { throw UsageError("'\(word)' is not an exercise number") }
+                        _ = try exercise(number)
+                        options.number = number
+                    }
+                ]
+            } ?? [],
+            flags: flags + [
+                .value(
+                    "--root", .text("DIR"), \.root,
+                    help: "the package folder (default: the current folder, or the one lessons was built in)")
+            ])
     }
 
-    static let rootHelp = rootHelp(column: 14)
+    static var yes: Flag<ExerciseOptions> { .switch("--yes", \.yes, help: "do not ask") }
 
-    /// The `--root` line of a usage whose descriptions start at `column`.
-    static func rootHelp(column: Int) -> String {
-        "  --root DIR".padding(toLength: column, withPad: " ", startingAt: 0)
-            + "the package folder (default: the current folder, or the one lessons was built in)"
-    }
+    /// The help of an exercise's `N` where it names the one to act on.
+    static let numberHelp = "the exercise (default: the one the workbench holds)"
 }
 
 func exercise(_ number: Int) throws(UsageError) -> Exercise {
@@ -69,20 +63,21 @@ func exercise(_ number: Int) throws(UsageError) -> Exercise {
 enum ExerciseCommand: LessonsCommand {
     static let name = "exercise"
     static let abstract = "the exercises and how far you are; with N: put exercise N's starting code in the workbench"
-    static let usage = """
-        usage: lessons exercise [N] [--yes] [--keep-mine] [--root DIR]
-          (no N)      the exercises: ✓ solved, → the one the workbench holds now
-          N           put exercise N's starting code in \(WorkbenchLayout.code), after asking; what it replaces that \
-        the exercise did not put there is copied to .operationlessons/backups/ first
-          --yes       do not ask
-          --keep-mine keep your code of exercise N-1 and go on with it: exercise N's bugs are measured on it (a copy \
-        goes to .operationlessons/backups/ first); asked when N-1 was solved with code unlike the step's
-        \(ExerciseOptions.rootHelp)
-        """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments, flags: ["--yes", "--keep-mine"])
+    static var flags: FlagTable<ExerciseOptions> {
+        ExerciseOptions.table(
+            number: "put exercise N's starting code in \(WorkbenchLayout.code), after asking; what it replaces that "
+                + "the exercise did not put there is copied to .operationlessons/backups/ first",
+            [
+                ExerciseOptions.yes,
+                .switch(
+                    "--keep-mine", \.keepMine,
+                    help: "keep your code of exercise N-1 and go on with it: exercise N's bugs are measured on it (a "
+                        + "copy goes to .operationlessons/backups/ first); asked when N-1 was solved with code unlike "
+                        + "the step's"),
+            ])
     }
+
+    static let about = "Without N: the exercises, ✓ solved, → the one the workbench holds now."
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
@@ -123,15 +118,7 @@ enum ExerciseCommand: LessonsCommand {
 enum TaskCommand: LessonsCommand {
     static let name = "task"
     static let abstract = "the task of the exercise you are on, again; nothing in the workbench changes"
-    static let usage = """
-        usage: lessons task [N] [--root DIR]
-          N           the exercise (default: the one the workbench holds)
-        \(ExerciseOptions.rootHelp)
-        """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments)
-    }
+    static var flags: FlagTable<ExerciseOptions> { ExerciseOptions.table(number: ExerciseOptions.numberHelp) }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
@@ -145,15 +132,8 @@ enum TaskCommand: LessonsCommand {
 enum ResetCommand: LessonsCommand {
     static let name = "reset"
     static let abstract = "put the starting code of the exercise you are on back (your version is backed up)"
-    static let usage = """
-        usage: lessons reset [N] [--yes] [--root DIR]
-          N           the exercise (default: the one the workbench holds)
-          --yes       do not ask
-        \(ExerciseOptions.rootHelp)
-        """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments, flags: ["--yes"])
+    static var flags: FlagTable<ExerciseOptions> {
+        ExerciseOptions.table(number: ExerciseOptions.numberHelp, [ExerciseOptions.yes])
     }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
@@ -454,18 +434,20 @@ enum WorkbenchChange {
 enum HintCommand: LessonsCommand {
     static let name = "hint"
     static let abstract = "a hint for your exercise: a question and where to look; --more: the API, then the code"
-    static let usage = """
-        usage: lessons hint [N] [--more] [--root DIR]
-          N           the exercise (default: the one the workbench holds)
-          --more      the next level: 1 a question and where to look, 2 why and the API to use, 3 the code
-        \(ExerciseOptions.rootHelp)
+    static var flags: FlagTable<ExerciseOptions> {
+        ExerciseOptions.table(
+            number: ExerciseOptions.numberHelp,
+            [
+                .switch(
+                    "--more", \.more,
+                    help: "the next level: 1 a question and where to look, 2 why and the API to use, 3 the code")
+            ])
+    }
+
+    static let about = """
         The level reached is kept for each exercise (.operationlessons/progress.json). After a check of the \
         exercise, the hint is about the bugs it found, and says what it saw.
         """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments, flags: ["--more"])
-    }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)
@@ -539,17 +521,14 @@ enum HintCommand: LessonsCommand {
 enum SolutionCommand: LessonsCommand {
     static let name = "solution"
     static let abstract = "the step's own fix, and your code against it (after the check passed)"
-    static let usage = """
-        usage: lessons solution [N] [--force] [--root DIR]
-          N           the exercise (default: the one the workbench holds)
-          --force     show it before the check passed
-        \(ExerciseOptions.rootHelp)
+    static var flags: FlagTable<ExerciseOptions> {
+        ExerciseOptions.table(
+            number: ExerciseOptions.numberHelp, [.switch("--force", \.force, help: "show it before the check passed")])
+    }
+
+    static let about = """
         On a terminal, output longer than the screen is paged by $PAGER (set empty: none), else by less -R.
         """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments, flags: ["--force"])
-    }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)

@@ -8,43 +8,44 @@ import SlowNetwork
 enum FrameCostCommand: LessonsCommand {
     static let name = "framecost"
     static let abstract = "the harness's frame work against the catalog's length"
-    static let usage = """
-        usage: lessons framecost [--rows 60,1000,10000] [--step N]
-          --rows LIST  catalog lengths to try, comma-separated (default: 60,1000,10000)
-          --step N     the step to run (default: the last image-list step)
-        Each catalog is generated, then scrolled from the first row to the last (scenario scroll-end-to-end).
-        """
-
     struct Options {
         var rows = [60, 1000, 10_000]
         var step: Int?
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        var options = Options()
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--rows":
-                let text = try arguments.value(of: argument)
-                let rows = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-                guard !rows.isEmpty, rows.allSatisfy({ $0.map { (1...1_000_000).contains($0) } ?? false }) else {
-                    throw UsageError("--rows takes row counts from 1 to 1000000 separated by commas, not '\(text)'")
-                }
-                options.rows = rows.compactMap { $0 }
-            case "--step":
-                let text = try arguments.value(of: argument)
-                guard let number = Int(text), LessonCatalog.imageListSteps.contains(where: { $0.number == number })
-                else {
-                    let known = LessonCatalog.imageListSteps.map { String($0.number) }.joined(separator: ", ")
-                    throw UsageError("--step takes an image-list step (\(known)), not '\(text)'")
-                }
-                options.step = number
-            default: throw Arguments.unexpected(argument)
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            flags: [
+                .value(
+                    "--rows", rowCounts, \.rows,
+                    help: "catalog lengths to try, comma-separated (default: 60,1000,10000)"),
+                .value("--step", imageListStep, \.step, help: "the step to run (default: the last image-list step)"),
+            ])
+    }
+
+    static let about =
+        "Each catalog is generated, then scrolled from the first row to the last (scenario scroll-end-to-end)."
+
+    /// `60,1000,10000`.
+    static var rowCounts: FlagValue<[Int]> {
+        FlagValue("LIST") { text, flag throws(UsageError) in
+            let rows = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !rows.isEmpty, rows.allSatisfy({ $0.map { (1...1_000_000).contains($0) } ?? false }) else {
+                throw UsageError("\(flag) takes row counts from 1 to 1000000 separated by commas, not '\(text)'")
             }
+            return rows.compactMap { $0 }
         }
-        return options
+    }
+
+    static var imageListStep: FlagValue<Int> {
+        FlagValue("N") { text, flag throws(UsageError) in
+            guard let number = Int(text), LessonCatalog.imageListSteps.contains(where: { $0.number == number }) else {
+                let known = LessonCatalog.imageListSteps.map { String($0.number) }.joined(separator: ", ")
+                throw UsageError("\(flag) takes an image-list step (\(known)), not '\(text)'")
+            }
+            return number
+        }
     }
 
     static func run(_ options: Options) throws -> Int32 {

@@ -10,20 +10,15 @@ import LessonKit
 enum NextCommand: LessonsCommand {
     static let name = "next"
     static let abstract = "the next exercise to start, or the next step to play, whichever you are on"
-    static let usage = """
-        usage: lessons next [--yes] [--root DIR]
-          --yes       start the next exercise without asking
-        \(ExerciseOptions.rootHelp)
+    static var flags: FlagTable<ExerciseOptions> {
+        ExerciseOptions.table(number: nil, [.switch("--yes", \.yes, help: "start the next exercise without asking")])
+    }
+
+    static let about = """
         On an exercise (started with lessons exercise N, or the workbench's code edited), starts the next one once \
         this one is solved, as lessons exercise N does; a step played meanwhile is only named. Before any exercise, \
         plays the step after the one last played (lessons run N or lessons play N), or step 1.
         """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        let options = try ExerciseOptions.parse(arguments, flags: ["--yes"])
-        if let number = options?.number { throw UsageError("unexpected argument '\(number)'") }
-        return options
-    }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)

@@ -7,13 +7,40 @@ import LessonKit
 enum PlayCommand: LessonsCommand {
     static let name = "play"
     static let abstract = "drive step N's table yourself, keys and all, then see what was measured"
-    static var usage: String {
+    struct Options {
+        /// Set by the table's required `N`.
+        var entry: LessonEntry?
+        var script: String?
+        var record: String?
+        /// The step's flags, handed on as they are.
+        var flags: [String] = []
+    }
+
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            words: [
+                .required("N", help: "the step (\(stepNumbers))", missing: "play needs a step number (\(stepNumbers))")
+                {
+                    options, word throws(UsageError) in
+                    guard let number = Int(word), let entry = steps.first(where: { $0.number == number }) else {
+                        throw UsageError("'\(word)' is not a step with a table to play; the steps are \(stepNumbers)")
+                    }
+                    options.entry = entry
+                }
+            ],
+            flags: [
+                .value(
+                    "--script", .text("FILE"), \.script,
+                    help: "replay a session's keys from FILE: a line per key, its story second then its name (2.5 "
+                        + "down); the keys: \(PlayKey.names)"),
+                .value("--record", .text("FILE"), \.record, help: "write the session's keys to FILE, for --script"),
+            ],
+            handsOn: ("flags", \.flags))
+    }
+
+    static var about: String {
         """
-        usage: lessons play N [--script FILE] [--record FILE] [flags]
-          N                the step (\(stepNumbers))
-          --script FILE    replay a session's keys from FILE: a line per key, its story second then its name \
-        (2.5 down); the keys: \(PlayKey.names)
-          --record FILE    write the session's keys to FILE, for --script
         Any other flag is the step's (lessons run N --help). On the screen: ↑/↓ scroll a row, PgUp/PgDn a screen \
         (a held key flicks), m a memory warning, o offline/online, r relaunch (a new process, \
         on the same disk cache), s slow the visible rows, ? the keys, q quit and print the report. The story clock \
@@ -26,18 +53,11 @@ enum PlayCommand: LessonsCommand {
 
     static var stepNumbers: String { steps.map { String($0.number) }.joined(separator: ", ") }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> (entry: LessonEntry, flags: [String])? {
-        guard let first = arguments.first, !["--help", "-h"].contains(first) else {
-            if arguments.isEmpty { throw UsageError("play needs a step number (\(stepNumbers))") }
-            return nil
-        }
-        guard let number = Int(first), let entry = steps.first(where: { $0.number == number }) else {
-            throw UsageError("'\(first)' is not a step with a table to play; the steps are \(stepNumbers)")
-        }
-        return (entry, ["--play"] + arguments.dropFirst())
-    }
-
-    static func run(_ options: (entry: LessonEntry, flags: [String])) throws -> Int32 {
-        try RunCommand.play(options.entry, flags: options.flags, workspace: try? Workspace.find(root: nil))
+    static func run(_ options: Options) throws -> Int32 {
+        guard let entry = options.entry else { throw UsageError("play needs a step number (\(stepNumbers))") }
+        let session =
+            (options.script.map { ["--script", $0] } ?? []) + (options.record.map { ["--record", $0] } ?? [])
+        return try RunCommand.play(
+            entry, flags: ["--play"] + session + options.flags, workspace: try? Workspace.find(root: nil))
     }
 }

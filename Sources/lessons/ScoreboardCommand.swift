@@ -7,21 +7,6 @@ import LessonKit
 enum ScoreboardCommand: LessonsCommand {
     static let name = "scoreboard"
     static let abstract = "every image-list step on one scenario, in one table (--matrix: bugs × steps)"
-    static let usage = """
-        usage: lessons scoreboard [--scenario NAME] [--seed N] [--markdown | --json] [--jobs N]
-               lessons scoreboard --matrix [--seed N] [--markdown | --json] [--jobs N]
-          --scenario NAME  the script every step plays (default: standard): \(Scenario.all.map(\.name).joined(separator: ", "))
-          --seed N         the seed for jitter and faults (default: 1)
-          --markdown       print a Markdown table
-          --json           print every step's full report as JSON
-          --jobs N         run N steps at once (default: 1; the figures are the same either way)
-          --matrix         the bug matrix: each named bug, on the scenario that shows it, for every step
-        Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache \
-        and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again, \
-        up to five runs. On a terminal narrower than a table, the table is cut into parts that fit, one under the \
-        other.
-        """
-
     struct Options {
         var scenario = "standard"
         var seed: UInt64 = 1
@@ -31,24 +16,33 @@ enum ScoreboardCommand: LessonsCommand {
         var matrix = false
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        var options = Options()
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--scenario": options.scenario = try arguments.scenario(argument)
-            case "--seed": options.seed = try arguments.seed(argument)
-            case "--jobs": options.jobs = try arguments.wholeNumber(argument, in: 1...8)
-            case "--markdown": options.markdown = true
-            case "--json": options.json = true
-            case "--matrix": options.matrix = true
-            default: throw Arguments.unexpected(argument)
-            }
-        }
-        if options.markdown && options.json { throw UsageError("choose one of --markdown and --json") }
-        return options
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            flags: [
+                .value(
+                    "--scenario", .scenario, \.scenario,
+                    help: "the script every step plays (default: standard): "
+                        + Scenario.all.map(\.name).joined(separator: ", ")),
+                .value("--seed", .seed, \.seed, help: "the seed for jitter and faults (default: 1)"),
+                .switch("--markdown", \.markdown, help: "print a Markdown table"),
+                .switch("--json", \.json, help: "print every step's full report as JSON"),
+                .value(
+                    "--jobs", .wholeNumber("N", in: 1...8), \.jobs,
+                    help: "run N steps at once (default: 1; the figures are the same either way)"),
+                .switch(
+                    "--matrix", \.matrix,
+                    help: "the bug matrix: each named bug, on the scenario that shows it, for every step"),
+            ],
+            exclusive: [["--markdown", "--json"]])
     }
+
+    static let about = """
+        Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache \
+        and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again, \
+        up to five runs. On a terminal narrower than a table, the table is cut into parts that fit, one under the \
+        other.
+        """
 
     static func run(_ options: Options) -> Int32 {
         let steps = LessonCatalog.imageListSteps

@@ -7,35 +7,32 @@ import LessonKit
 enum SiteCommand: LessonsCommand {
     static let name = "site"
     static let abstract = "the course as DocC tutorials on the web: built with docc (--out DIR), --serve to read it"
-    static let usage = """
-        usage: lessons site [--out DIR] [--serve] [--port N]
-          --out DIR   where to build the site (default: .operationlessons/site in the package folder)
-          --serve     then serve it on 127.0.0.1 and print the address, until Ctrl-C (needs python3)
-          --port N    the port to serve on (default: a free one)
-        The catalog docc reads is written to .operationlessons/site-catalog. Run `swift build` first: WebImage's \
-        API pages come from its build.
-        """
-
     struct Options {
         var out: String?
         var serve = false
         var port: Int?
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        var options = Options()
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--out": options.out = try arguments.value(of: argument)
-            case "--serve": options.serve = true
-            case "--port": options.port = try arguments.wholeNumber(argument, in: 1...65535)
-            default: throw Arguments.unexpected(argument)
-            }
-        }
-        return options
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            flags: [
+                .value("--out", .text("DIR"), \.out, help: "where to build the site (default: \(defaultFolder))"),
+                .switch(
+                    "--serve", \.serve,
+                    help: "then serve it on 127.0.0.1 and print the address, until Ctrl-C (needs python3)"),
+                .value(
+                    "--port", .wholeNumber("N", in: 1...65535), \.port,
+                    help: "the port to serve on (default: a free one)"),
+            ])
     }
+
+    static let defaultFolder = ".operationlessons/site in the package folder"
+
+    static let about = """
+        The catalog docc reads is written to .operationlessons/site-catalog. Run `swift build` first: WebImage's \
+        API pages come from its build.
+        """
 
     static func run(_ options: Options) async throws -> Int32 {
         let workspace = try Workspace.find(root: nil)

@@ -9,17 +9,8 @@ import LessonKit
 enum ListCommand: LessonsCommand {
     static let name = "list"
     static let abstract = "list the steps (what `lessons` alone does)"
-    static let usage =
-        "usage: lessons list\n  Every step: its number, title, the bug it fixes, how to run it, its lesson text."
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Void? {
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            guard ["--help", "-h"].contains(argument) else { throw Arguments.unexpected(argument) }
-            return nil
-        }
-        return ()
-    }
+    static var flags: FlagTable<Void> { FlagTable(()) }
+    static let about = "Every step: its number, title, the bug it fixes, how to run it, its lesson text."
 
     static func run(_: Void) -> Int32 {
         say("OperationLessons: Operation and OperationQueue, one bug at a time.\n")
@@ -46,16 +37,44 @@ enum ListCommand: LessonsCommand {
 enum RunCommand: LessonsCommand {
     static let name = "run"
     static let abstract = "run step N with the lesson flags: lessons run N [flags] (its flags: lessons run N --help)"
-    static var usage: String {
-        """
-        usage: lessons run N [flags]
-          N      the step (\(stepNumbers)); its flags: lessons run N --help
-          --compare  play step N beside the step before it: lessons compare N (steps \(
-            LessonComparison.steps.map(String.init).joined(separator: ", ")))
+    struct Options {
+        /// Set by the table's required `N`.
+        var entry: LessonEntry?
+        var compare = false
+        /// The step's flags, handed on as they are.
+        var flags: [String] = []
+    }
+
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            words: [
+                .required(
+                    "N", help: "the step (\(stepNumbers)); its flags: lessons run N --help",
+                    missing: "run needs a step number (\(stepNumbers))"
+                ) { options, word throws(UsageError) in
+                    guard let number = Int(word) else {
+                        throw UsageError("'\(word)' is not a step number; the steps are \(stepNumbers)")
+                    }
+                    guard let entry = LessonCatalog.entry(number) else {
+                        throw UsageError("there is no step \(number); the steps are \(stepNumbers)")
+                    }
+                    options.entry = entry
+                }
+            ],
+            flags: [
+                .switch(
+                    "--compare", \.compare,
+                    help: "play step N beside the step before it: lessons compare N (steps "
+                        + LessonComparison.steps.map(String.init).joined(separator: ", ") + ")")
+            ],
+            handsOn: ("flags", \.flags))
+    }
+
+    static let about = """
         The step's own executable (built beside lessons) takes this process's place, so it owns the terminal \
         (colours, Ctrl-C) exactly as when run directly.
         """
-    }
 
     /// "1 to 10", or the numbers one by one were there a gap.
     static var stepNumbers: String {
@@ -66,32 +85,27 @@ enum RunCommand: LessonsCommand {
         return "\(first) to \(last)"
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> (entry: LessonEntry, flags: [String])? {
-        guard let first = arguments.first, !["--help", "-h"].contains(first) else {
-            if arguments.isEmpty { throw UsageError("run needs a step number (\(stepNumbers))") }
-            return nil
-        }
-        guard let number = Int(first) else {
-            throw UsageError("'\(first)' is not a step number; the steps are \(stepNumbers)")
-        }
-        guard let entry = LessonCatalog.entry(number) else {
-            throw UsageError("there is no step \(number); the steps are \(stepNumbers)")
-        }
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
+        guard let options = try flags.parse(arguments) else { return nil }
         // `--compare` makes it `lessons compare N`: its command line is checked now.
-        if arguments.contains("--compare") { _ = try CompareCommand.parse(withoutCompare(arguments)) }
-        return (entry, Array(arguments.dropFirst()))
+        if options.compare { _ = try CompareCommand.parse(compareArguments(options)) }
+        return options
     }
 
-    static func run(_ options: (entry: LessonEntry, flags: [String])) async throws -> Int32 {
-        if options.flags.contains("--compare") {
-            let arguments = withoutCompare([String(options.entry.number)] + options.flags)
-            guard let compare = try CompareCommand.parse(arguments) else {
+    static func run(_ options: Options) async throws -> Int32 {
+        guard let entry = options.entry else { throw UsageError("run needs a step number (\(stepNumbers))") }
+        if options.compare {
+            guard let compare = try CompareCommand.parse(compareArguments(options)) else {
                 say(CompareCommand.usage)
                 return 0
             }
             return try await CompareCommand.run(compare)
         }
-        return try play(options.entry, flags: options.flags, workspace: try? Workspace.find(root: nil))
+        return try play(entry, flags: options.flags, workspace: try? Workspace.find(root: nil))
+    }
+
+    private static func compareArguments(_ options: Options) -> [String] {
+        options.entry.map { [String($0.number)] + options.flags } ?? options.flags
     }
 
     /// Plays the step in this process's place, having noted it in the
@@ -109,9 +123,5 @@ enum RunCommand: LessonsCommand {
         var cArguments = argv.map { strdup($0) } + [nil]
         execv(executable, &cArguments)
         throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(errno)))")
-    }
-
-    private static func withoutCompare(_ arguments: [String]) -> [String] {
-        arguments.filter { $0 != "--compare" }
     }
 }

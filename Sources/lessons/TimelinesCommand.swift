@@ -10,17 +10,6 @@ import LessonKit
 enum TimelinesCommand: LessonsCommand {
     static let name = "timelines"
     static let abstract = "one timeline picture per step, into a folder (--out DIR; docs/timelines when asked)"
-    static let usage = """
-        usage: lessons timelines [--out DIR] [--scenario NAME] [--speed X] [--seed N]
-          --out DIR        where to write the pictures (default: .operationlessons/timelines in the package \
-        folder, which git ignores; the committed ones: --out docs/timelines)
-          --scenario NAME  play this script on every image-list step (default: as lessons compare N plays it)
-          --speed X        play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)
-          --seed N         the seed for jitter and faults (default: 1)
-        Writes DIR/NN-title.svg for each step, named after its lesson text; steps 2-7, 10 and 11 beside the
-        step before them, as lessons compare N --timeline draws them. Run `swift build` first.
-        """
-
     struct Options {
         var out: String?
         var scenario: String?
@@ -28,21 +17,28 @@ enum TimelinesCommand: LessonsCommand {
         var seed: UInt64 = 1
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
-        var options = Options()
-        var arguments = Arguments(arguments)
-        while let argument = arguments.next() {
-            switch argument {
-            case "--help", "-h": return nil
-            case "--out": options.out = try arguments.value(of: argument)
-            case "--scenario": options.scenario = try arguments.scenario(argument)
-            case "--speed": options.speed = try arguments.speed(argument)
-            case "--seed": options.seed = try arguments.seed(argument)
-            default: throw Arguments.unexpected(argument)
-            }
-        }
-        return options
+    static var flags: FlagTable<Options> {
+        FlagTable(
+            Options(),
+            flags: [
+                .value(
+                    "--out", .text("DIR"), \.out,
+                    help: "where to write the pictures (default: .operationlessons/timelines in the package folder, "
+                        + "which git ignores; the committed ones: --out docs/timelines)"),
+                .value(
+                    "--scenario", .scenario, \.scenario,
+                    help: "play this script on every image-list step (default: as lessons compare N plays it)"),
+                .value(
+                    "--speed", .number("X", in: 0.1...1000), \.speed,
+                    help: "play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)"),
+                .value("--seed", .seed, \.seed, help: "the seed for jitter and faults (default: 1)"),
+            ])
     }
+
+    static let about = """
+        Writes DIR/NN-title.svg for each step, named after its lesson text; steps 2-7, 10 and 11 beside the
+        step before them, as lessons compare N --timeline draws them. Run `swift build` first.
+        """
 
     /// `--out`, else `.operationlessons/timelines` in the package folder: never
     /// the committed pictures unless asked, so a run leaves the checkout clean.

@@ -10,11 +10,17 @@ import LessonKit
 enum WatchCommand: LessonsCommand {
     static let name = "watch"
     static let abstract = "check the workbench now and on every save, and say which bugs went ✗ → ✓ (or back)"
-    static let usage = """
-        usage: lessons watch [N] [--max-checks N] [--root DIR]
-          N               the exercise to check against (default: the one the workbench holds, at each check)
-          --max-checks N  stop after N checks (default: until q or Ctrl-C)
-        \(ExerciseOptions.rootHelp(column: 18))
+    static var flags: FlagTable<ExerciseOptions> {
+        ExerciseOptions.table(
+            number: "the exercise to check against (default: the one the workbench holds, at each check)",
+            [
+                .value(
+                    "--max-checks", .wholeNumber("N", in: 1...1000), \.maxChecks,
+                    help: "stop after N checks (default: until q or Ctrl-C)")
+            ])
+    }
+
+    static let about = """
         Each check is lessons check's. The Swift files under \(WorkbenchLayout.code) and \
         \(WorkbenchLayout.package)/Package.swift are looked at twice a second (what your program writes is no save); a check \
         starts half a second after the last save, and what was saved while one ran is checked after it. On a \
@@ -24,10 +30,6 @@ enum WatchCommand: LessonsCommand {
 
     /// How often the files are looked at, and how long they must stay as they are before a check starts.
     static let pollInterval = 0.5
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> ExerciseOptions? {
-        try ExerciseOptions.parse(arguments, flags: ["--max-checks"])
-    }
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {
         let workspace = try Workspace.find(root: options.root)

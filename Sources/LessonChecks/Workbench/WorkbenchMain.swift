@@ -57,25 +57,10 @@ public enum WorkbenchMain {
         update make: DependencyChecks.Make
     ) async -> Int32 {
         StandardStreams.checkAtStart()
-        return finish(await play(exercise: number, arguments: arguments, update: make))
-    }
-
-    private static func play(
-        exercise number: Int, arguments: [String], update make: DependencyChecks.Make
-    ) async -> Int32 {
-        switch command(arguments, workbench: number, kind: .softwareUpdate) {
-        case .exit(let status):
-            return status
-        case .check(let exercise, let verdictFile):
-            let results = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
-            return verdict(results, exercise, file: verdictFile)
-        case .watch(let exercise):
-            guard arguments.isEmpty else { return usage(exercise, error: unplayable(arguments)) }
-            say("Your software update, played as the check plays it: \(exercise.watchSays).")
-            _ = await DependencyChecks.check(narrate: { say("  " + $0) }, make: make)
-            say("\nCheck it: swift run lessons check \(exercise.number)")
-            return 0
-        }
+        return finish(
+            await playStory(exercise: number, kind: .softwareUpdate, arguments: arguments, story: "software update") {
+                await DependencyChecks.check(narrate: $0, make: make)
+            })
     }
 
     /// Exercise 9: the learner's `LotteryViewController`.
@@ -84,29 +69,16 @@ public enum WorkbenchMain {
         arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) async -> Int32 {
         StandardStreams.checkAtStart()
-        return finish(await play(exercise: number, machine: machine, arguments: arguments))
-    }
-
-    private static func play(
-        exercise number: Int, machine: any ScreenController.Type, arguments: [String]
-    ) async -> Int32 {
-        switch command(arguments, workbench: number, kind: .lotteryMachine) {
-        case .exit(let status):
-            return status
-        case .check(let exercise, let verdictFile):
-            let results = await LotteryChecks.check(narrate: { say("  " + $0) }, machine: machine)
-            return verdict(results, exercise, file: verdictFile)
-        case .watch(let exercise):
-            // Any flag is the lottery story's: `--play` presses the button from the keyboard, `--script` plays steps.
-            guard arguments.isEmpty else {
-                return await LotteryMachineStory.run(
-                    machine, workbench: exercise.entry.workbench(), command: WorkbenchLayout.run, arguments: arguments)
-            }
-            say("Your lottery machine, played as the check plays it: \(exercise.watchSays).")
-            _ = await LotteryChecks.check(narrate: { say("  " + $0) }, machine: machine)
-            say("\nCheck it: swift run lessons check \(exercise.number)")
-            return 0
-        }
+        return finish(
+            await playStory(
+                exercise: number, kind: .lotteryMachine, arguments: arguments, story: "lottery machine",
+                check: { await LotteryChecks.check(narrate: $0, machine: machine) },
+                // Any flag is the lottery story's: `--play` presses the button from the keyboard, `--script` plays steps.
+                flagged: { exercise in
+                    await LotteryMachineStory.run(
+                        machine, workbench: exercise.entry.workbench(), command: WorkbenchLayout.run,
+                        arguments: arguments)
+                }))
     }
 
     /// Exercise 10: the learner's `ImageDownloadOperation`.
@@ -115,25 +87,37 @@ public enum WorkbenchMain {
         operation make: @escaping AsyncOperationChecks.Make
     ) async -> Int32 {
         StandardStreams.checkAtStart()
-        return finish(await play(exercise: number, arguments: arguments, operation: make))
+        return finish(
+            await playStory(
+                exercise: number, kind: .asyncOperation, arguments: arguments, story: "asynchronous operation"
+            ) { narrate in
+                let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                return await AsyncOperationChecks.check(
+                    narrate: narrate, code: LearnerCode.read(root.appendingPathComponent(WorkbenchLayout.code)),
+                    make: make)
+            })
     }
 
-    private static func play(
-        exercise number: Int, arguments: [String], operation make: @escaping AsyncOperationChecks.Make
+    /// An exercise whose code plays a story, not a table (8 to 10): `--check N` judges it; with no flag it
+    /// plays as the check plays it, narrated; a flag goes to `flagged`, the story's own command line, if it
+    /// has one (the lottery machine's keys), and is refused otherwise.
+    private static func playStory(
+        exercise number: Int, kind: Exercise.Kind, arguments: [String], story: String,
+        check: (_ narrate: @escaping (String) -> Void) async -> [CheckResult],
+        flagged: ((Exercise) async -> Int32)? = nil
     ) async -> Int32 {
-        switch command(arguments, workbench: number, kind: .asyncOperation) {
+        switch command(arguments, workbench: number, kind: kind) {
         case .exit(let status):
             return status
         case .check(let exercise, let verdictFile):
-            let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            let results = await AsyncOperationChecks.check(
-                narrate: { say("  " + $0) }, code: LearnerCode.read(root.appendingPathComponent(WorkbenchLayout.code)),
-                make: make)
-            return verdict(results, exercise, file: verdictFile)
+            return verdict(await check { say("  " + $0) }, exercise, file: verdictFile)
         case .watch(let exercise):
-            guard arguments.isEmpty else { return usage(exercise, error: unplayable(arguments)) }
-            say("Your asynchronous operation, played as the check plays it: \(exercise.watchSays).")
-            _ = await AsyncOperationChecks.check(narrate: { say("  " + $0) }, make: make)
+            guard arguments.isEmpty else {
+                guard let flagged else { return usage(exercise, error: unplayable(arguments)) }
+                return await flagged(exercise)
+            }
+            say("Your \(story), played as the check plays it: \(exercise.watchSays).")
+            _ = await check { say("  " + $0) }
             say("\nCheck it: swift run lessons check \(exercise.number)")
             return 0
         }
@@ -154,22 +138,17 @@ public enum WorkbenchMain {
             printError("Workbench: main.swift names exercise \(number), which is not \(kind.rawValue) exercise")
             return .exit(2)
         }
-        guard let index = arguments.firstIndex(of: "--check") else {
+        guard arguments.contains("--check") else {
             if arguments.contains("--help") && kind != .imageList { return .exit(usage(workbench, error: nil)) }
             return .watch(workbench)
         }
-        let verdictFile =
-            arguments.count == 4 && arguments[2] == "--verdict" && !arguments[3].hasPrefix("-") ? arguments[3] : nil
-        guard index == 0, arguments.count == 2 || verdictFile != nil,
-            let target = Int(arguments[1]), let exercise = ExerciseCatalog.exercise(target)
-        else {
-            return .exit(
-                usage(
-                    workbench,
-                    error:
-                        "--check takes one exercise number (\(ExerciseCatalog.numbers)), then --verdict FILE or no "
-                        + "other flag"))
+        let line: CheckLine?
+        do {
+            line = try CheckLine.table.parse(arguments)
+        } catch {
+            return .exit(usage(workbench, error: "\(error); \(CheckLine.rule)"))
         }
+        guard let exercise = line?.exercise else { return .exit(usage(workbench, error: CheckLine.rule)) }
         guard exercise.kind == kind else {
             printError(
                 "Workbench: exercise \(exercise.number) checks \(exercise.kind.rawValue), but the workbench holds "
@@ -179,7 +158,35 @@ public enum WorkbenchMain {
             return .exit(2)
         }
         say("Checking the workbench against exercise \(exercise.number) (\(exercise.entry.title)):")
-        return .check(exercise, verdictFile: verdictFile)
+        return .check(exercise, verdictFile: line?.verdictFile)
+    }
+
+    /// `Workbench --check N [--verdict FILE]`, as `lessons check` runs it.
+    struct CheckLine {
+        var exercise: Exercise?
+        var verdictFile: String?
+
+        static var table: FlagTable<CheckLine> {
+            FlagTable(
+                CheckLine(),
+                flags: [
+                    .value("--check", exerciseNumber, \.exercise, help: "check it against exercise N"),
+                    .value("--verdict", .text("FILE"), \.verdictFile, help: "keep the verdict in FILE, as JSON"),
+                ])
+        }
+
+        static var rule: String {
+            "--check takes one exercise number (\(ExerciseCatalog.numbers)), then --verdict FILE or no other flag"
+        }
+
+        static var exerciseNumber: FlagValue<Exercise> {
+            FlagValue("N") { text, flag throws(UsageError) in
+                guard let number = Int(text), let exercise = ExerciseCatalog.exercise(number) else {
+                    throw UsageError("\(flag) takes an exercise number, not '\(text)'")
+                }
+                return exercise
+            }
+        }
     }
 
     /// Prints the verdict, and keeps it as JSON in `file` when one is given

@@ -47,11 +47,14 @@ public enum CustomLessonMain {
         play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
     ) async -> Int32 {
         let program = entry.target
-        let usage = Self.usage(program: program, stories: stories, extraFlags: extraFlags, unsupported: unsupported)
+        // The flags it does not take are parsed, to be refused by name, and shown nowhere.
+        let table = LessonOptions.table(
+            scenarios: stories, extraFlags: extraFlags, hiding: Set(unsupported.map { "--" + $0.rawValue }))
+        let usage = table.usage(program: program)
         let options: LessonOptions
         let thePlan: Plan
         do throws(UsageError) {
-            options = try LessonOptions.parse(arguments, extraFlags: extraFlags)
+            options = try table.parse(arguments) ?? LessonOptions()
             if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
                 throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
             }
@@ -67,7 +70,7 @@ public enum CustomLessonMain {
             }
             thePlan = try plan(options)
         } catch {
-            LessonMain.printError("\(program): \(error.suggesting(from: usage))\n\(usage)")
+            LessonMain.printError("\(program): \(error)\n\(usage)")
             return 2
         }
         if options.help {
@@ -123,20 +126,6 @@ public enum CustomLessonMain {
             }
         }
         return stuck == nil ? outcome.exitStatus : 1
-    }
-
-    /// The common usage without the flags this step does not take.
-    static func usage(
-        program: String, stories: [String], extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag]
-    ) -> String {
-        let full = LessonOptions.usage(program: program, scenarios: stories, extraFlags: extraFlags)
-        let dropped = Set(unsupported.map { "--" + $0.rawValue })
-        return full.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { line in
-                let flag = line.drop { $0 == " " }.prefix { $0 != " " }
-                return !dropped.contains(String(flag))
-            }
-            .joined(separator: "\n")
     }
 }
 

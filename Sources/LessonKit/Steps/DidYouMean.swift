@@ -12,17 +12,6 @@ public enum DidYouMean {
         return best.candidate
     }
 
-    /// The flags a usage text names (`--scenario`, `--max-checks`), in order.
-    public static func flags(in usage: String) -> [String] {
-        var flags: [String] = []
-        for word in usage.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") }) {
-            let flag = String(word)
-            guard flag.hasPrefix("--"), flag.count > 2, !flags.contains(flag) else { continue }
-            flags.append(flag)
-        }
-        return flags
-    }
-
     /// Letters inserted, deleted or replaced to turn one word into the other.
     public static func editDistance(_ first: String, _ second: String) -> Int {
         let (a, b) = (Array(first), Array(second))
@@ -40,21 +29,15 @@ public enum DidYouMean {
 }
 
 extension UsageError {
-    /// A flag no case of the command took; `suggesting(from:)` adds the one meant.
-    public static func unknownFlag(_ flag: String) -> UsageError {
-        UsageError("unknown flag \(flag)", unknownFlag: flag)
+    /// A flag the command does not take, with the one of `flags` it is closest to.
+    public static func unknownFlag(_ flag: String, among flags: [String]) -> UsageError {
+        let meant = DidYouMean.closest(to: flag, among: flags)
+        return UsageError("unknown flag \(flag)" + (meant.map { "; did you mean \($0)?" } ?? ""))
     }
 
     /// A scenario name that names none, with the one it is closest to.
     public static func unknownScenario(_ name: String) -> UsageError {
         let meant = DidYouMean.closest(to: name, among: Scenario.all.map(\.name))
         return UsageError("unknown scenario '\(name)'" + (meant.map { "; did you mean \($0)?" } ?? ""))
-    }
-
-    /// This error, and for an unknown flag the flag of `usage` it is closest to.
-    public func suggesting(from usage: String) -> UsageError {
-        guard let unknownFlag, let meant = DidYouMean.closest(to: unknownFlag, among: DidYouMean.flags(in: usage))
-        else { return self }
-        return UsageError("\(message); did you mean \(meant)?", unknownFlag: unknownFlag)
     }
 }

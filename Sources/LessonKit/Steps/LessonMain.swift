@@ -46,12 +46,13 @@ public enum LessonMain {
         let flags =
             variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
             + PlaySession.flags
-        let usage = LessonOptions.usage(program: program, scenarios: Scenario.all.map(\.name), extraFlags: flags)
+        let table = LessonOptions.table(scenarios: Scenario.all.map(\.name), extraFlags: flags)
+        let usage = table.usage(program: program)
         let options: LessonOptions
         do {
-            options = try LessonOptions.parse(arguments, extraFlags: flags)
+            options = try table.parse(arguments) ?? LessonOptions()
         } catch {
-            printError("\(program): \(error.suggesting(from: usage))\n\(usage)")
+            printError("\(program): \(error)\n\(usage)")
             return 2
         }
         let chosen = variants.filter { options.extra[$0.flag] != nil }
@@ -70,7 +71,7 @@ public enum LessonMain {
         do {
             session = try PlaySession.from(options, liveScreen: Screen.isLive(options))
         } catch let error as UsageError {
-            printError("\(program): \(error.suggesting(from: usage))\n\(usage)")
+            printError("\(program): \(error)\n\(usage)")
             return 2
         } catch {
             printError("\(program): \(error)")

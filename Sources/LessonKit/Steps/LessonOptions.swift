@@ -44,109 +44,69 @@ public struct LessonOptions: Codable, Equatable, Sendable {
         }
     }
 
+    /// Every lesson's flags, then `extraFlags` (a step's own); `hiding` the
+    /// common ones a step does not take, which it then parses only to refuse.
+    public static func table(
+        scenarios: [String], extraFlags: [ExtraFlag] = [], hiding: Set<String> = []
+    ) -> FlagTable<LessonOptions> {
+        let common: [Flag<LessonOptions>] = [
+            .switch("--help", short: "-h", \.help, help: "what this lesson shows, these flags, an example"),
+            .value(
+                "--scenario", .text("NAME"), \.scenario,
+                help: "the script to play: \(scenarios.joined(separator: ", "))"),
+            .value(
+                "--latency", .number("MS", in: 0...60_000), \.latencyMs,
+                help: "network latency in ms (the tutorials' 500 by default)"),
+            .value(
+                "--speed", .number("X", in: 0.1...1000), \.speed,
+                help: "play the story X times faster than real time (default 1)"),
+            .switch("--pace", \.pace, to: true, help: "play at --speed for a person watching (default on a terminal)"),
+            .switch(
+                "--no-pace", \.pace, to: false,
+                help: "play as fast as the machine allows (default with --json or off a terminal)"),
+            .switch("--offline", \.offline, help: "start with the network offline"),
+            .value(
+                "--fail-rate", .number("P", in: 0...1), \.failRate,
+                help: "each request fails with probability P (0…1), drawn from the seed"),
+            .value("--seed", .seed, \.seed, help: "the seed for jitter and faults (same seed, same faults)"),
+            .switch("--json", \.json, help: "print the report as JSON instead of the screen"),
+            .switch(
+                "--frames", \.frames,
+                help: "print the screen as JSON lines, then the report (what lessons compare reads)"),
+            .value("--timeline", .text("FILE.svg"), \.timelinePath, help: "write the timeline picture"),
+            .switch("--plain", \.plain, help: "no colours or cursor moves (automatic when not a terminal)"),
+            .value("--catalog", .text("FILE"), \.catalogPath, help: "load another app catalog (plist)"),
+            .switch("--clear-cache", \.clearCache, help: "empty this step's disk cache first"),
+        ]
+        let own = extraFlags.map { extra in
+            Flag<LessonOptions>(
+                "--" + extra.name, valueName: extra.takesValue ? extra.valueName : nil, help: extra.help, hidden: false
+            ) { options, value in options.extra[extra.name] = value ?? "true" }
+        }
+        let flags = (common + own).map { hiding.contains($0.name) ? $0.hidden : $0 }
+        return FlagTable(LessonOptions(), flags: flags, helpColumn: 23, flagsSummary: "flags")
+    }
+
     /// Parses the arguments (without the program name). Unknown flags,
     /// missing values and malformed numbers are errors that say which flag.
     public static func parse(_ arguments: [String], extraFlags: [ExtraFlag] = []) throws(UsageError) -> LessonOptions {
-        var options = LessonOptions()
-        var remaining = arguments[...]
-        func value(for flag: String) throws(UsageError) -> String {
-            // An empty value (`--part ''`, a script's unset variable) is no value.
-            guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.allSatisfy(\.isWhitespace) else {
-                throw UsageError("\(flag) needs a value")
-            }
-            return value
-        }
-        func number(for flag: String, in range: ClosedRange<Double>) throws(UsageError) -> Double {
-            let text = try value(for: flag)
-            guard let number = Double(text), number.isFinite, range.contains(number) else {
-                throw UsageError(
-                    "\(flag) takes a number from \(range.lowerBound.clean) to \(range.upperBound.clean), not '\(text)'")
-            }
-            return number
-        }
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--help", "-h": options.help = true
-            case "--scenario": options.scenario = try value(for: argument)
-            case "--latency": options.latencyMs = try number(for: argument, in: 0...60_000)
-            case "--speed": options.speed = try number(for: argument, in: 0.1...1000)
-            case "--pace": options.pace = true
-            case "--no-pace": options.pace = false
-            case "--offline": options.offline = true
-            case "--fail-rate": options.failRate = try number(for: argument, in: 0...1)
-            case "--seed":
-                let text = try value(for: argument)
-                guard let seed = UInt64(text) else { throw UsageError("--seed takes a whole number, not '\(text)'") }
-                options.seed = seed
-            case "--json": options.json = true
-            case "--frames": options.frames = true
-            case "--timeline": options.timelinePath = try value(for: argument)
-            case "--plain": options.plain = true
-            case "--catalog": options.catalogPath = try value(for: argument)
-            case "--clear-cache": options.clearCache = true
-            default:
-                let name = argument.hasPrefix("--") ? String(argument.dropFirst(2)) : ""
-                guard let extra = extraFlags.first(where: { $0.name == name }) else {
-                    throw argument.hasPrefix("-")
-                        ? .unknownFlag(argument) : UsageError("unexpected argument '\(argument)'")
-                }
-                options.extra[name] = extra.takesValue ? try value(for: argument) : "true"
-            }
-        }
-        return options
+        // The table has a `--help` of its own, so it always gives options.
+        try table(scenarios: [], extraFlags: extraFlags).parse(arguments) ?? LessonOptions()
     }
 
     /// The flag list `--help` and usage errors print.
     public static func usage(program: String, scenarios: [String], extraFlags: [ExtraFlag] = []) -> String {
-        var lines = [
-            "usage: \(program) [flags]",
-            "  --help               what this lesson shows, these flags, an example",
-            "  --scenario NAME      the script to play: \(scenarios.joined(separator: ", "))",
-            "  --latency MS         network latency in ms (the tutorials' 500 by default)",
-            "  --speed X            play the story X times faster than real time (default 1)",
-            "  --pace               play at --speed for a person watching (default on a terminal)",
-            "  --no-pace            play as fast as the machine allows (default with --json or off a terminal)",
-            "  --offline            start with the network offline",
-            "  --fail-rate P        each request fails with probability P (0…1), drawn from the seed",
-            "  --seed N             the seed for jitter and faults (same seed, same faults)",
-            "  --json               print the report as JSON instead of the screen",
-            "  --frames             print the screen as JSON lines, then the report (what lessons compare reads)",
-            "  --timeline FILE.svg  write the timeline picture",
-            "  --plain              no colours or cursor moves (automatic when not a terminal)",
-            "  --catalog FILE       load another app catalog (plist)",
-            "  --clear-cache        empty this step's disk cache first",
-        ]
-        for flag in extraFlags {
-            let left = "--\(flag.name)" + (flag.takesValue ? " " + flag.valueName : "")
-            // A name that would leave less than two spaces before the help (the
-            // gap the wrapper takes for the column) gets its help on the next line.
-            let column = String(repeating: " ", count: 23)
-            lines.append(
-                left.count < 20
-                    ? "  " + left.padding(toLength: 21, withPad: " ", startingAt: 0) + flag.help
-                    : "  " + left + "\n" + column + flag.help)
-        }
-        return lines.joined(separator: "\n")
+        table(scenarios: scenarios, extraFlags: extraFlags).usage(program: program)
     }
 }
 
 /// A command line that cannot be used; printed as one line, then the usage, exit status 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     public let message: String
-    /// The flag the command line did not know, when that is the error.
-    public let unknownFlag: String?
 
-    public init(_ message: String, unknownFlag: String? = nil) {
+    public init(_ message: String) {
         self.message = message
-        self.unknownFlag = unknownFlag
     }
 
     public var description: String { message }
-
-    /// Two errors are the same when they say the same.
-    public static func == (first: UsageError, second: UsageError) -> Bool { first.message == second.message }
-}
-
-extension Double {
-    fileprivate var clean: String { self == rounded() ? String(Int(self)) : String(self) }
 }

@@ -159,4 +159,30 @@ import Testing
                 "\(name): the usage has \(flags), docs/cli.md \(documented[name] ?? [])")
         }
     }
+
+    /// Every command's `--help`, word for word, is its part of docs/cli.md's "Every command's arguments"
+    /// (`lessons docs --write` writes it from the same tables).
+    @Test func everyCommandsHelpIsItsReferenceInTheDocs() async throws {
+        let text = try String(contentsOf: CLIDocs.url, encoding: .utf8)
+        let sections = text.components(separatedBy: "\n#### ").dropFirst()
+        let names = try await LessonsCommandTests.commandNames()
+        #expect(sections.count == names.count)
+        for name in names {
+            let usage = try await SharedRuns.shared.product("lessons", [name, "--help"]).standardOutput
+            let lines = usage.split(separator: "\n").map(String.init)
+            let synopsis = lines[0].dropFirst("usage: ".count)
+            // "  --seed N   the seed": the argument, then its help after two spaces or more.
+            let rows = lines.dropFirst().prefix { $0.hasPrefix("  ") }.map { line in
+                let body = line.dropFirst(2)
+                let argument = body.components(separatedBy: "  ")[0]
+                let help = body.dropFirst(argument.count).drop { $0 == " " }
+                return "| `\(argument)` | \(help.replacingOccurrences(of: "|", with: "\\|")) |"
+            }
+            guard let section = sections.first(where: { $0.hasPrefix("`\(synopsis)`\n") }) else {
+                Issue.record("docs/cli.md has no heading `\(synopsis)`: lessons docs --write")
+                continue
+            }
+            #expect(section.split(separator: "\n").filter { $0.hasPrefix("| `") }.map(String.init) == rows, "\(name)")
+        }
+    }
 }
