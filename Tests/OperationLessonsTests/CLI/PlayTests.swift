@@ -167,7 +167,8 @@ import Testing
         let run = try await PseudoTerminal.run(
             "lessons", arguments: ["play", "6", "--speed", "4"],
             keys: [
-                .type("r", after: "✓ its icon"),
+                // Once every visible row has its file on disk: the status line's count, not the first icon.
+                .type("r", after: "requests 8 (8 icons, 0 dup) · in flight 0"),
                 .type("q", after: "r the app relaunched: a new process"),
             ],
             environment: ["XDG_CACHE_HOME": folder.path], size: (24, 80))
