@@ -9,10 +9,10 @@ import UnseenSync
 /// locks are taken on the app's threads and on the main queue; seen, each would order every app thread after the
 /// main queue's last look and hide the app's own races (docs/architecture.md, "The race run").
 ///
-/// **`.seen`, the exception**, for a lock no race check's app thread takes: the `lessons` command's own threads,
-/// child processes and the terminal, and the operation stories' recorders (steps 8, 9 and 11, which no race check
-/// plays). There Thread Sanitizer sees the lock and so checks the harness's own reads and writes under it in
-/// `.ci/run`'s Thread Sanitizer leg, where the whole package is instrumented.
+/// **`.seen`, the exception**, for a lock whose own reads and writes Thread Sanitizer should check in `.ci/run`'s
+/// Thread Sanitizer leg, where the whole package is instrumented: the `lessons` command's threads, child processes
+/// and the terminal, and the recorders of the operation stories (steps 8, 9 and 11, which no race check plays). A
+/// seen lock that the app's threads take orders them, in the race build too.
 ///
 /// Not Synchronization's `Mutex` for either: it waits on a futex of its own, which Thread Sanitizer on Linux never
 /// sees, so in that leg the harness's accesses under a `Mutex` were reported as races.
@@ -39,6 +39,9 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { unseen_end() }
         return try lock.withLock { try body(&value) }
     }
+
+    /// The value now, read under the lock.
+    public var current: Value { withLock { $0 } }
 }
 
 extension Locked where Value == Void {
