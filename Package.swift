@@ -80,7 +80,8 @@ let package = Package(
         .target(
             name: "LessonKit",
             dependencies: [
-                "DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam", "TerminalKit", "UnseenSync",
+                "DispatchSeam", "HarnessSync", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam", "TerminalKit",
+                "UnseenSync",
             ]),
         // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
         .target(
@@ -93,7 +94,8 @@ let package = Package(
         .executableTarget(
             name: "lessons",
             dependencies: [
-                "CourseSite", "LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit", "TerminalKit",
+                "CourseSite", "HarnessSync", "LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit",
+                "TerminalKit",
             ]
                 + lessonTargets.map { .target(name: $0) }
         ),
@@ -101,11 +103,12 @@ let package = Package(
             name: "LessonChecks",
             // Exercises 8 and 9 are checked in their steps' worlds, which their stories own; exercise 9's
             // workbench also plays the learner's machine by hand, as step 9 is played.
-            dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]
+            dependencies: ["HarnessSync", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]
                 + stepStories.values.sorted().map { .target(name: $0) }),
     ] + stepStories.values.sorted().map {
         // A story: the step's code driven and watched from outside, told in the terminal.
-        .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
+        .target(
+            name: $0, dependencies: ["HarnessSync", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
     } + [
         .testTarget(
             name: "OperationLessonsTests",

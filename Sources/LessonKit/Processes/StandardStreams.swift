@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import TableKit
 import TerminalKit
 
@@ -98,8 +99,7 @@ public enum StandardStreams {
         var outputFailureSaid = false
     }
 
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private static let lock = NSLock()
+    private static let lock = Locked(.seen)
     nonisolated(unsafe) private static var state = State()
 
     fileprivate static func withState<Result>(_ body: (inout State) -> Result) -> Result {

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 #if canImport(Glibc)
     import Glibc
@@ -8,8 +9,7 @@ import Foundation
 /// "worker N" with N counted in the order threads first show up. Thread ids are
 /// long and meaningless; lanes that read 1, 2, 3 are what a learner can follow.
 public final class ThreadLanes: @unchecked Sendable {
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var numbers: [UInt: Int] = [:]
 
     public init() {}
