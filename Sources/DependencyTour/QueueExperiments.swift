@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import LessonKit
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ struct QueueExperiments: Sendable {
         queue.maxConcurrentOperationCount = 1
         queue.isSuspended = true
         clock.watch(queue)
-        let order = Locked<[String]>([])
+        let order = Locked<[String]>([], .seen)
         var operations: [Operation] = []
         for (name, priority) in Self.priorities {
             let operation = BlockOperation {
@@ -71,8 +72,8 @@ struct QueueExperiments: Sendable {
         slow.qualityOfService = .background
         clock.watch(fast, slow)
         let start = ContinuousClock.now
-        let finishMs = Locked<[QualityOfService: [Double]]>([:])
-        let niceValues = Locked<[QualityOfService: Set<Int>]>([:])
+        let finishMs = Locked<[QualityOfService: [Double]]>([:], .seen)
+        let niceValues = Locked<[QualityOfService: Set<Int>]>([:], .seen)
         var operations: [Operation] = []
         for index in 0..<(operationsPerQueue * 2) {
             let queue = index % 2 == 0 ? fast : slow
@@ -146,7 +147,7 @@ struct QueueExperiments: Sendable {
         // The queue letting go is heard through the Dispatch seam: its work is the story's turns'.
         clock.watchDispatchWork()
         let queue = OperationQueue()
-        let ran = Locked(0)
+        let ran = Locked(0, .seen)
         clock.storyTurn {
             for _ in 0..<rounds {
                 let operation = BlockOperation {}
@@ -162,7 +163,7 @@ struct QueueExperiments: Sendable {
         let late = BlockOperation {}
         clock.storyTurn { queue.addOperation(late) }
         await clock.waitUntilEmpty(queue)
-        let lateRan = Locked(false)
+        let lateRan = Locked(false, .seen)
         late.completionBlock = { lateRan.withLock { $0 = true } }
         await completionBlocksAlreadyDueHaveRun(on: queue)
         return LateCompletion(
@@ -193,7 +194,7 @@ struct QueueExperiments: Sendable {
     /// until they are all done — so never call it on the main queue. Here it
     /// is called on a background thread, and we measure how long it blocked.
     func addOperationsAndWait() async -> Waiting {
-        let waiting = Locked<Waiting?>(nil)
+        let waiting = Locked<Waiting?>(nil, .seen)
         // The story waits on the clock while the thread it started waits for the operations.
         _ = await clock.wait { fire in
             Thread.detachNewThread {
@@ -236,7 +237,7 @@ struct QueueExperiments: Sendable {
     /// there, on the calling thread, and `start()` returns when it is done.
     func startDirectly() -> DirectStart {
         let callerThread = pthread_self()
-        let ranOn = Locked<(thread: pthread_t, lane: String)?>(nil)
+        let ranOn = Locked<(thread: pthread_t, lane: String)?>(nil, .seen)
         let operation = BlockOperation {
             ranOn.withLock { $0 = (pthread_self(), self.trace.currentLane()) }
             self.trace.span("started directly") { self.clock.sleep(seconds: 0.1) }
