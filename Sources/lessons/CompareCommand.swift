@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import LessonKit
 import TableKit
 import TerminalKit
@@ -181,8 +182,7 @@ final class SideRun: @unchecked Sendable {
     let reader = FrameStream.Reader()
     private let child: RunningChild
     private let caches: URL
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var finished: ChildProcess.Finished?
 
     init(entry: LessonEntry, executable: URL, flags: [String]) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import LessonKit
 import Synchronization
 import TableKit
@@ -12,8 +13,7 @@ import TerminalKit
 final class Progress: @unchecked Sendable {
     private let total: Int
     private let terminal = TerminalOutput.standardError
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var done = 0
     private var line = ""
     private var since = ContinuousClock.now
