@@ -33,6 +33,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` on the value, under the lock, out of Thread Sanitizer's sight unless the lock is `.seen`.
+    @discardableResult
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         guard sight == .hidden else { return try lock.withLock { try body(&value) } }
         unseen_begin()
@@ -51,6 +52,7 @@ extension Locked where Value == Void {
     }
 
     /// Runs `body` under the lock, out of Thread Sanitizer's sight unless the lock is `.seen`.
+    @discardableResult
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try withLock { (_: inout Void) in try body() }
     }
