@@ -67,11 +67,14 @@ let package = Package(
         ),
         .target(name: "TableKit", dependencies: ["HarnessSync", "UnseenSync"]),
         // Drawing in a terminal: the table's rows and icons, text made safe and measured in columns, wrapping.
-        .target(name: "TerminalKit", dependencies: ["TableKit"]),
+        .target(name: "TerminalKit", dependencies: ["HostOS", "TableKit"]),
         // The harness's own locks, hidden from Thread Sanitizer so that only the app's order its threads.
         .target(name: "UnseenSync"),
         // The harness's one lock type (`Locked`), hidden from Thread Sanitizer unless it says otherwise.
         .target(name: "HarnessSync", dependencies: ["UnseenSync"]),
+        // What the harness asks of the host OS (threads, files, signals, the terminal, processes): the one module that
+        // imports Glibc, a file per concern.
+        .target(name: "HostOS"),
         // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
         .target(name: "LessonSupport", dependencies: ["HarnessSync", "SlowNetwork", "TableKit"]),
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
@@ -80,8 +83,8 @@ let package = Package(
         .target(
             name: "LessonKit",
             dependencies: [
-                "DispatchSeam", "HarnessSync", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam", "TerminalKit",
-                "UnseenSync",
+                "DispatchSeam", "HarnessSync", "HostOS", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam",
+                "TerminalKit", "UnseenSync",
             ]),
         // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
         .target(
@@ -108,7 +111,8 @@ let package = Package(
     ] + stepStories.values.sorted().map {
         // A story: the step's code driven and watched from outside, told in the terminal.
         .target(
-            name: $0, dependencies: ["HarnessSync", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
+            name: $0,
+            dependencies: ["HarnessSync", "HostOS", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
     } + [
         .testTarget(
             name: "OperationLessonsTests",
