@@ -1,9 +1,6 @@
 import Foundation
 import HarnessSync
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// Names the threads that do work, for logs and timelines: "main queue", or
 /// "worker N" with N counted in the order threads first show up. Thread ids are
@@ -17,7 +14,7 @@ public final class ThreadLanes: @unchecked Sendable {
     /// The calling thread's lane.
     public func current(onMainQueue: Bool) -> String {
         if onMainQueue { return "main queue" }
-        let thread = UInt(pthread_self())
+        let thread = HostThread.currentID
         let number = lock.withLock {
             if let known = numbers[thread] { return known }
             numbers[thread] = numbers.count + 1
