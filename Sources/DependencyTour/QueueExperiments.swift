@@ -1,10 +1,7 @@
 import Foundation
 import HarnessSync
+import HostOS
 import LessonKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The other things the tutorials do with operations, each run and measured
 /// on this machine: priorities, quality of service, waiting, `start()`,
@@ -102,14 +99,9 @@ struct QueueExperiments: Sendable {
             userInteractiveNice: nice[.userInteractive] ?? [], backgroundNice: nice[.background] ?? [])
     }
 
-    /// The calling thread's nice value. POSIX makes it a process's, but on
-    /// Linux each thread has its own, and `getpriority` for "this process"
-    /// (who = 0) answers for the calling thread.
+    /// The calling thread's nice value (POSIX makes it a process's; on Linux each thread has its own).
     static func niceOfCurrentThread() -> Int? {
-        errno = 0
-        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        // -1 is a nice value too: only errno tells it from a failure.
-        return nice == -1 && errno != 0 ? nil : Int(nice)
+        HostThread.niceValue()
     }
 
     /// A fixed amount of arithmetic: the same work whoever gets the CPU.
@@ -236,10 +228,10 @@ struct QueueExperiments: Sendable {
     /// `start()` called directly, without a queue: the operation runs right
     /// there, on the calling thread, and `start()` returns when it is done.
     func startDirectly() -> DirectStart {
-        let callerThread = pthread_self()
-        let ranOn = Locked<(thread: pthread_t, lane: String)?>(nil, .seen)
+        let callerThread = HostThread.currentID
+        let ranOn = Locked<(thread: UInt, lane: String)?>(nil, .seen)
         let operation = BlockOperation {
-            ranOn.withLock { $0 = (pthread_self(), self.trace.currentLane()) }
+            ranOn.withLock { $0 = (HostThread.currentID, self.trace.currentLane()) }
             self.trace.span("started directly") { self.clock.sleep(seconds: 0.1) }
         }
         // The calling thread waits on the clock through the operation it runs: the story lets the time go meanwhile.
@@ -249,7 +241,7 @@ struct QueueExperiments: Sendable {
         let finishedWhenStartReturned = operation.isFinished
         return DirectStart(
             callerLane: trace.currentLane(), operationLane: ranOn.current?.lane ?? "nowhere",
-            ranOnCallingThread: ranOn.current.map { pthread_equal(callerThread, $0.thread) != 0 } ?? false,
+            ranOnCallingThread: ranOn.current.map { callerThread == $0.thread } ?? false,
             finishedWhenStartReturned: finishedWhenStartReturned)
     }
 
