@@ -62,7 +62,7 @@ let package = Package(
     ] + lessonTargets.map { .executable(name: $0, targets: [$0]) },
     targets: [
         .target(
-            name: "SlowNetwork", dependencies: ["HarnessSync", "UnseenSync"],
+            name: "SlowNetwork", dependencies: ["HarnessSync", "HostOS", "UnseenSync"],
             resources: [.copy("Resources/apps.plist")]
         ),
         .target(name: "TableKit", dependencies: ["HarnessSync", "UnseenSync"]),
@@ -97,8 +97,8 @@ let package = Package(
         .executableTarget(
             name: "lessons",
             dependencies: [
-                "CourseSite", "HarnessSync", "LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit",
-                "TerminalKit",
+                "CourseSite", "HarnessSync", "HostOS", "LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork",
+                "TableKit", "TerminalKit",
             ]
                 + lessonTargets.map { .target(name: $0) }
         ),
@@ -106,13 +106,16 @@ let package = Package(
             name: "LessonChecks",
             // Exercises 8 and 9 are checked in their steps' worlds, which their stories own; exercise 9's
             // workbench also plays the learner's machine by hand, as step 9 is played.
-            dependencies: ["HarnessSync", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]
-                + stepStories.values.sorted().map { .target(name: $0) }),
+            dependencies: [
+                "HarnessSync", "HostOS", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit",
+            ] + stepStories.values.sorted().map { .target(name: $0) }),
     ] + stepStories.values.sorted().map {
         // A story: the step's code driven and watched from outside, told in the terminal.
         .target(
             name: $0,
-            dependencies: ["HarnessSync", "HostOS", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
+            dependencies: [
+                "HarnessSync", "HostOS", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit",
+            ])
     } + [
         .testTarget(
             name: "OperationLessonsTests",

@@ -2,6 +2,35 @@ import Glibc
 
 /// What the kernel says of files and folders.
 public enum HostFiles {
+    public enum Kind: Sendable {
+        case regular, folder, fifo, device, other
+    }
+
+    /// What `path` is and how many bytes it holds, where links lead (`stat`).
+    public static func status(of path: String) -> Result<(kind: Kind, bytes: Int), HostError> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(.last()) }
+        let kind: Kind =
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: .regular
+            case S_IFDIR: .folder
+            case S_IFIFO: .fifo
+            case S_IFCHR, S_IFBLK: .device
+            default: .other
+            }
+        return .success((kind, Int(info.st_size)))
+    }
+
+    /// Why this process may not read `path` (`access`), nil if it may.
+    public static func whyUnreadable(_ path: String) -> HostError? {
+        access(path, R_OK) == 0 ? nil : .last()
+    }
+
+    /// Removes the file `path` names, if it can (`unlink`).
+    public static func remove(_ path: String) {
+        unlink(path)
+    }
+
     /// The device and inode of what `path` names, itself and not where a link points (`lstat`); nil if nothing is
     /// there.
     public static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {

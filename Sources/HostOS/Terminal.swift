@@ -1,11 +1,7 @@
 import Glibc
 
-/// The standard streams' descriptors, and what a terminal says of itself.
+/// What a terminal says of itself.
 public enum HostTerminal {
-    public static let standardInput = STDIN_FILENO
-    public static let standardOutput = STDOUT_FILENO
-    public static let standardError = STDERR_FILENO
-
     /// Whether `descriptor` is a terminal (`isatty`).
     public static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) == 1

@@ -9,8 +9,8 @@ import HostOS
 /// it reads). `TERM=dumb` is a terminal that cannot move its cursor or colour
 /// text; `NO_COLOR` (no-color.org) asks for no colour, anywhere.
 public struct TerminalOutput: Sendable, Equatable {
-    public static var standardOutput: TerminalOutput { TerminalOutput(descriptor: HostTerminal.standardOutput) }
-    public static var standardError: TerminalOutput { TerminalOutput(descriptor: HostTerminal.standardError) }
+    public static var standardOutput: TerminalOutput { TerminalOutput(descriptor: HostDescriptor.standardOutput) }
+    public static var standardError: TerminalOutput { TerminalOutput(descriptor: HostDescriptor.standardError) }
 
     public let isTerminal: Bool
     /// The columns a line may take; nil: any length (a file or a pipe).

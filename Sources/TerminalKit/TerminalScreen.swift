@@ -57,7 +57,7 @@ public struct TerminalScreen: Sendable {
     public static var standardOutputIsTerminal: Bool { TerminalOutput.standardOutput.drawsInPlace }
 
     public static func terminalSize() -> (lines: Int, columns: Int) {
-        guard let size = HostTerminal.size(of: HostTerminal.standardOutput), size.rows > 0 else { return (24, 80) }
+        guard let size = HostTerminal.size(of: HostDescriptor.standardOutput), size.rows > 0 else { return (24, 80) }
         return (size.rows, size.columns)
     }
 
