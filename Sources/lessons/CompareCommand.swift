@@ -4,10 +4,6 @@ import LessonKit
 import TableKit
 import TerminalKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `lessons compare N` (also `lessons run N --compare`): step N and the step
 /// before it play one scenario at the same time, on one story clock, and end
 /// with one table of the figures that differ. A fix is seen beside its bug.
