@@ -1,7 +1,6 @@
 import Foundation
 import HarnessSync
 import LessonKit
-import Synchronization
 import TableKit
 import TerminalKit
 
@@ -77,8 +76,8 @@ final class Progress: @unchecked Sendable {
 
 /// Runs `count` jobs, at most `jobs` at a time, and returns their results in order.
 func runConcurrently<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let results = Mutex([T?](repeating: nil, count: count))
-    let next = Mutex(0)
+    let results = Locked([T?](repeating: nil, count: count), .seen)
+    let next = Locked(0, .seen)
     DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
         while true {
             let index = next.withLock { value -> Int in
