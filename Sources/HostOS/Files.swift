@@ -3,27 +3,90 @@ import Glibc
 /// What the kernel says of files and folders.
 public enum HostFiles {
     public enum Kind: Sendable {
-        case regular, folder, fifo, device, other
+        case regular, folder, link, fifo, device, socket, other
+
+        init(mode: mode_t) {
+            self =
+                switch mode & S_IFMT {
+                case S_IFREG: .regular
+                case S_IFDIR: .folder
+                case S_IFLNK: .link
+                case S_IFIFO: .fifo
+                case S_IFCHR, S_IFBLK: .device
+                case S_IFSOCK: .socket
+                default: .other
+                }
+        }
     }
 
     /// What `path` is and how many bytes it holds, where links lead (`stat`).
     public static func status(of path: String) -> Result<(kind: Kind, bytes: Int), HostError> {
         var info = stat()
         guard stat(path, &info) == 0 else { return .failure(.last()) }
-        let kind: Kind =
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: .regular
-            case S_IFDIR: .folder
-            case S_IFIFO: .fifo
-            case S_IFCHR, S_IFBLK: .device
-            default: .other
-            }
-        return .success((kind, Int(info.st_size)))
+        return .success((Kind(mode: info.st_mode), Int(info.st_size)))
+    }
+
+    /// What `path` names, itself and not where a link points (`lstat`).
+    public static func kind(of path: String) -> Result<Kind, HostError> {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .failure(.last()) }
+        return .success(Kind(mode: info.st_mode))
     }
 
     /// Why this process may not read `path` (`access`), nil if it may.
     public static func whyUnreadable(_ path: String) -> HostError? {
         access(path, R_OK) == 0 ? nil : .last()
+    }
+
+    /// Why this process may not write `path`, or make a file in it if it is a folder (`access`), nil if it may.
+    public static func whyUnwritable(_ path: String) -> HostError? {
+        access(path, W_OK) == 0 ? nil : .last()
+    }
+
+    /// Why a write in place failed.
+    public enum InPlaceFailure: Error {
+        /// What is at the path now is not a regular file (it changed since it was checked).
+        case notARegularFile
+        case failed(HostError)
+    }
+
+    /// Writes `bytes` over the regular file at `path`, in place (its mode, owner and hard links kept), or into a new
+    /// file there. Never follows a link, never waits on a FIFO; the room for every byte is reserved first, so a full
+    /// disk leaves the old file whole.
+    public static func writeInPlace(_ bytes: [UInt8], to path: String) -> InPlaceFailure? {
+        // O_NOFOLLOW: a link is refused, not followed. O_NONBLOCK: a FIFO fails at once instead of waiting for a
+        // reader; on a regular file it changes nothing.
+        var descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if descriptor < 0 && errno == ENOENT {
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        }
+        guard descriptor >= 0 else { return .failed(.last()) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Kind(mode: info.st_mode) == .regular else {
+            close(descriptor)
+            return .notARegularFile
+        }
+        var failure: HostError?
+        let reserved = posix_fallocate(descriptor, 0, off_t(bytes.count))
+        if reserved != 0 {
+            _ = ftruncate(descriptor, info.st_size)
+            failure = .numbered(reserved)
+        }
+        var rest = bytes[...]
+        while failure == nil, !rest.isEmpty {
+            let offset = off_t(bytes.count - rest.count)
+            let written = rest.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
+            if written > 0 {
+                rest = rest.dropFirst(written)
+            } else if !(written < 0 && errno == EINTR) {
+                failure = written < 0 ? .last() : HostError(description: "nothing was written")
+            }
+        }
+        // The old text's tail, when it was longer.
+        if failure == nil && ftruncate(descriptor, off_t(bytes.count)) != 0 { failure = .last() }
+        // A full disk or a lost network share can show only when the file is closed.
+        if close(descriptor) != 0 && failure == nil { failure = .last() }
+        return failure.map { .failed($0) }
     }
 
     /// Removes the file `path` names, if it can (`unlink`).

@@ -61,7 +61,7 @@ public struct AppCatalog: Sendable {
         case .folder: throw CatalogError(file: url, problem: "is a folder, not a catalog file")
         case .fifo: throw CatalogError(file: url, problem: "is a FIFO (a named pipe), not a catalog file")
         case .device: throw CatalogError(file: url, problem: "is a device, not a catalog file")
-        case .other: throw CatalogError(file: url, problem: "is not a regular file")
+        case .link, .socket, .other: throw CatalogError(file: url, problem: "is not a regular file")
         }
         guard info.bytes <= maxBytes else {
             throw CatalogError(
