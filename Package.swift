@@ -62,23 +62,29 @@ let package = Package(
     ] + lessonTargets.map { .executable(name: $0, targets: [$0]) },
     targets: [
         .target(
-            name: "SlowNetwork", dependencies: ["UnseenSync"],
+            name: "SlowNetwork", dependencies: ["HarnessSync", "HostOS", "UnseenSync"],
             resources: [.copy("Resources/apps.plist")]
         ),
-        .target(name: "TableKit", dependencies: ["UnseenSync"]),
+        .target(name: "TableKit", dependencies: ["HarnessSync", "UnseenSync"]),
         // Drawing in a terminal: the table's rows and icons, text made safe and measured in columns, wrapping.
-        .target(name: "TerminalKit", dependencies: ["TableKit"]),
+        .target(name: "TerminalKit", dependencies: ["HostOS", "TableKit"]),
         // The harness's own locks, hidden from Thread Sanitizer so that only the app's order its threads.
         .target(name: "UnseenSync"),
+        // The harness's one lock type (`Locked`), hidden from Thread Sanitizer unless it says otherwise.
+        .target(name: "HarnessSync", dependencies: ["UnseenSync"]),
+        // What the harness asks of the host OS (threads, files, signals, the terminal, processes): the one module that
+        // imports Glibc, a file per concern.
+        .target(name: "HostOS"),
         // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
-        .target(name: "LessonSupport", dependencies: ["SlowNetwork", "TableKit"]),
+        .target(name: "LessonSupport", dependencies: ["HarnessSync", "SlowNetwork", "TableKit"]),
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
         .target(name: "WebImage", dependencies: ["SlowNetwork", "TableKit"]),
         // The harness: the story clock, the scenario runner, reports, timelines, the scoreboard.
         .target(
             name: "LessonKit",
             dependencies: [
-                "DispatchSeam", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam", "TerminalKit", "UnseenSync",
+                "DispatchSeam", "HarnessSync", "HostOS", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam",
+                "TerminalKit", "UnseenSync",
             ]),
         // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
         .target(
@@ -91,7 +97,8 @@ let package = Package(
         .executableTarget(
             name: "lessons",
             dependencies: [
-                "CourseSite", "LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork", "TableKit", "TerminalKit",
+                "CourseSite", "HarnessSync", "HostOS", "LessonKit", "LessonSupport", "LessonChecks", "SlowNetwork",
+                "TableKit", "TerminalKit",
             ]
                 + lessonTargets.map { .target(name: $0) }
         ),
@@ -99,11 +106,16 @@ let package = Package(
             name: "LessonChecks",
             // Exercises 8 and 9 are checked in their steps' worlds, which their stories own; exercise 9's
             // workbench also plays the learner's machine by hand, as step 9 is played.
-            dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"]
-                + stepStories.values.sorted().map { .target(name: $0) }),
+            dependencies: [
+                "HarnessSync", "HostOS", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit",
+            ] + stepStories.values.sorted().map { .target(name: $0) }),
     ] + stepStories.values.sorted().map {
         // A story: the step's code driven and watched from outside, told in the terminal.
-        .target(name: $0, dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit"])
+        .target(
+            name: $0,
+            dependencies: [
+                "HarnessSync", "HostOS", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit",
+            ])
     } + [
         .testTarget(
             name: "OperationLessonsTests",

@@ -1,9 +1,7 @@
 import Foundation
+import HarnessSync
+import HostOS
 import LessonKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The other things the tutorials do with operations, each run and measured
 /// on this machine: priorities, quality of service, waiting, `start()`,
@@ -30,7 +28,7 @@ struct QueueExperiments: Sendable {
         queue.maxConcurrentOperationCount = 1
         queue.isSuspended = true
         clock.watch(queue)
-        let order = Locked<[String]>([])
+        let order = Locked<[String]>([], .seen)
         var operations: [Operation] = []
         for (name, priority) in Self.priorities {
             let operation = BlockOperation {
@@ -71,8 +69,8 @@ struct QueueExperiments: Sendable {
         slow.qualityOfService = .background
         clock.watch(fast, slow)
         let start = ContinuousClock.now
-        let finishMs = Locked<[QualityOfService: [Double]]>([:])
-        let niceValues = Locked<[QualityOfService: Set<Int>]>([:])
+        let finishMs = Locked<[QualityOfService: [Double]]>([:], .seen)
+        let niceValues = Locked<[QualityOfService: Set<Int>]>([:], .seen)
         var operations: [Operation] = []
         for index in 0..<(operationsPerQueue * 2) {
             let queue = index % 2 == 0 ? fast : slow
@@ -101,14 +99,9 @@ struct QueueExperiments: Sendable {
             userInteractiveNice: nice[.userInteractive] ?? [], backgroundNice: nice[.background] ?? [])
     }
 
-    /// The calling thread's nice value. POSIX makes it a process's, but on
-    /// Linux each thread has its own, and `getpriority` for "this process"
-    /// (who = 0) answers for the calling thread.
+    /// The calling thread's nice value (POSIX makes it a process's; on Linux each thread has its own).
     static func niceOfCurrentThread() -> Int? {
-        errno = 0
-        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        // -1 is a nice value too: only errno tells it from a failure.
-        return nice == -1 && errno != 0 ? nil : Int(nice)
+        HostThread.niceValue()
     }
 
     /// A fixed amount of arithmetic: the same work whoever gets the CPU.
@@ -146,7 +139,7 @@ struct QueueExperiments: Sendable {
         // The queue letting go is heard through the Dispatch seam: its work is the story's turns'.
         clock.watchDispatchWork()
         let queue = OperationQueue()
-        let ran = Locked(0)
+        let ran = Locked(0, .seen)
         clock.storyTurn {
             for _ in 0..<rounds {
                 let operation = BlockOperation {}
@@ -162,7 +155,7 @@ struct QueueExperiments: Sendable {
         let late = BlockOperation {}
         clock.storyTurn { queue.addOperation(late) }
         await clock.waitUntilEmpty(queue)
-        let lateRan = Locked(false)
+        let lateRan = Locked(false, .seen)
         late.completionBlock = { lateRan.withLock { $0 = true } }
         await completionBlocksAlreadyDueHaveRun(on: queue)
         return LateCompletion(
@@ -193,7 +186,7 @@ struct QueueExperiments: Sendable {
     /// until they are all done — so never call it on the main queue. Here it
     /// is called on a background thread, and we measure how long it blocked.
     func addOperationsAndWait() async -> Waiting {
-        let waiting = Locked<Waiting?>(nil)
+        let waiting = Locked<Waiting?>(nil, .seen)
         // The story waits on the clock while the thread it started waits for the operations.
         _ = await clock.wait { fire in
             Thread.detachNewThread {
@@ -235,10 +228,10 @@ struct QueueExperiments: Sendable {
     /// `start()` called directly, without a queue: the operation runs right
     /// there, on the calling thread, and `start()` returns when it is done.
     func startDirectly() -> DirectStart {
-        let callerThread = pthread_self()
-        let ranOn = Locked<(thread: pthread_t, lane: String)?>(nil)
+        let callerThread = HostThread.currentID
+        let ranOn = Locked<(thread: UInt, lane: String)?>(nil, .seen)
         let operation = BlockOperation {
-            ranOn.withLock { $0 = (pthread_self(), self.trace.currentLane()) }
+            ranOn.withLock { $0 = (HostThread.currentID, self.trace.currentLane()) }
             self.trace.span("started directly") { self.clock.sleep(seconds: 0.1) }
         }
         // The calling thread waits on the clock through the operation it runs: the story lets the time go meanwhile.
@@ -248,7 +241,7 @@ struct QueueExperiments: Sendable {
         let finishedWhenStartReturned = operation.isFinished
         return DirectStart(
             callerLane: trace.currentLane(), operationLane: ranOn.current?.lane ?? "nowhere",
-            ranOnCallingThread: ranOn.current.map { pthread_equal(callerThread, $0.thread) != 0 } ?? false,
+            ranOnCallingThread: ranOn.current.map { callerThread == $0.thread } ?? false,
             finishedWhenStartReturned: finishedWhenStartReturned)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import LessonKit
 import LessonSupport
 import SlowNetwork
@@ -93,7 +94,7 @@ public struct UpdateWorld: Sendable {
 
 /// Whoever waits for the log to reach some state, told at each new line.
 private final class LineWaiters: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var waiting: [(holds: () -> Bool, fire: @Sendable () -> Void)] = []
 
     /// Calls `fire` once `holds` is true: now, or after the line that makes it so.

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import SlowNetwork
 
 /// The app's random numbers, the tutorials' `arc4random_uniform`: pass it to
@@ -17,9 +18,8 @@ public struct RandomSource: RandomNumberGenerator, Sendable {
         shared.next()
     }
 
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
     private final class Shared: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Locked(.seen)
         private var generator: SeededGenerator
         private let onDraw: @Sendable () -> Void
 

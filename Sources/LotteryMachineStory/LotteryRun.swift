@@ -1,7 +1,7 @@
 import Foundation
+import HarnessSync
 import LessonKit
 import LessonSupport
-import Synchronization
 import TableKit
 
 /// What to play, from the command line.
@@ -94,7 +94,7 @@ struct Press {
 final class LotteryRun: Sendable {
     let plan: LotteryPlan
     let run: CustomLessonRun
-    private let quitRequested = Mutex(false)
+    private let quitRequested = Locked(false, .seen)
     /// A q pressed while a script plays: ends the wait under way.
     private let quit = Trigger()
 
@@ -250,7 +250,7 @@ final class LotteryRun: Sendable {
 
 /// Something that happens once (a q pressed), and whoever waits for it.
 final class Trigger: Sendable {
-    private let state = Mutex<(fired: Bool, waiting: [@Sendable () -> Void])>((false, []))
+    private let state = Locked<(fired: Bool, waiting: [@Sendable () -> Void])>((false, []), .seen)
 
     func fire() {
         let waiting = state.withLock { state in

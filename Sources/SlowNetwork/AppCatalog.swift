@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// One row of the app catalog, as the tutorials' `apps.plist` has it.
 ///
@@ -54,25 +51,26 @@ public struct AppCatalog: Sendable {
     /// what it is before anything is read (reading a FIFO would wait for a
     /// writer for ever, reading `/dev/zero` would never end).
     public static func read(_ url: URL) throws(CatalogError) -> Data {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw CatalogError(file: url, problem: "cannot be read (\(String(cString: strerror(errno))))")
+        let info: (kind: HostFiles.Kind, bytes: Int)
+        switch HostFiles.status(of: url.path) {
+        case .success(let status): info = status
+        case .failure(let error): throw CatalogError(file: url, problem: "cannot be read (\(error))")
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw CatalogError(file: url, problem: "is a folder, not a catalog file")
-        case S_IFIFO: throw CatalogError(file: url, problem: "is a FIFO (a named pipe), not a catalog file")
-        case S_IFCHR, S_IFBLK: throw CatalogError(file: url, problem: "is a device, not a catalog file")
-        default: throw CatalogError(file: url, problem: "is not a regular file")
+        switch info.kind {
+        case .regular: break
+        case .folder: throw CatalogError(file: url, problem: "is a folder, not a catalog file")
+        case .fifo: throw CatalogError(file: url, problem: "is a FIFO (a named pipe), not a catalog file")
+        case .device: throw CatalogError(file: url, problem: "is a device, not a catalog file")
+        case .link, .socket, .other: throw CatalogError(file: url, problem: "is not a regular file")
         }
-        guard info.st_size <= maxBytes else {
+        guard info.bytes <= maxBytes else {
             throw CatalogError(
                 file: url,
-                problem: "is \(megabytes(Int(info.st_size))); a catalog may be at most \(megabytes(maxBytes)) "
+                problem: "is \(megabytes(info.bytes)); a catalog may be at most \(megabytes(maxBytes)) "
                     + "(a million rows take about 90 MB)")
         }
-        guard access(url.path, R_OK) == 0 else {
-            throw CatalogError(file: url, problem: "cannot be read (\(String(cString: strerror(errno))))")
+        if let error = HostFiles.whyUnreadable(url.path) {
+            throw CatalogError(file: url, problem: "cannot be read (\(error))")
         }
         do {
             return try Data(contentsOf: url)

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 extension SlowNetwork {
     /// Fetches `url` the Swift-concurrency way, `URLSession.data(for:)`'s
@@ -51,8 +52,7 @@ extension SlowNetwork {
 /// the caller's cancellation, whichever comes first; the other finds it
 /// given. `NetworkError.cancelled` reaches the caller as `CancellationError`.
 private final class PendingAnswer<Value: Sendable>: @unchecked Sendable {
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var continuation: CheckedContinuation<Value, any Error>?
     private var answer: Result<Value, NetworkError>?
     /// Called once with the answer, before the caller resumes (the log and

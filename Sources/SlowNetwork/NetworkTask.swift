@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 /// A fetch that blocks no thread, as `URLSession`'s data tasks do: the body
 /// arrives in chunks over the request's time, each reported to `progress`,
@@ -10,7 +11,7 @@ public final class NetworkTask: @unchecked Sendable {
     static let chunks = 4
 
     public let url: URL
-    private let lock = NSLock()
+    private let lock = Locked()
     private var hasEnded = false
     private var wasCancelled = false
     /// The clock's count of this fetch in flight (`NetworkClock.startTask`), once taken.
@@ -25,12 +26,12 @@ public final class NetworkTask: @unchecked Sendable {
         self.end = end
     }
 
-    public var isCancelled: Bool { lock.withUnseenLock { wasCancelled } }
+    public var isCancelled: Bool { lock.withLock { wasCancelled } }
 
     /// Stops the fetch. Its completion is called once, with `.cancelled`, if
     /// it had not ended already.
     public func cancel() {
-        let ending = lock.withUnseenLock { () -> (ends: Bool, token: Int?) in
+        let ending = lock.withLock { () -> (ends: Bool, token: Int?) in
             guard !hasEnded else { return (false, nil) }
             hasEnded = true
             wasCancelled = true
@@ -41,7 +42,7 @@ public final class NetworkTask: @unchecked Sendable {
 
     /// Ends the fetch with `outcome`, on the delivery queue, unless it has ended already.
     func finish(_ outcome: Result<Data, NetworkError>) {
-        let ending = lock.withUnseenLock { () -> (ends: Bool, token: Int?) in
+        let ending = lock.withLock { () -> (ends: Bool, token: Int?) in
             guard !hasEnded else { return (false, nil) }
             hasEnded = true
             return (true, clockToken)
@@ -52,14 +53,14 @@ public final class NetworkTask: @unchecked Sendable {
     /// Keeps the clock's count of the fetch, to end with it; false if the
     /// fetch has ended already (its end found no count to end).
     func keep(_ token: Int) -> Bool {
-        lock.withUnseenLock {
+        lock.withLock {
             if !hasEnded { clockToken = token }
             return !hasEnded
         }
     }
 
     /// Whether a piece of the body may still be reported.
-    var isRunning: Bool { lock.withUnseenLock { !hasEnded } }
+    var isRunning: Bool { lock.withLock { !hasEnded } }
 }
 
 extension SlowNetwork {

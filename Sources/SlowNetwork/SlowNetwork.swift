@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import UnseenSync
 
 /// An in-process "internet" serving the icons, slowly, deterministically, and
@@ -9,21 +10,19 @@ import UnseenSync
 /// Every time it keeps is its clock's (`NetworkClock`): in a scenario, story
 /// time, so a request's start, end and outcome are the same in every run.
 ///
-/// Its state is guarded by an `NSLock` rather than Synchronization's `Mutex`,
-/// taken with `withUnseenLock`: Thread Sanitizer neither sees the lock (it
-/// would order the app's threads that ask the network, and hide their races)
-/// nor reports what is read and written under it.
+/// Its locks are hidden from Thread Sanitizer (`Locked`): the app's threads
+/// ask the network, and the main queue reads its log.
 public final class SlowNetwork: @unchecked Sendable {
     public let conditions: NetworkConditions
     public let clock: any NetworkClock
     /// Where `fetch` reports: one serial queue, as a session's delegate queue.
     let deliveryQueue = DispatchQueue(label: "SlowNetwork delivery")
     private let isMainQueue: @Sendable () -> Bool
-    private let lock = NSLock()
+    private let lock = Locked()
     private var state: State
     /// Rules added while the scenario plays (`addRule`), before the conditions' own.
     /// A lock of their own: they are read under `lock` too.
-    private let addedRulesLock = NSLock()
+    private let addedRulesLock = Locked()
     private var addedRules: [URLRule] = []
 
     private struct State {
@@ -55,13 +54,13 @@ public final class SlowNetwork: @unchecked Sendable {
         self.state = State(offline: conditions.offline)
     }
 
-    public var isOffline: Bool { lock.withUnseenLock { state.offline } }
+    public var isOffline: Bool { lock.withLock { state.offline } }
 
     /// Takes over the requests of the app's earlier processes (a relaunch
     /// starts a new one on the same network): they stay in the log, and a
     /// URL's next request is its next attempt. Called before any request.
     public func carryOver(_ requests: [Request]) {
-        lock.withUnseenLock {
+        lock.withLock {
             state.log = RequestLog(requests: requests)
             for request in requests { _ = attempt(of: request.url, at: .milliseconds(request.startMs)) }
         }
@@ -70,26 +69,26 @@ public final class SlowNetwork: @unchecked Sendable {
     /// Pulls the plug (or plugs it back in). Requests in flight when the plug is
     /// pulled fail when they would have finished.
     public func setOffline(_ offline: Bool) {
-        lock.withUnseenLock { state.offline = offline }
+        lock.withLock { state.offline = offline }
     }
 
     /// From now on, requests for the rule's URLs behave as it says.
     public func addRule(_ rule: URLRule) {
-        addedRulesLock.withUnseenLock { addedRules.insert(rule, at: 0) }
+        addedRulesLock.withLock { addedRules.insert(rule, at: 0) }
     }
 
     private func behavior(for key: String) -> URLRule.Behavior? {
-        (addedRulesLock.withUnseenLock { addedRules } + conditions.rules).first { $0.matches(key) }?.behavior
+        (addedRulesLock.withLock { addedRules } + conditions.rules).first { $0.matches(key) }?.behavior
     }
 
     /// A copy of the request log as it is now.
-    public var log: RequestLog { lock.withUnseenLock { state.log } }
+    public var log: RequestLog { lock.withLock { state.log } }
 
     /// The log's headline counts as they are now, kept up to date as requests
     /// start and end: what a status line drawn every frame needs, without
     /// copying the log.
     public var counts: NetworkCounts {
-        lock.withUnseenLock {
+        lock.withLock {
             NetworkCounts(
                 requests: state.log.count, uniqueURLs: state.log.uniqueURLs,
                 duplicateRequests: state.log.duplicateRequests, inFlight: state.log.inFlight)
@@ -99,7 +98,7 @@ public final class SlowNetwork: @unchecked Sendable {
     /// Ends the scenario's network: sleeping requests wake and fail, later ones
     /// fail at once. Work left running by a lesson cannot outlive its scenario.
     public func shutdown() {
-        lock.withUnseenLock { state.isShutDown = true }
+        lock.withLock { state.isShutDown = true }
         clock.shutDown()
     }
 
@@ -146,7 +145,7 @@ public final class SlowNetwork: @unchecked Sendable {
     /// Logs a request starting at `start` and plans it.
     func begin(_ key: String, at start: StoryTime, thread: String) -> Begun {
         let behavior = self.behavior(for: key)
-        let (id, plan) = lock.withUnseenLock { () -> (Int, Plan) in
+        let (id, plan) = lock.withLock { () -> (Int, Plan) in
             let attempt = self.attempt(of: key, at: start)
             var plan = self.plan(for: key, attempt: attempt, behavior: behavior, offline: state.offline)
             if state.isShutDown { plan.failure = .shutDown }
@@ -237,7 +236,7 @@ public final class SlowNetwork: @unchecked Sendable {
     }
 
     func end(_ id: Int, outcome: Request.Outcome, bytes: Int, error: String? = nil) {
-        lock.withUnseenLock {
+        lock.withLock {
             // Read the clock under the lock, as `begin` does, so the order of
             // starts and ends in the log is the order the live counts saw.
             let end = clock.now

@@ -3,8 +3,9 @@ import UnseenSync
 
 extension NSLocking {
     /// `withLock`, with the lock and what `body` reads and writes hidden from
-    /// Thread Sanitizer: a lock of the harness's that the app's threads take
-    /// must not order them (docs/architecture.md, "The race run").
+    /// Thread Sanitizer, as `Locked` hides its own: for a lock that is also a
+    /// condition (the story clock's `NSCondition`), which `Locked` is not
+    /// (docs/architecture.md, "The race run").
     package func withUnseenLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         unseen_begin()
         defer { unseen_end() }

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 /// The labels and buttons made while a screen is being made, in the order
 /// they were made: how the harness finds a screen's views without looking
@@ -11,7 +12,7 @@ public final class ViewsMade: @unchecked Sendable {
     public private(set) var labels: [Label] = []
     public private(set) var buttons: [Button] = []
 
-    private static let lock = NSLock()
+    private static let lock = Locked(.seen)
     nonisolated(unsafe) private static var collecting: ViewsMade?
 
     /// Makes something (a screen) and returns it with the views made meanwhile.

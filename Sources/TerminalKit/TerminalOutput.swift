@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// What the place a stream goes to can show: how many columns a line may
 /// take, whether the screen can be redrawn in place, whether colours are wanted.
@@ -12,8 +9,8 @@ import Foundation
 /// it reads). `TERM=dumb` is a terminal that cannot move its cursor or colour
 /// text; `NO_COLOR` (no-color.org) asks for no colour, anywhere.
 public struct TerminalOutput: Sendable, Equatable {
-    public static var standardOutput: TerminalOutput { TerminalOutput(descriptor: STDOUT_FILENO) }
-    public static var standardError: TerminalOutput { TerminalOutput(descriptor: STDERR_FILENO) }
+    public static var standardOutput: TerminalOutput { TerminalOutput(descriptor: HostDescriptor.standardOutput) }
+    public static var standardError: TerminalOutput { TerminalOutput(descriptor: HostDescriptor.standardError) }
 
     public let isTerminal: Bool
     /// The columns a line may take; nil: any length (a file or a pipe).
@@ -35,9 +32,8 @@ public struct TerminalOutput: Sendable, Equatable {
     }
 
     public init(descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let isTerminal = isatty(descriptor) == 1
-        var size = winsize()
-        let measured = isTerminal && ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
-        self.init(isTerminal: isTerminal, terminalColumns: measured ? Int(size.ws_col) : nil, environment: environment)
+        let isTerminal = HostTerminal.isTerminal(descriptor)
+        let columns = isTerminal ? HostTerminal.size(of: descriptor)?.columns : nil
+        self.init(isTerminal: isTerminal, terminalColumns: columns.flatMap { $0 > 0 ? $0 : nil }, environment: environment)
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
+import HostOS
 import TableKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Draws the simulated table in a terminal: each visible row with its icon in
 /// 24-bit colour (two pixels per character with "▀"), its title, and a mark the
@@ -60,9 +57,8 @@ public struct TerminalScreen: Sendable {
     public static var standardOutputIsTerminal: Bool { TerminalOutput.standardOutput.drawsInPlace }
 
     public static func terminalSize() -> (lines: Int, columns: Int) {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return (24, 80) }
-        return (Int(size.ws_row), Int(size.ws_col))
+        guard let size = HostTerminal.size(of: HostDescriptor.standardOutput), size.rows > 0 else { return (24, 80) }
+        return (size.rows, size.columns)
     }
 
     /// The whole screen: a header, the rows, and the status lines (an entry

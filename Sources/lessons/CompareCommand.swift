@@ -1,11 +1,8 @@
 import Foundation
+import HarnessSync
 import LessonKit
 import TableKit
 import TerminalKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `lessons compare N` (also `lessons run N --compare`): step N and the step
 /// before it play one scenario at the same time, on one story clock, and end
@@ -195,8 +192,7 @@ final class SideRun: @unchecked Sendable {
     let reader = FrameStream.Reader()
     private let child: RunningChild
     private let caches: URL
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var finished: ChildProcess.Finished?
 
     init(entry: LessonEntry, executable: URL, flags: [String]) throws {

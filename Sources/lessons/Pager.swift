@@ -1,10 +1,7 @@
 import Foundation
+import HostOS
 import LessonKit
 import TableKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Output longer than the screen, on a terminal, through the learner's pager
 /// as git pages it: `$PAGER` (empty: none), else `less -R` when installed.
@@ -25,7 +22,8 @@ enum Pager {
 
     /// Prints `text` (its lines already fitted to the terminal), through the pager when it pages.
     static func show(_ text: String) {
-        guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1, let command = command(),
+        guard HostTerminal.isTerminal(HostDescriptor.standardOutput), HostTerminal.isTerminal(HostDescriptor.standardInput),
+            let command = command(),
             text.split(separator: "\n", omittingEmptySubsequences: false).count >= screenLines
         else {
             sayAsIs(text)
@@ -38,9 +36,7 @@ enum Pager {
 
     /// The terminal's height; 0 when it cannot be told (then anything pages).
     private static var screenLines: Int {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
-        return Int(size.ws_row)
+        HostTerminal.size(of: HostDescriptor.standardOutput)?.rows ?? 0
     }
 
     /// Execs `sh -c command` with the text on its standard input; returns only when that fails.
@@ -48,18 +44,14 @@ enum Pager {
         // A file gone from its folder but open: the pager reads all of it, and nothing is left behind.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lessons-page-\(UUID().uuidString)")
         guard (try? Data((text + "\n").utf8).write(to: file)) != nil else { return }
-        let descriptor = open(file.path, O_RDONLY)
-        unlink(file.path)
-        guard descriptor >= 0 else { return }
-        let terminal = dup(STDIN_FILENO)
-        dup2(descriptor, STDIN_FILENO)
-        close(descriptor)
-        for number in ChildProcess.endingSignals { signal(number, SIG_DFL) }
-        let argv = ["/bin/sh", "-c", command]
-        var cArguments = argv.map { strdup($0) } + [nil]
-        execv(argv[0], &cArguments)
+        let descriptor = HostDescriptor.openForReading(file.path)
+        HostFiles.remove(file.path)
+        guard let descriptor else { return }
+        let terminal = HostDescriptor.duplicate(HostDescriptor.standardInput)
+        HostDescriptor.move(descriptor, onto: HostDescriptor.standardInput)
+        HostSignals.resetToDefault(ChildProcess.endingSignals)
+        _ = HostProcess.replace(with: "/bin/sh", arguments: ["/bin/sh", "-c", command])
         // Not started: the keyboard back where it was.
-        dup2(terminal, STDIN_FILENO)
-        close(terminal)
+        HostDescriptor.move(terminal, onto: HostDescriptor.standardInput)
     }
 }

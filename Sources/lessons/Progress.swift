@@ -1,6 +1,6 @@
 import Foundation
+import HarnessSync
 import LessonKit
-import Synchronization
 import TableKit
 import TerminalKit
 
@@ -12,8 +12,7 @@ import TerminalKit
 final class Progress: @unchecked Sendable {
     private let total: Int
     private let terminal = TerminalOutput.standardError
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var done = 0
     private var line = ""
     private var since = ContinuousClock.now
@@ -77,8 +76,8 @@ final class Progress: @unchecked Sendable {
 
 /// Runs `count` jobs, at most `jobs` at a time, and returns their results in order.
 func runConcurrently<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let results = Mutex([T?](repeating: nil, count: count))
-    let next = Mutex(0)
+    let results = Locked([T?](repeating: nil, count: count), .seen)
+    let next = Locked(0, .seen)
     DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
         while true {
             let index = next.withLock { value -> Int in

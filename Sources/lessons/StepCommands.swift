@@ -1,9 +1,6 @@
 import Foundation
+import HostOS
 import LessonKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `lessons` or `lessons list`: every step, what it fixes, how to run and read it.
 enum ListCommand: LessonsCommand {
@@ -118,10 +115,8 @@ enum RunCommand: LessonsCommand {
         }
         if !flags.contains(where: { ["--help", "-h"].contains($0) }) { try? workspace?.played(step: entry.number) }
         // The step handles its own signals: none of ours stays ignored across exec.
-        for number in ChildProcess.endingSignals { signal(number, SIG_DFL) }
-        let argv = [executable] + flags
-        var cArguments = argv.map { strdup($0) } + [nil]
-        execv(executable, &cArguments)
-        throw ChildProcessError("cannot start \(executable): \(String(cString: strerror(errno)))")
+        HostSignals.resetToDefault(ChildProcess.endingSignals)
+        let error = HostProcess.replace(with: executable, arguments: [executable] + flags)
+        throw ChildProcessError("cannot start \(executable): \(error)")
     }
 }

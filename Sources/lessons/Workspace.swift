@@ -1,7 +1,7 @@
 import Foundation
+import HarnessSync
 import LessonChecks
 import LessonKit
-import Synchronization
 
 /// The package folder as the exercises see it: the workbench, the code the
 /// exercises start from, and the learner's progress and backups in
@@ -227,7 +227,7 @@ struct Workspace {
 
     /// How deep this process is in `locked`, and the lock file's descriptor
     /// while it is: a command holding the lock may call code that takes it.
-    private static let held = Mutex((depth: 0, descriptor: Int32(-1)))
+    private static let held = Locked((depth: 0, descriptor: Int32(-1)), .seen)
 
     /// Runs `body` holding `.operationlessons/lock` (`flock`, let go however
     /// the process ends), so that two commands never change the workbench or

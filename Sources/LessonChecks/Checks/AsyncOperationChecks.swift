@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import LessonKit
 import SlowNetwork
 
@@ -189,7 +190,7 @@ public enum AsyncOperationChecks {
 
     /// Records, from any thread.
     final class Record: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Locked(.seen)
         private var play = Play()
 
         func update(_ change: (inout Play) -> Void) { lock.withLock { change(&play) } }

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import LessonKit
 
 /// The watchdog of one run of the workbench, and what it says when it stops one.
@@ -28,8 +29,7 @@ public final class CheckWatch: @unchecked Sendable {
     }
 
     public let watchdog: Watchdog
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     /// The scenario playing and since when, and the start of a line not ended yet.
     private var scenario: Scenario?
     private var since = ContinuousClock.now

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// What the compiler and a crashed or stuck workbench wrote, cut down to what
 /// a learner reads: each compiler message once, and of a backtrace (dozens
@@ -206,14 +203,6 @@ public enum WorkbenchDiagnostics {
     }
 
     public static func signalName(_ signal: Int32) -> String {
-        switch signal {
-        case SIGSEGV: ", SIGSEGV"
-        case SIGBUS: ", SIGBUS"
-        case SIGABRT: ", SIGABRT"
-        case SIGILL: ", SIGILL"
-        case SIGTRAP: ", SIGTRAP"
-        case SIGKILL: ", SIGKILL"
-        default: ""
-        }
+        HostSignals.crashName(of: signal).map { ", \($0)" } ?? ""
     }
 }

@@ -1,10 +1,7 @@
 import DispatchSeam
 import Foundation
+import HostOS
 import SlowNetwork
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A relaunch is a new process, as on a phone: the process that plays the
 /// story replaces itself (`execv` of its own executable, same arguments, same
@@ -52,8 +49,8 @@ public struct CarriedLaunch: Codable, Sendable {
             throw CarriedLaunchError(message: "\(fileVariable) names \(path), which no relaunch wrote")
         }
         defer {
-            unlink(path)
-            unsetenv(fileVariable)
+            HostFiles.remove(path)
+            HostProcess.removeFromEnvironment(fileVariable)
         }
         do {
             return try JSONDecoder().decode(CarriedLaunch.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
@@ -73,22 +70,20 @@ public struct CarriedLaunch: Codable, Sendable {
         }
         let launch = seam_launch_number() + 1
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "\(Self.filePrefix)\(getpid())-\(launch).json")
+            "\(Self.filePrefix)\(HostProcess.id)-\(launch).json")
         do {
             try JSONEncoder().encode(self).write(to: file)
         } catch {
             return "cannot write what the relaunch carries to \(file.path): \(error.localizedDescription)"
         }
-        setenv(SEAM_LAUNCH_VARIABLE, "\(launch)", 1)
-        setenv(Self.fileVariable, file.path, 1)
+        HostProcess.setEnvironment(SEAM_LAUNCH_VARIABLE, to: "\(launch)")
+        HostProcess.setEnvironment(Self.fileVariable, to: file.path)
         // A terminal in raw mode stays raw across: the new process puts back the modes the first one found.
         RawTerminal.handSavedModesOn()
-        let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
         // What the app printed and stdio still holds (`print` to a pipe is buffered) goes out before the process ends.
-        fflush(nil)
-        execv("/proc/self/exe", arguments)
-        let problem = String(cString: strerror(errno))
-        unlink(file.path)
+        HostProcess.flushStandardIO()
+        let problem = HostProcess.replace(with: "/proc/self/exe", arguments: CommandLine.arguments)
+        HostFiles.remove(file.path)
         return "cannot start the app's new process for the relaunch: \(problem)"
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
+import HostOS
 import SlowNetwork
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A private copy of a `--catalog` file, for the length of one run.
 ///
@@ -24,7 +21,7 @@ struct CatalogSnapshot {
         let entries = try AppCatalog.entries(in: data, file: file)
         Self.removeAbandonedCopies()
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "\(Self.prefix)\(getpid())-\(UUID().uuidString).plist")
+            "\(Self.prefix)\(HostProcess.id)-\(UUID().uuidString).plist")
         do {
             try data.write(to: copy)
             ExitCleanup.removeOnExit(copy.path)
@@ -60,7 +57,7 @@ struct CatalogSnapshot {
             let abandoned: Bool
             if let owner = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }) {
                 // EPERM: another user's run, still going.
-                abandoned = kill(owner, 0) == -1 && errno == ESRCH
+                abandoned = HostProcess.isGone(owner)
             } else {
                 let modified = (try? copy.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
                 abandoned = modified.map { Date().timeIntervalSince($0) > 24 * 3600 } ?? false

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// A file the user names for a lesson to write (`--timeline FILE.svg`): a new
 /// regular file, or a regular file written over in place, and nothing else.
@@ -17,73 +14,45 @@ public enum OutputFile {
     /// Why `path` cannot be written, or nil when it can: checked before a run,
     /// so the learner does not wait for a run whose picture has nowhere to go.
     public static func problem(at path: String) -> String? {
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            if let kind = notARegularFile(info.st_mode, path: path) { return kind }
-            return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno))
+        switch HostFiles.kind(of: path) {
+        case .success(let kind):
+            if let kind = notARegularFile(kind, path: path) { return kind }
+            return HostFiles.whyUnwritable(path)?.description
+        case .failure(let error) where !error.isNoSuchFile:
+            return error.description
+        case .failure:
+            break
         }
-        guard errno == ENOENT else { return String(cString: strerror(errno)) }
         let folder = (path as NSString).deletingLastPathComponent
         let parent = folder.isEmpty ? "." : folder
-        var parentInfo = stat()
-        guard stat(parent, &parentInfo) == 0, parentInfo.st_mode & S_IFMT == S_IFDIR else {
+        guard case .success(let status) = HostFiles.status(of: parent), status.kind == .folder else {
             return "the folder \(parent) does not exist"
         }
-        return access(parent, W_OK) == 0 ? nil : "cannot make a file in \(parent): \(String(cString: strerror(errno)))"
+        return HostFiles.whyUnwritable(parent).map { "cannot make a file in \(parent): \($0)" }
     }
 
     /// Writes `text` to `path`.
     public static func write(_ text: String, to path: String) throws(OutputFileError) {
         if let problem = problem(at: path) { throw OutputFileError(path: path, problem: problem) }
-        // O_NOFOLLOW: a link made since the check is refused, not followed.
-        // O_NONBLOCK: a FIFO made since the check fails at once instead of
-        // waiting for a reader; on a regular file it changes nothing.
-        var descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if descriptor < 0 && errno == ENOENT {
-            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-        }
-        guard descriptor >= 0 else { throw OutputFileError(path: path, problem: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, notARegularFile(info.st_mode, path: path) == nil else {
-            close(descriptor)
+        switch HostFiles.writeInPlace(Array(text.utf8), to: path) {
+        case nil: return
+        case .notARegularFile?:
             throw OutputFileError(path: path, problem: "it changed into something that is not a regular file")
+        case .failed(let error)?:
+            throw OutputFileError(path: path, problem: error.description)
         }
-        let text = Array(text.utf8)
-        var bytes = text[...]
-        // Room for the whole text first: on a full disk the old file stays
-        // whole (put back to its length), instead of being cut where the space ran out.
-        var failure: String?
-        let reserved = posix_fallocate(descriptor, 0, off_t(text.count))
-        if reserved != 0 {
-            _ = ftruncate(descriptor, info.st_size)
-            failure = String(cString: strerror(reserved))
-        }
-        while failure == nil, !bytes.isEmpty {
-            let offset = off_t(text.count - bytes.count)
-            let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
-            if written > 0 {
-                bytes = bytes.dropFirst(written)
-            } else if !(written < 0 && errno == EINTR) {
-                failure = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
-            }
-        }
-        // The old text's tail, when it was longer.
-        if failure == nil && ftruncate(descriptor, off_t(text.count)) != 0 { failure = String(cString: strerror(errno)) }
-        // A full disk or a lost network share can show only when the file is closed.
-        if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
-        if let failure { throw OutputFileError(path: path, problem: failure) }
     }
 
-    private static func notARegularFile(_ mode: mode_t, path: String) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR:
+    private static func notARegularFile(_ kind: HostFiles.Kind, path: String) -> String? {
+        switch kind {
+        case .regular: nil
+        case .folder:
             "it is a folder; give a file name, such as \((path as NSString).appendingPathComponent("timeline.svg"))"
-        case S_IFLNK: "it is a symbolic link; give the file it points to, or a new name (the link is left alone)"
-        case S_IFIFO: "it is a FIFO (a named pipe), not a regular file"
-        case S_IFCHR, S_IFBLK: "it is a device, not a regular file"
-        case S_IFSOCK: "it is a socket, not a regular file"
-        default: "it is not a regular file"
+        case .link: "it is a symbolic link; give the file it points to, or a new name (the link is left alone)"
+        case .fifo: "it is a FIFO (a named pipe), not a regular file"
+        case .device: "it is a device, not a regular file"
+        case .socket: "it is a socket, not a regular file"
+        case .other: "it is not a regular file"
         }
     }
 }

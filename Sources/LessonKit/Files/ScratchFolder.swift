@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 /// Temporary folders that must not outlive the run that made them: a child's
 /// own Caches folder, a child's collected output, generated catalogs.
@@ -8,8 +9,7 @@ import Foundation
 /// signal handling (`ChildProcess.endChildrenOnSignals`), so an interrupted
 /// scoreboard leaves nothing in the temporary directory.
 public enum ScratchFolder {
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private static let lock = NSLock()
+    private static let lock = Locked(.seen)
     nonisolated(unsafe) private static var live: Set<String> = []
 
     /// A new, empty folder in the temporary directory, its name starting with `prefix`.

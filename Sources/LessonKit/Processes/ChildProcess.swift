@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 #if canImport(Glibc)
     import Glibc
@@ -143,8 +144,7 @@ public struct ChildProcess: Sendable {
     /// How far the thread reading a streamed output has got: a chunk it is
     /// still handing on, or any it took since the last look, is progress.
     final class StreamProgress: @unchecked Sendable {
-        // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-        private let lock = NSLock()
+        private let lock = Locked(.seen)
         private var chunks = 0
         private var handingOn = false
 
@@ -327,8 +327,7 @@ public final class RunningChild: @unchecked Sendable {
 /// A time limit for a child, which can be moved while it runs (a child that
 /// says it starts something long gets the time that thing needs).
 public final class Watchdog: @unchecked Sendable {
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     /// On `JobControl.now`: the time this program spends stopped by Ctrl-Z is no time the child ran.
     private var deadline: ContinuousClock.Instant
     /// Ask the child for a backtrace before stopping it (a Swift program).
@@ -364,8 +363,7 @@ enum LiveChildren {
         var ending = false
     }
 
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private static let lock = NSLock()
+    private static let lock = Locked(.seen)
     nonisolated(unsafe) private static var state = State()
     /// How long children get to end after SIGTERM or SIGINT before SIGKILL.
     static let grace = Duration.seconds(3)

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 #if canImport(Glibc)
     import Glibc
@@ -93,8 +94,7 @@ public enum JobControl {
         var hooks: [(before: @Sendable () -> Void, after: @Sendable () -> Void)] = []
     }
 
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private static let lock = NSLock()
+    private static let lock = Locked(.seen)
     nonisolated(unsafe) private static var state = State()
     /// Kept for the life of the process; written once, at start-up.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
@@ -107,8 +107,7 @@ final class AwakeTime: @unchecked Sendable {
     static let tick = Duration.milliseconds(100)
     static let longestTick = Duration.seconds(1)
 
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var awake: ContinuousClock.Instant
     private var lastTick: ContinuousClock.Instant
 

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The machine's processes as `/proc` tells them, read at one moment: who
 /// started whom, whatever process group or session each put itself in.
 ///

@@ -1,10 +1,9 @@
 import Foundation
+import HarnessSync
+import HostOS
 import TableKit
 import TerminalKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Standard output or standard error, written so that a failure is never lost.
 ///
@@ -14,8 +13,8 @@ import TerminalKit
 /// `write(2)` at once, the first failure is kept, and the program's exit
 /// status says so (`StandardStreams.exitStatus`).
 public struct StandardStream: Sendable {
-    public static let output = StandardStream(descriptor: STDOUT_FILENO, name: "standard output")
-    public static let error = StandardStream(descriptor: STDERR_FILENO, name: "standard error")
+    public static let output = StandardStream(descriptor: HostDescriptor.standardOutput, name: "standard output")
+    public static let error = StandardStream(descriptor: HostDescriptor.standardError, name: "standard error")
 
     let descriptor: Int32
     public let name: String
@@ -39,24 +38,9 @@ public struct StandardStream: Sendable {
             StandardStreams.withState { $0.failures[descriptor] = "it is closed" }
             return false
         }
-        var bytes = bytes[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                bytes = bytes.dropFirst(written)
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                // Someone made the descriptor non-blocking: wait until it takes more.
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&ready, 1, 1000)
-            } else {
-                let reason = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
-                StandardStreams.withState { $0.failures[descriptor] = $0.failures[descriptor] ?? reason }
-                return false
-            }
-        }
-        return true
+        guard let error = HostDescriptor.writeAll(bytes, to: descriptor) else { return true }
+        StandardStreams.withState { $0.failures[descriptor] = $0.failures[descriptor] ?? error.description }
+        return false
     }
 
     /// `text` and a newline.
@@ -98,8 +82,7 @@ public enum StandardStreams {
         var outputFailureSaid = false
     }
 
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private static let lock = NSLock()
+    private static let lock = Locked(.seen)
     nonisolated(unsafe) private static var state = State()
 
     fileprivate static func withState<Result>(_ body: (inout State) -> Result) -> Result {
@@ -115,23 +98,14 @@ public enum StandardStreams {
     /// `exec` (`lessons run` becomes the step), so a program started from here
     /// finds the stream closed as it was given, not a `/dev/null` that swallows its report.
     public static func checkAtStart() {
-        for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
-            if fcntl(descriptor, F_GETFD) == -1 {
+        for descriptor in [HostDescriptor.standardOutput, HostDescriptor.standardError] {
+            if !HostDescriptor.isOpen(descriptor) {
                 withState { _ = $0.closedAtStart.insert(descriptor) }
-                _ = open("/dev/null", O_RDWR | O_CLOEXEC)
-            } else if isTheRuntimes(descriptor) {
+                HostDescriptor.holdLowestFree()
+            } else if HostDescriptor.isAnonymous(descriptor) {
                 withState { _ = $0.closedAtStart.insert(descriptor) }
             }
         }
-    }
-
-    /// Whether the descriptor is an epoll, eventfd or timerfd: something this
-    /// program made for itself, not a stream a shell hands over. Linux gives
-    /// those "anonymous inodes" no file type at all.
-    private static func isTheRuntimes(_ descriptor: Int32) -> Bool {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return false }
-        return status.st_mode & S_IFMT == 0
     }
 
     /// The status to exit with: `status`, or 1 when a write to standard output

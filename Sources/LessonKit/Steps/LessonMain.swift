@@ -4,10 +4,6 @@ import SlowNetwork
 import TableKit
 import TerminalKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The whole of a lesson executable's `main.swift`:
 /// `exit(await LessonMain.run(AppsViewController.self))`: the same line in
 /// every image step; the step is the module the controller comes from.

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import TableKit
 
 /// A run's screen as a stream of JSON lines (`--frames`), for a program that
@@ -60,8 +61,7 @@ public enum FrameStream {
     /// The writing end, in the step's process: each frame its display is
     /// handed, then the run's end.
     public final class Writer: @unchecked Sendable {
-        // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-        private let lock = NSLock()
+        private let lock = Locked(.seen)
         /// Ids of the icons sent so far, by pixel fingerprint.
         private var sent: [Int: Int] = [:]
         private let write: @Sendable (String) -> Void
@@ -118,8 +118,7 @@ public enum FrameStream {
     /// The reading end: pieces of the stream as they come (on a reader thread),
     /// frames and the end as they are complete.
     public final class Reader: @unchecked Sendable {
-        // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-        private let lock = NSLock()
+        private let lock = Locked(.seen)
         private var pending = Data()
         private var images: [Int: Image] = [placeholderID: .placeholder]
         private var frames: [ScreenFrame] = []

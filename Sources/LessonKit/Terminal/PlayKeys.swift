@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 
 /// A key of `lessons play`: what the learner does to the table by hand.
 public enum PlayKey: String, CaseIterable, Codable, Sendable {
@@ -23,7 +24,7 @@ public enum PlayKey: String, CaseIterable, Codable, Sendable {
 /// Keys that pile up while a scroll is under way (a held key repeating) become
 /// one flick of three times their rows, as a thumb that keeps swiping does.
 public final class PlayKeys: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     /// Keys not yet played, in order; a replayed key waits for its story time, a live one is due at once.
     private var waiting: [(seconds: Double?, key: PlayKey)]
     private var isOffline: Bool

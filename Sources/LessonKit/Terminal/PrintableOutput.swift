@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import TerminalKit
 
 /// A child's output passed on to one of this program's streams as it comes,
@@ -9,8 +10,7 @@ import TerminalKit
 /// it so after the check.
 public final class PrintableOutput: @unchecked Sendable {
     private let stream: StandardStream
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var decoder = ScreenDecoder()
 
     public init(to stream: StandardStream = .output) {

@@ -1,10 +1,7 @@
 import DispatchSeam
 import Foundation
+import HostOS
 import TaskSeam
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The probes of `ToolchainContract`'s facts: each does what the seam relies
 /// on and looks for it in what the seam saw. They run as the harness's own
@@ -30,11 +27,11 @@ enum ToolchainProbes {
     }
 
     static func interceptorNames() -> ProbeResult {
-        guard dlsym(nil, "__tsan_init") != nil else {
+        guard HostProcess.address(of: "__tsan_init") != nil else {
             return .notHere("not a race build (race-built steps probe it at start)")
         }
-        let alias = dlsym(nil, "__interceptor_dispatch_async")
-        guard let alias, alias == dlsym(nil, "___interceptor_dispatch_async") else {
+        let alias = HostProcess.address(of: "__interceptor_dispatch_async")
+        guard let alias, alias == HostProcess.address(of: "___interceptor_dispatch_async") else {
             return .fails("__interceptor_dispatch_async is not the interceptor")
         }
         return .holds("__interceptor_ is ___interceptor_dispatch_async")
@@ -64,7 +61,7 @@ enum ToolchainProbes {
 
     static func atomicWriteRenames() -> ProbeResult {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "operationlessons-probe-\(getpid())-\(UUID().uuidString)")
+            "operationlessons-probe-\(HostProcess.id)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = seam_renames_seen()
         do {

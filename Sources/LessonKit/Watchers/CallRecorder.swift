@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import LessonSupport
 
 /// The calls an app makes into something the harness handed it (its log, its
@@ -6,7 +7,7 @@ import LessonSupport
 /// which lane. This is how the harness sees what an operation did, and in
 /// which order and where, without the operation measuring anything.
 ///
-/// Guarded by an `NSLock`: Thread Sanitizer on Linux does not see `Mutex`.
+/// Its lock is seen by Thread Sanitizer (`Locked`), as the trace's is.
 public final class CallRecorder<Value: Sendable>: @unchecked Sendable {
     public struct Call: Sendable {
         public let value: Value
@@ -16,7 +17,7 @@ public final class CallRecorder<Value: Sendable>: @unchecked Sendable {
     }
 
     private let trace: OperationTrace
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var calls: [Call] = []
 
     public init(trace: OperationTrace) {

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessSync
 import SlowNetwork
 import TableKit
 
@@ -10,13 +11,12 @@ import TableKit
 /// "which thread, in which order, how many at once?" rather than what a table
 /// showed. Thread-safe; one trace per run.
 ///
-/// Guarded by an `NSLock`, not Synchronization's `Mutex`: Thread Sanitizer on
-/// Linux does not see `Mutex` and reported the trace's own bookkeeping as a
-/// race in `.ci/run`'s TSan leg (as SlowNetwork explains).
+/// Its lock is seen by Thread Sanitizer (`Locked`): no race check plays these
+/// steps, and the TSan leg checks the trace's own bookkeeping.
 public final class OperationTrace: @unchecked Sendable {
     /// The run's story clock: every time on the trace is its.
     public let clock: SleepClock
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var state = State()
     private let lanes = ThreadLanes()
 

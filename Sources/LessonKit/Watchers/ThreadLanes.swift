@@ -1,15 +1,12 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HarnessSync
+import HostOS
 
 /// Names the threads that do work, for logs and timelines: "main queue", or
 /// "worker N" with N counted in the order threads first show up. Thread ids are
 /// long and meaningless; lanes that read 1, 2, 3 are what a learner can follow.
 public final class ThreadLanes: @unchecked Sendable {
-    // NSLock, not Mutex: Thread Sanitizer on Linux does not see Mutex.
-    private let lock = NSLock()
+    private let lock = Locked(.seen)
     private var numbers: [UInt: Int] = [:]
 
     public init() {}
@@ -17,7 +14,7 @@ public final class ThreadLanes: @unchecked Sendable {
     /// The calling thread's lane.
     public func current(onMainQueue: Bool) -> String {
         if onMainQueue { return "main queue" }
-        let thread = UInt(pthread_self())
+        let thread = HostThread.currentID
         let number = lock.withLock {
             if let known = numbers[thread] { return known }
             numbers[thread] = numbers.count + 1
