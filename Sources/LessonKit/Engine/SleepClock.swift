@@ -1,5 +1,6 @@
 import DispatchSeam
 import Foundation
+import HarnessSync
 import LessonSupport
 import SlowNetwork
 
@@ -588,16 +589,15 @@ extension Duration {
 }
 
 /// Resumes a continuation once, whoever asks first.
-private final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Bool, Never>?
+private final class Once: Sendable {
+    private let continuation: Locked<CheckedContinuation<Bool, Never>?>
 
     init(_ continuation: CheckedContinuation<Bool, Never>) {
-        self.continuation = continuation
+        self.continuation = Locked(continuation, .seen)
     }
 
     func resume(_ value: Bool) {
-        lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+        continuation.withLock { continuation in
             defer { continuation = nil }
             return continuation
         }?.resume(returning: value)
