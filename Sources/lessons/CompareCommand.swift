@@ -23,10 +23,8 @@ enum CompareCommand: LessonsCommand {
         """
         usage: lessons compare N [flags]   (the same: lessons run N --compare [flags])
           N                  \(LessonComparison.steps.map(String.init).joined(separator: ", ")): N beside the step \
-        before (10: 7)
-          --scenario NAME    both play it (default: step N's own; for step 2, standard;
-                             for step 3, its own, then standard, which shows its other fix;
-                             for step 7, memory-warning-mid-download)
+        before (\(LessonComparison.skips.joined(separator: ", ")))
+          --scenario NAME    both play it (default: step N's own; \(LessonComparison.otherScenarios.joined(separator: ";\n                     ")))
           --speed X          X story seconds per wall second (default 1)
           --pace, --no-pace  pace the story for a person or not (default: a terminal)
           --json             both reports as JSON: {"before": …, "after": …}
@@ -216,8 +214,8 @@ final class SideRun: @unchecked Sendable {
     var failure: String {
         guard let finished = lock.withLock({ finished }) else { return "is still running" }
         if let signal = finished.signal {
-            return "crashed (signal \(signal)), so there is no table: steps 3 and 4 write their cache from download "
-                + "threads at once, a race that crashes now and then; run the comparison again"
+            return "crashed (signal \(signal)), so there is no table: before step \(LessonCatalog.dataRaceFixedIn) the "
+                + "cache is written from download threads at once, a race that crashes now and then; run the comparison again"
         }
         if let problem = reader.brokenBecause { return "stopped: \(problem)" }
         let firstLine = finished.errors.split(separator: "\n").first.map(String.init) ?? "no report"

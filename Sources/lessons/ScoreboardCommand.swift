@@ -17,7 +17,8 @@ enum ScoreboardCommand: LessonsCommand {
           --jobs N         run N steps at once (default: 1; the figures are the same either way)
           --matrix         the bug matrix: each named bug, on the scenario that shows it, for every step
         Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache \
-        and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again, \
+        and a Caches folder of its own. A run that crashes (a step's racy dictionary, before step \
+        \(ImageListChecks.raceFixedIn)) is counted and run again, \
         up to five runs. On a terminal narrower than a table, the table is cut into parts that fit, one under the \
         other.
         """

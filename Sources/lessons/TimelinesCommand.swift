@@ -15,9 +15,9 @@ enum TimelinesCommand: LessonsCommand {
           --out DIR        where to write the pictures (default: .operationlessons/timelines in the package \
         folder, which git ignores; the committed ones: --out docs/timelines)
           --scenario NAME  play this script on every image-list step (default: as lessons compare N plays it)
-          --speed X        play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)
+          --speed X        play steps \(LessonCatalog.phrase(LessonCatalog.storySteps.map(\.number))), whose clock is the wall's, X times faster (default: 1)
           --seed N         the seed for jitter and faults (default: 1)
-        Writes DIR/NN-title.svg for each step, named after its lesson text; steps 2-7, 10 and 11 beside the
+        Writes DIR/NN-title.svg for each step, named after its lesson text; steps \(LessonCatalog.phrase(LessonComparison.steps)) beside the
         step before them, as lessons compare N --timeline draws them. Run `swift build` first.
         """
 
