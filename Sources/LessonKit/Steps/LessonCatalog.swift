@@ -135,6 +135,15 @@ public enum LessonCatalog {
         return parts.count < 2 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
     }
 
+    /// The step and the variant flag that play a controller, by its type's full name
+    /// (`String(reflecting:)`, "Lesson06SandboxCache.LastComponentNamesViewController"): the step's own controller
+    /// needs no flag. Nil for a type no step's target defines.
+    public static func launch(of controller: String) -> (entry: LessonEntry, flag: String?)? {
+        let parts = controller.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let entry = all.first(where: { $0.target == parts[0] }) else { return nil }
+        return (entry, entry.variants.first { $0.controller == parts[1] }?.flag)
+    }
+
     public static func entry(_ number: Int) -> LessonEntry? {
         all.first { $0.number == number }
     }

@@ -87,6 +87,18 @@ import Testing
         #expect(offeredCount == listedCount)
     }
 
+    /// A controller's full type name leads to the step that runs it and the flag that picks it: what a relaunch
+    /// needs to start the same app as a process of its own.
+    @Test func aControllerLeadsToItsStepAndFlag() throws {
+        let variant = try #require(LessonCatalog.launch(of: String(reflecting: NoCheckLotteryViewController.self)))
+        #expect(variant.entry.target == "Lesson09LotteryMachine" && variant.flag == "no-check")
+        for (number, controller) in ScoreboardRuns.controllers {
+            let own = try #require(LessonCatalog.launch(of: String(reflecting: controller)), "\(controller)")
+            #expect(own.entry.number == number && own.flag == nil, "\(controller)")
+        }
+        #expect(LessonCatalog.launch(of: "Workbench.AppsViewController") == nil)
+    }
+
     /// The manifest is the course: each step's text, and its comparison's step, exist.
     @Test func everyStepsTextAndComparisonExist() throws {
         for step in LessonCatalog.all {
