@@ -2,49 +2,61 @@
 import Foundation
 import PackageDescription
 
-/// One executable target per step. Each image step (1–7) is a self-contained
-/// copy of the step before it plus the fix the step teaches, so `diff -r`
-/// between two of them is the lesson; steps 8 and 9 are stories of their own
-/// (a software update, a lottery machine), built on the same queues, each told
-/// by a support library of its own (`stepStories`): the tour and the lottery
-/// run drive the step's code and watch it from outside. A step's code imports
-/// only `LessonSupport` (and `SlowNetwork`, `TableKit`); its `main.swift` hands
-/// it to the harness, or to its story. Add a new step here and in
-/// `LessonCatalog.swift`.
-let lessonTargets = [
-    "Lesson01SyncLoad",
-    "Lesson02AsyncPlaceholder",
-    "Lesson03ModelCache",
-    "Lesson04CacheDictionary",
-    "Lesson05OperationPool",
-    "Lesson06SandboxCache",
-    "Lesson07CustomOperation",
-    "Lesson08Dependencies",
-    "Lesson09LotteryMachine",
-    "Lesson10WebImage",
-    "Lesson11SwiftConcurrency",
-]
+/// The course: every step, exercise and variant, in one manifest that the runtime reads too
+/// (`LessonCatalog`, `ExerciseCatalog`). It is JSON because a manifest cannot import a module: Foundation reads
+/// JSON here and in the harness alike, where a Swift file would need a parser of its own in this one.
+/// SwiftPM caches this file's result by its own text: after an edit of the manifest that adds a target, a
+/// library or a variant, `swift package purge-cache` (`CourseManifestTests` says so when the two disagree).
+let course = CourseManifest.read()
 
-/// The steps that offer variants: controllers with one of the step's mistakes (`--naive-pool`…), kept in
-/// `Sources/Variants/<step>` and compiled into the step.
-let stepsWithVariants: Set<String> = [
-    "Lesson05OperationPool", "Lesson06SandboxCache", "Lesson07CustomOperation", "Lesson09LotteryMachine",
-    "Lesson10WebImage",
-]
+/// One executable target per step. Each image step (1–7) is a self-contained copy of the step before it plus the
+/// fix the step teaches, so `diff -r` between two of them is the lesson; steps 8 and 9 are stories of their own,
+/// each told by a support library of its own (a step's `story`). A step's code imports only `LessonSupport` (and
+/// `SlowNetwork`, `TableKit`); its `main.swift` hands it to the harness, or to its story.
+let lessonTargets = course.steps.map(\.target)
+/// The support libraries that tell a story of their own.
+let stories = Set(course.steps.compactMap(\.story)).sorted()
+/// The starting code of the exercises that do not start from a step's code, by the libraries it uses. The
+/// learner's workbench (`swift run lessons exercise N` fills it) is the package in `Workbench/`, built only by
+/// `lessons check`.
+let exerciseStarts = course.exercises.filter { start in !lessonTargets.contains(start.start) }
 
-/// The support libraries that tell steps 8 and 9, by the step that imports them.
-let stepStories = ["Lesson08Dependencies": "DependencyTour", "Lesson09LotteryMachine": "LotteryMachineStory"]
+/// What Package.swift reads of `Sources/LessonKit/Steps/course.json`.
+struct CourseManifest {
+    struct Step {
+        let target: String
+        let story: String?
+        let swift6: Bool
+        let libraries: [String]
+        let hasVariants: Bool
+    }
+    struct ExerciseStart {
+        let start: String
+        let libraries: [String]
+    }
+    let steps: [Step]
+    let exercises: [ExerciseStart]
 
-/// Steps built on the WebImage library rather than on their own download code (step 11 keeps its disk cache).
-let usesWebImage: Set<String> = ["Lesson10WebImage", "Lesson11SwiftConcurrency", "Exercise11Start"]
+    static let path = "Sources/LessonKit/Steps/course.json"
 
-/// Steps written for Swift 6: compiled in its language mode, with complete checking.
-let swift6Steps: Set<String> = ["Lesson11SwiftConcurrency"]
-
-/// The starting code of the exercises that do not start from the step before's code (8–10: the
-/// step is not an image list; 11: step 10's app already compiles in Swift 6 mode). The learner's workbench
-/// (`swift run lessons exercise N` fills it) is the package in `Workbench/`, built only by `lessons check`.
-let exerciseStartTargets = ["Exercise08Start", "Exercise09Start", "Exercise10Start", "Exercise11Start"]
+    static func read() -> CourseManifest {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(path)
+        guard let data = FileManager.default.contents(atPath: url.path),
+            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let steps = json["steps"] as? [[String: Any]], let exercises = json["exercises"] as? [[String: Any]]
+        else { fatalError("\(path) is missing or is not the course's JSON") }
+        return CourseManifest(
+            steps: steps.map {
+                Step(
+                    target: $0["target"] as! String, story: $0["story"] as? String,
+                    swift6: $0["languageMode"] as? Int == 6, libraries: $0["libraries"] as? [String] ?? [],
+                    hasVariants: !($0["variants"] as? [Any] ?? []).isEmpty)
+            },
+            exercises: exercises.map {
+                ExerciseStart(start: $0["start"] as! String, libraries: $0["startLibraries"] as? [String] ?? [])
+            })
+    }
+}
 
 /// The race build (`OPERATION_LESSONS_RACE_BUILD=1`): Thread Sanitizer instruments the app's code only, each step's
 /// and fixture's own target, not the harness it links (docs/architecture.md, "The race run").
@@ -85,7 +97,8 @@ let package = Package(
             dependencies: [
                 "DispatchSeam", "HarnessSync", "HostOS", "LessonSupport", "SlowNetwork", "TableKit", "TaskSeam",
                 "TerminalKit", "UnseenSync",
-            ]),
+            ],
+            resources: [.copy("Steps/course.json")]),
         // The harness's seam into Dispatch: every program that links LessonKit counts its Dispatch work here.
         .target(
             name: "DispatchSeam", dependencies: ["UnseenSync"], linkerSettings: [.linkedLibrary("BlocksRuntime"), .linkedLibrary("dl")]),
@@ -104,12 +117,12 @@ let package = Package(
         ),
         .target(
             name: "LessonChecks",
-            // Exercises 8 and 9 are checked in their steps' worlds, which their stories own; exercise 9's
-            // workbench also plays the learner's machine by hand, as step 9 is played.
+            // The exercises of a story's step are checked in the step's world, which its story owns; a story's
+            // workbench is also played by hand, as its step is.
             dependencies: [
                 "HarnessSync", "HostOS", "LessonKit", "LessonSupport", "SlowNetwork", "TableKit", "TerminalKit",
-            ] + stepStories.values.sorted().map { .target(name: $0) }),
-    ] + stepStories.values.sorted().map {
+            ] + stories.map { .target(name: $0) }),
+    ] + stories.map {
         // A story: the step's code driven and watched from outside, told in the terminal.
         .target(
             name: $0,
@@ -122,7 +135,7 @@ let package = Package(
             dependencies: [
                 "SlowNetwork", "TableKit", "TerminalKit", "LessonSupport", "LessonKit", "LessonChecks", "WebImage", "CourseSite",
             ]
-                + (stepStories.values.sorted() + lessonTargets + exerciseStartTargets).map { .target(name: $0) }
+                + (stories + lessonTargets + exerciseStarts.map(\.start)).map { .target(name: $0) }
         ),
         // A controller ported from a published tutorial, played by the race check's tests
         // (ThreadSanitizerTests): its model record is written on download threads.
@@ -166,12 +179,12 @@ let package = Package(
         .executableTarget(
             name: "LotteryWorkbenchFixture", dependencies: ["LessonChecks", "LessonSupport", "TableKit"],
             path: "Tests/Fixtures/LotteryWorkbench", swiftSettings: [.swiftLanguageMode(.v5)]),
-    ] + exerciseStartTargets.map {
+    ] + exerciseStarts.map {
         .target(
-            name: $0,
-            dependencies: ["LessonSupport", "SlowNetwork", "TableKit"] + (usesWebImage.contains($0) ? ["WebImage"] : []),
+            name: $0.start,
+            dependencies: ["LessonSupport", "SlowNetwork", "TableKit"] + $0.libraries.map { .target(name: $0) },
             swiftSettings: [.swiftLanguageMode(.v5)])
-    } + lessonTargets.map(stepTarget)
+    } + course.steps.map(stepTarget)
 )
 
 /// A step's executable target. The tutorials' code predates Swift 6 and is kept in their style (the lesson texts
@@ -179,18 +192,17 @@ let package = Package(
 /// per file in the batch, which made step 2's one intended warning print four times. A step's variants (its
 /// mistakes, played with a flag) sit in `Sources/Variants/<step>`, outside the step's folder, so that `diff -r` of
 /// two steps' folders is the lesson and nothing else.
-func stepTarget(_ name: String) -> Target {
-    let variants = stepsWithVariants.contains(name) ? ["Variants/\(name)"] : []
-    var dependencies: [Target.Dependency] = [
-        .target(name: stepStories[name] ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit",
-    ]
-    if usesWebImage.contains(name) { dependencies.append("WebImage") }
+func stepTarget(_ step: CourseManifest.Step) -> Target {
+    let variants = step.hasVariants ? ["Variants/\(step.target)"] : []
+    let dependencies: [Target.Dependency] =
+        [.target(name: step.story ?? "LessonKit"), "LessonSupport", "SlowNetwork", "TableKit"]
+        + step.libraries.map { .target(name: $0) }
     let settings: [SwiftSetting] = [
-        .swiftLanguageMode(swift6Steps.contains(name) ? .v6 : .v5), .unsafeFlags(["-disable-batch-mode"]),
+        .swiftLanguageMode(step.swift6 ? .v6 : .v5), .unsafeFlags(["-disable-batch-mode"]),
     ]
     return .executableTarget(
-        name: name, dependencies: dependencies, path: "Sources", exclude: sourcesOfOthers(than: name),
-        sources: [name] + variants, swiftSettings: settings + appSanitizer, linkerSettings: appSanitizerLink)
+        name: step.target, dependencies: dependencies, path: "Sources", exclude: sourcesOfOthers(than: step.target),
+        sources: [step.target] + variants, swiftSettings: settings + appSanitizer, linkerSettings: appSanitizerLink)
 }
 
 /// What a step's target, which sits at `Sources` to reach its variants, leaves to the other targets: every other

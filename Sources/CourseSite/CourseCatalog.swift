@@ -5,13 +5,14 @@ import LessonKit
 /// tutorial per step, and their resources (the committed timeline pictures, each code step's file). Everything
 /// in it is read from the package: the texts, the steps' files, the pictures.
 public struct CourseCatalog: Sendable {
-    /// The chapters of the table of contents, by the steps they hold.
-    public static let chapters: [(name: String, steps: ClosedRange<Int>)] = [
-        ("The list and its icons", 1...4),
-        ("Operations for every icon", 5...7),
-        ("Operations together", 8...9),
-        ("A library, then Swift concurrency", 10...11),
-    ]
+    /// The chapters of the table of contents, by the steps they hold, in the manifest's order.
+    public static let chapters: [(name: String, steps: [Int])] = LessonCatalog.all.reduce(into: []) { chapters, step in
+        if chapters.last?.name == step.chapter {
+            chapters[chapters.count - 1].steps.append(step.number)
+        } else {
+            chapters.append((step.chapter, [step.number]))
+        }
+    }
 
     public let pages: [TutorialPage]
     let root: URL
@@ -19,6 +20,11 @@ public struct CourseCatalog: Sendable {
     public init(root: URL) throws {
         self.root = root
         pages = try LessonCatalog.all.map { try TutorialPage(entry: $0, root: root) }
+    }
+
+    /// The steps that write a library of the course, each with it.
+    var libraryPages: [(page: TutorialPage, library: LessonEntry.Library)] {
+        pages.compactMap { page in page.entry.builds.map { (page, $0) } }
     }
 
     /// The catalog's files, by path inside `OperationLessons.docc`.
@@ -37,21 +43,21 @@ public struct CourseCatalog: Sendable {
 
             \(about)
 
-            Read it on the web: <doc:Course>. The library step 10 builds is documented page by page: ``WebImage``.
+            Read it on the web: <doc:Course>.\(libraryPages.map { " The library step \($0.page.entry.number) builds is documented page by page: ``\($0.library.library)``." }.joined())
 
             """.utf8)
-        // WebImage's own page, above its symbols: where it comes from, and the tutorial that builds it.
-        if let step10 = pages.first(where: { $0.entry.target == "Lesson10WebImage" }) {
-            let about = step10.document.opening.compactMap(Markdown.docc).joined(separator: "\n\n")
-            files["WebImage.md"] = Data(
+        // A library's own page, above its symbols: where it comes from, and the tutorial that builds it.
+        for (page, library) in libraryPages {
+            let about = page.document.opening.compactMap(Markdown.docc).joined(separator: "\n\n")
+            files["\(library.library).md"] = Data(
                 """
-                # ``WebImage``
+                # ``\(library.library)``
 
-                The image-loading library of step 10: the tutorials' SDWebImage, built from steps 4 to 7.
+                \(library.about)
 
                 \(about)
 
-                Built step by step in <doc:\(step10.pageName)>.
+                Built step by step in <doc:\(page.pageName)>.
 
                 """.utf8)
         }

@@ -175,7 +175,7 @@ public struct TutorialPage: Sendable {
                 default: return false
                 }
             }.compactMap(Markdown.docc)
-            if entry.number == 10 { intro.append("The library's API, page by page: ``WebImage``.") }
+            if let library = entry.builds { intro.append("The library's API, page by page: ``\(library.library)``.") }
             out.text(intro.joined(separator: "\n\n"))
             out.close()
             out.open("@Steps")

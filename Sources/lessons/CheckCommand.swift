@@ -18,9 +18,10 @@ enum CheckCommand: LessonsCommand {
         on past its scenario's time is stopped, and where it was stuck is shown. It plays a copy of the executable \
         its build made, and only a run that wrote a verdict on every bug counts: a run that ends early, or files \
         changed during the check, leave the bugs not measured. A check keeps every earlier fix: \
-        exercise N also plays the bugs steps before N fixed. From exercise 5 on, the workbench is also built with \
-        Thread Sanitizer in your code (WORKBENCH_RACE_BUILD=1, beside the ordinary build) and played \
-        \(RaceCheck.runs) times, looking for the data race step 5 fixes. Exercise 11's files are also \
+        exercise N also plays the bugs steps before N fixed. From exercise \(ImageListChecks.raceFixedIn) on, the \
+        workbench is also built with Thread Sanitizer in your code (WORKBENCH_RACE_BUILD=1, beside the ordinary \
+        build) and played \(RaceCheck.runs) times, looking for the data race step \(ImageListChecks.raceFixedIn) \
+        fixes. Exercise \(LessonCatalog.phrase(ExerciseCatalog.all.filter(\.checksSwift6).map(\.number)))'s files are also \
         compiled one by one in the Swift 6 language mode (the mode WORKBENCH_SWIFT_MODE=6 builds in): their errors \
         are the verdict. \
         The verdict is kept in .operationlessons/last-check.json: lessons hint reads it.

@@ -26,8 +26,8 @@ enum CompareCommand: LessonsCommand {
         // A step's flags, each side given them, but `--help` (compare's own) and the two it refuses by name.
         let refused = ["--clear-cache", "--frames"]
         let ownHelp = [
-            "--scenario": "both play it (default: step N's own; for step 2, standard; for step 3, its own, then "
-                + "standard, which shows its other fix; for step 7, memory-warning-mid-download)",
+            "--scenario": "both play it (default: step N's own; "
+                + LessonComparison.otherScenarios.joined(separator: "; ") + ")",
             "--speed": "X story seconds per wall second (default 1)",
             "--json": "both reports as JSON: {\"before\": …, \"after\": …}",
             "--plain": "no colours or cursor moves: each screen after each step",
@@ -226,8 +226,8 @@ final class SideRun: @unchecked Sendable {
     var failure: String {
         guard let finished = lock.withLock({ finished }) else { return "is still running" }
         if let signal = finished.signal {
-            return "crashed (signal \(signal)), so there is no table: steps 3 and 4 write their cache from download "
-                + "threads at once, a race that crashes now and then; run the comparison again"
+            return "crashed (signal \(signal)), so there is no table: before step \(LessonCatalog.dataRaceFixedIn) the "
+                + "cache is written from download threads at once, a race that crashes now and then; run the comparison again"
         }
         if let problem = reader.brokenBecause { return "stopped: \(problem)" }
         let firstLine = finished.errors.split(separator: "\n").first.map(String.init) ?? "no report"

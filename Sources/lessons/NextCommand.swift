@@ -17,7 +17,7 @@ enum NextCommand: LessonsCommand {
     static let about = """
         On an exercise (started with lessons exercise N, or the workbench's code edited), starts the next one once \
         this one is solved, as lessons exercise N does; a step played meanwhile is only named. Before any exercise, \
-        plays the step after the one last played (lessons run N or lessons play N), or step 1.
+        plays the step after the one last played (lessons run N or lessons play N), or step \(LessonCatalog.all[0].number).
         """
 
     static func run(_ options: ExerciseOptions) throws -> Int32 {

@@ -37,12 +37,15 @@ enum ScoreboardCommand: LessonsCommand {
             exclusive: [["--markdown", "--json"]])
     }
 
-    static let about = """
+    static var about: String {
+        """
         Each step runs as its own executable (built beside lessons: run `swift build` first), with --clear-cache \
-        and a Caches folder of its own. A run that crashes (step 4's racy dictionary) is counted and run again, \
+        and a Caches folder of its own. A run that crashes (a step's racy dictionary, before step \
+        \(ImageListChecks.raceFixedIn)) is counted and run again, \
         up to five runs. On a terminal narrower than a table, the table is cut into parts that fit, one under the \
         other.
         """
+    }
 
     static func run(_ options: Options) -> Int32 {
         let steps = LessonCatalog.imageListSteps

@@ -30,15 +30,19 @@ enum TimelinesCommand: LessonsCommand {
                     help: "play this script on every image-list step (default: as lessons compare N plays it)"),
                 .value(
                     "--speed", .number("X", in: 0.1...1000), \.speed,
-                    help: "play steps 8 and 9, whose clock is the wall's, X times faster (default: 1)"),
+                    help: "play steps \(LessonCatalog.phrase(LessonCatalog.storySteps.map(\.number))), whose clock is the "
+                        + "wall's, X times faster (default: 1)"),
                 .value("--seed", .seed, \.seed, help: "the seed for jitter and faults (default: 1)"),
             ])
     }
 
-    static let about = """
-        Writes DIR/NN-title.svg for each step, named after its lesson text; steps 2-7, 10 and 11 beside the
+    static var about: String {
+        """
+        Writes DIR/NN-title.svg for each step, named after its lesson text; steps \
+        \(LessonCatalog.phrase(LessonComparison.steps)) beside the
         step before them, as lessons compare N --timeline draws them. Run `swift build` first.
         """
+    }
 
     /// `--out`, else `.operationlessons/timelines` in the package folder: never
     /// the committed pictures unless asked, so a run leaves the checkout clean.

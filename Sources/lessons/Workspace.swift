@@ -194,7 +194,7 @@ struct Workspace {
     func currentExercise() throws -> Int {
         if let held = workbenchState().exercise { return held }
         if let current = try progress().current { return current }
-        throw UsageError("no exercise started yet: swift run lessons exercise 2")
+        throw UsageError("no exercise started yet: swift run lessons exercise \(ExerciseCatalog.all[0].number)")
     }
 
     /// `path`, or `path-2`, `path-3`… : the first name nothing has.

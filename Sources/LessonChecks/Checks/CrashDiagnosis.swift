@@ -142,7 +142,7 @@ public struct CrashDiagnosis: Sendable, Equatable {
         if code.contains("[") && code.contains("]") {
             return (
                 "the line reads or writes through a subscript (a dictionary or an array): if download threads write "
-                    + "that dictionary too, two threads at once corrupt it, the data race step 5 fixes",
+                    + "that dictionary too, two threads at once corrupt it, the data race step \(ImageListChecks.raceFixedIn) fixes",
                 "Touch the cache and the pool only inside `OperationQueue.main.addOperation { … }`."
             )
         }

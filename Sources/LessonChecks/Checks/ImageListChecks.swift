@@ -121,7 +121,7 @@ public enum ImageListChecks {
     /// The step that fixes the data race `RaceCheck` sees in a Thread Sanitizer
     /// build (shared state written from download threads): its exercise checks
     /// it as a bug, and every later image-list exercise keeps it fixed.
-    public static let raceFixedIn = 5
+    public static let raceFixedIn = LessonCatalog.dataRaceFixedIn
 
     /// The exercises this file checks: each step that fixes a bug of the table
     /// and starts from the image step just before it (step 10's exercise is

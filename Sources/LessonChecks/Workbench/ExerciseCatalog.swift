@@ -19,8 +19,8 @@ public struct Exercise: Sendable {
 
     public let number: Int
     public let kind: Kind
-    /// The code the exercise starts from (step N-1's, or for steps 8–11 the
-    /// step's own code before its fix), relative to the package root.
+    /// The code the exercise starts from (the step before's, or a start of its own), relative to the package
+    /// root.
     public let startFolder: String
     /// The step whose code solves it, relative to the package root.
     public let solutionFolder: String
@@ -130,67 +130,46 @@ public struct Exercise: Sendable {
     }
 }
 
-/// Every exercise there is: steps 2–11 (step 1 has no bug to fix, it shows the problem).
+/// Every exercise there is, as the course manifest lists them (`LessonKit/Steps/course.json`).
 public enum ExerciseCatalog {
-    public static let all: [Exercise] =
-        imageListExercises + [
-            Exercise(
-                number: 8, kind: .softwareUpdate, startFolder: "Sources/Exercise08Start",
-                solutionFolder: "Sources/Lesson08Dependencies", bugs: [DependencyChecks.order, DependencyChecks.cycle],
-                watchFlags: "", watchSays: "the update played with 8 seeds, then with the tutorial's cycle line on"),
-            Exercise(
-                number: 9, kind: .lotteryMachine, startFolder: "Sources/Exercise09Start",
-                solutionFolder: "Sources/Lesson09LotteryMachine",
-                bugs: [LotteryChecks.suspension, LotteryChecks.mainQueue], watchFlags: "",
-                watchSays: "start, let it roll, pause, resume: what the digits do"),
-            Exercise(
-                number: 10, kind: .asyncOperation, startFolder: "Sources/Exercise10Start",
-                solutionFolder: "Sources/WebImage",
-                bugs: [
-                    AsyncOperationChecks.finishes, AsyncOperationChecks.announces,
-                    AsyncOperationChecks.cancelledBeforeStart,
-                ],
-                watchFlags: "",
-                watchSays:
-                    "4 downloads started by hand, 4 on a queue of 2 at once, one cancelled before it starts: what "
-                    + "each said, and what was heard",
-                // Step 10's text states this operation only as its fix (part 5 of "The fix"); step 7's says what
-                // an asynchronous operation owes its queue. Its flags are read by a queue's threads while its
-                // download writes them on others.
-                problemSection: "the paragraph \"Linux and iOS\" of \"Going deeper\"",
-                problemText: "Lessons/07-custom-operation.md", checksRaces: true),
-            exercise11,
-        ]
+    public static let all: [Exercise] = CourseManifest.shared.exercises.map(exercise(from:))
 
-    static let imageListExercises: [Exercise] = ImageListChecks.exercises.compactMap { number in
-        guard let before = LessonCatalog.entry(number - 1), let step = LessonCatalog.entry(number),
-            let scenario = ImageListChecks.scenarios(exercise: number).first
-        else { return nil }
-        // The workbench plays the first scenario the checks play by default.
+    /// The bugs of the checks that the manifest names by key, besides the bug table's.
+    static let namedBugs: [String: BugText] = [
+        "dependency-order": DependencyChecks.order, "dependency-cycle": DependencyChecks.cycle,
+        "lottery-suspension": LotteryChecks.suspension, "lottery-main-queue": LotteryChecks.mainQueue,
+        "operation-finishes": AsyncOperationChecks.finishes, "operation-announces": AsyncOperationChecks.announces,
+        "operation-cancelled-before-start": AsyncOperationChecks.cancelledBeforeStart, "swift6": Swift6Check.bug,
+    ]
+
+    /// An exercise of the manifest. An image list also checks the bug table's bugs that its step and the steps
+    /// before it fix, and its workbench plays the first scenario the checks play by default.
+    static func exercise(from entry: ExerciseEntry) -> Exercise {
+        guard let kind = Exercise.Kind(rawValue: entry.kind) else {
+            preconditionFailure("course.json: exercise \(entry.number) is of no kind the checks know: \(entry.kind)")
+        }
+        let named = (entry.bugs ?? []).map { key in
+            guard let bug = namedBugs[key] else {
+                preconditionFailure("course.json: exercise \(entry.number) names a bug no check has: \(key)")
+            }
+            return bug
+        }
+        var bugs = named
+        var watchSays = entry.watchSays ?? ""
+        if kind == .imageList {
+            bugs += ImageListChecks.bugs(exercise: entry.number).map {
+                $0.text.safeguard(ImageListChecks.isSafeguard($0, exercise: entry.number))
+            }
+            if let scenario = ImageListChecks.scenarios(exercise: entry.number).first {
+                watchSays = "\(scenario.name): \(scenario.summary)"
+            }
+        }
         return Exercise(
-            number: number, kind: .imageList, startFolder: "Sources/\(before.target)",
-            solutionFolder: "Sources/\(step.target)",
-            bugs: ImageListChecks.bugs(exercise: number).map {
-                $0.text.safeguard(ImageListChecks.isSafeguard($0, exercise: number))
-            },
-            watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)",
-            checksRaces: number >= ImageListChecks.raceFixedIn)
+            number: entry.number, kind: kind, startFolder: "Sources/\(entry.start)",
+            solutionFolder: "Sources/\(entry.solution)", bugs: bugs, watchFlags: entry.watchFlags ?? "",
+            watchSays: watchSays, problemSection: entry.problemSection ?? "its first section",
+            problemText: entry.problemText, checksRaces: entry.checksRaces ?? false)
     }
-
-    /// Step 11's loader as a class, not an actor: every check of the bug table
-    /// passes on it, as on step 11 (the story plays its tasks one at a time), so
-    /// each of them is a fix to keep, and the bug to fix is the compiler's verdict.
-    /// It does not start from step 10's code: that compiles in the Swift 6 mode
-    /// as it is (its library's locks are promised safe by `@unchecked Sendable`).
-    static let exercise11: Exercise = {
-        let scenario = ImageListChecks.scenarios(exercise: 11)[0]
-        return Exercise(
-            number: 11, kind: .imageList, startFolder: "Sources/Exercise11Start",
-            solutionFolder: "Sources/Lesson11SwiftConcurrency",
-            bugs: [Swift6Check.bug] + ImageListChecks.bugs(exercise: 11).map { $0.text.safeguard(true) },
-            watchFlags: "", watchSays: "\(scenario.name): \(scenario.summary)", problemSection: "item 5 of \"Try it\"",
-            checksRaces: true)
-    }()
 
     public static func exercise(_ number: Int) -> Exercise? {
         all.first { $0.number == number }

@@ -1,5 +1,6 @@
 import Foundation
 import HostOS
+import LessonKit
 
 /// What the compiler and a crashed or stuck workbench wrote, cut down to what
 /// a learner reads: each compiler message once, and of a backtrace (dozens
@@ -113,7 +114,8 @@ public enum WorkbenchDiagnostics {
     public static func languageModeNote(_ environment: [String: String]) -> String? {
         guard let value = environment[WorkbenchLayout.swiftModeVariable], value == "6" else { return nil }
         return "Note: \(WorkbenchLayout.swiftModeVariable)=\(value) is set in your shell. The check builds your code in"
-            + " the Swift 5 language mode the exercises are checked in, whatever it says (exercise 11 also compiles it"
+            + " the Swift 5 language mode the exercises are checked in, whatever it says (exercise"
+            + " \(LessonCatalog.phrase(ExerciseCatalog.all.filter(\.checksSwift6).map(\.number))) also compiles it"
             + " in the Swift 6 mode, on its own); \(WorkbenchLayout.run) builds it in the mode it names. To build"
             + " as the check does: unset \(WorkbenchLayout.swiftModeVariable)"
     }

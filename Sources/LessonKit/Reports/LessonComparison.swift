@@ -22,12 +22,30 @@ public struct LessonComparison: Sendable {
             thenScenario: comparison.thenScenario)
     }
 
+    /// "10: 7": each step compared with another than the one just before it.
+    public static var skips: [String] { skipped.map { "\($0.after): \($0.before)" } }
+
+    private static var skipped: [(after: Int, before: Int)] {
+        LessonCatalog.all.compactMap { step in
+            step.comparison.flatMap { $0.before == step.number - 1 ? nil : (step.number, $0.before) }
+        }
+    }
+
+    /// "for step 2, standard": each comparison that plays another scenario than its step's own, for `--help`.
+    public static var otherScenarios: [String] {
+        LessonCatalog.all.compactMap { step in
+            guard let comparison = step.comparison else { return nil }
+            if let then = comparison.thenScenario {
+                return "for step \(step.number), \(comparison.scenario ?? "its own"), then \(then), which shows its other fix"
+            }
+            return comparison.scenario.map { "for step \(step.number), \($0)" }
+        }
+    }
+
     /// The sentence for a number that has no comparison.
     public static func noComparison(_ number: String) -> String {
         let listed = steps.dropLast().map(String.init).joined(separator: ", ") + (steps.last.map { " and \($0)" } ?? "")
-        let skips = steps.compactMap { step in
-            LessonCatalog.entry(step)?.comparison.flatMap { $0.before == step - 1 ? nil : "\(step) against \($0.before)" }
-        }
+        let skips = skipped.map { "\($0.after) against \($0.before)" }
         return "step \(number) has no comparison: compare takes \(listed) (each against the step before it"
             + (skips.isEmpty ? ")" : "; " + skips.joined(separator: ", ") + ", the image step before it)")
     }

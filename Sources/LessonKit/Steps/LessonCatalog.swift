@@ -1,3 +1,5 @@
+import Foundation
+
 /// One step of the course, as `swift run lessons` lists it.
 public struct LessonEntry: Sendable {
     public let number: Int
@@ -24,134 +26,123 @@ public struct LessonEntry: Sendable {
     /// What `lessons compare N` plays for this step: the step before it on a scenario; nil for a step with no
     /// table to compare (8 and 9 tell stories of their own).
     public var comparison: Comparison? = nil
+    /// The chapter of the course that holds it (the site's table of contents).
+    public let chapter: String
+    /// The support library that tells the step's story, for a step that is not an image list; nil: the harness's.
+    public var story: String? = nil
+    /// The Swift language mode the step is compiled in: the tutorials' 5, or 6.
+    public var languageMode = 5
+    /// The course's libraries the step is built on (`WebImage`).
+    public var libraries: [String] = []
+    /// The library this step writes, for its own documentation page.
+    public var builds: Library? = nil
+    /// Whether this step fixes the data race of shared state written from download threads (`RaceCheck`).
+    public var fixesTheDataRace = false
+    /// Its mistakes, played with a flag (`--naive-pool`): their controllers sit in `Sources/Variants/<target>`.
+    public var variants: [Variant] = []
+
+    /// A step's mistake, played by a controller of its variants folder.
+    public struct Variant: Sendable, Decodable, Equatable {
+        /// The flag, without its dashes: `naive-pool`.
+        public let flag: String
+        /// The controller's type name in the step's target.
+        public let controller: String
+
+        public init(flag: String, controller: String) {
+            self.flag = flag
+            self.controller = controller
+        }
+    }
+
+    /// A library of the course, as the step that writes it describes it.
+    public struct Library: Sendable, Decodable {
+        public let library: String
+        public let about: String
+    }
 
     /// A step beside the step whose bug it fixes.
-    public struct Comparison: Sendable {
+    public struct Comparison: Sendable, Decodable {
         /// The image step before this one.
         public let before: Int
         /// The scenario both play; nil: this step's own.
         public var scenario: String? = nil
         /// A scenario played after it, for a fix that `scenario` cannot show.
         public var thenScenario: String? = nil
+        /// Why the pair plays another scenario than the step's own: the manifest's note, read by no code.
+        public var why: String? = nil
     }
 
-    public var id: String { number < 10 ? "0\(number)" : "\(number)" }
+    /// Its number in two digits, as its lesson text's name starts: "05".
+    public var id: String { String(format: "%02d", number) }
 
-    /// Whether the step is the image list (steps 1–7 and 10): its default scenario is
+    /// Whether the step is the image list: its default scenario is
     /// one of the table scripts. The scoreboard, the bug matrix and the timeline
     /// pictures run every such step on the same script; steps that are not a
     /// table of icons (dependencies, the lottery machine) have scripts of their own.
     public var showsImageList: Bool { Scenario.named(defaultScenario) != nil }
 }
 
-/// Every step there is. A new step adds a line here and its target in Package.swift.
+/// A step as the manifest states it; left out, a field takes the default above.
+extension LessonEntry: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case number, target, title, fixes, lesson, defaultScenario, text, stillBroken, ownScenarioStartsCold
+        case comparison, chapter, story, languageMode, libraries, builds, fixesTheDataRace, variants
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        number = try values.decode(Int.self, forKey: .number)
+        target = try values.decode(String.self, forKey: .target)
+        title = try values.decode(String.self, forKey: .title)
+        fixes = try values.decode(String.self, forKey: .fixes)
+        lesson = try values.decode(String.self, forKey: .lesson)
+        defaultScenario = try values.decode(String.self, forKey: .defaultScenario)
+        text = try values.decode(String.self, forKey: .text)
+        chapter = try values.decode(String.self, forKey: .chapter)
+        stillBroken = try values.decodeIfPresent(String.self, forKey: .stillBroken)
+        ownScenarioStartsCold = try values.decodeIfPresent(Bool.self, forKey: .ownScenarioStartsCold) ?? false
+        comparison = try values.decodeIfPresent(Comparison.self, forKey: .comparison)
+        story = try values.decodeIfPresent(String.self, forKey: .story)
+        languageMode = try values.decodeIfPresent(Int.self, forKey: .languageMode) ?? 5
+        libraries = try values.decodeIfPresent([String].self, forKey: .libraries) ?? []
+        builds = try values.decodeIfPresent(Library.self, forKey: .builds)
+        fixesTheDataRace = try values.decodeIfPresent(Bool.self, forKey: .fixesTheDataRace) ?? false
+        variants = try values.decodeIfPresent([Variant].self, forKey: .variants) ?? []
+    }
+}
+
+/// Every step there is, as the course manifest (`course.json`, beside this file) lists them: a new step is one
+/// entry there. Package.swift reads the same file for the targets it builds.
 public enum LessonCatalog {
-    public static let all: [LessonEntry] = [
-        LessonEntry(
-            number: 1, target: "Lesson01SyncLoad", title: "synchronous load",
-            fixes: "— shows the problem: icons fetched on the main queue freeze the app",
-            lesson: "Anything slow on the main queue freezes the screen: the first screen waits rows × latency.",
-            defaultScenario: "standard", text: "Lessons/01-synchronous-load.md",
-            stillBroken: "still broken → step 2: the download blocks the main queue, and cells stay blank until it ends"
-        ),
-        LessonEntry(
-            number: 2, target: "Lesson02AsyncPlaceholder", title: "async with a placeholder",
-            fixes: "the frozen main queue and blank cells",
-            lesson: "Download on a background queue, touch the UI only on the main queue, show a placeholder first.",
-            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/02-async-with-placeholder.md",
-            stillBroken:
-                "still broken → step 3: every scroll back downloads the icons again, and a late icon lands in a reused cell of another row",
-            // Step 1 on step 2's own scenario (slow rows) plays minutes of story, a slow download at a time on the
-            // main queue; `standard` shows the same freeze at once, and ends soon.
-            comparison: .init(before: 1, scenario: "standard")),
-        LessonEntry(
-            number: 3, target: "Lesson03ModelCache", title: "model-held cache",
-            fixes: "re-downloads on every scroll back; a late icon landing in a reused cell of another row",
-            lesson: "Keep what you downloaded, and reload the row rather than the cell you captured: cells are reused.",
-            defaultScenario: "fast-scroll-slow-rows", text: "Lessons/03-model-held-cache.md",
-            stillBroken: "still broken → step 4: a memory warning frees nothing, the icons are spread over the model",
-            // On `fast-scroll-slow-rows` (the late icon in a reused cell) no row comes back: `standard` then shows
-            // the icons kept, where step 2 downloads again every row that comes back.
-            comparison: .init(before: 2, thenScenario: "standard")),
-        LessonEntry(
-            number: 4, target: "Lesson04CacheDictionary", title: "cache dictionary",
-            fixes: "a memory warning that frees nothing",
-            lesson: "Keep the cache in one place you own, so a memory warning can empty it.",
-            defaultScenario: "memory-warning-then-scroll", text: "Lessons/04-cache-dictionary.md",
-            stillBroken:
-                "still broken → step 5: a slow icon is downloaded twice at once, offline a failed download asks again forever, the controller is never freed, and the cache is written from download threads",
-            comparison: .init(before: 3)),
-        LessonEntry(
-            number: 5, target: "Lesson05OperationPool", title: "operation pool",
-            fixes: "duplicate downloads; offline reload loop; failed icons never retried; a controller never freed; "
-                + "the cache written from download threads (a data race)",
-            lesson: "One operation per URL, out of the pool however it ends; touch shared state on one queue only.",
-            defaultScenario: "offline", text: "Lessons/05-operation-pool.md",
-            stillBroken:
-                "still broken → step 6: a relaunch downloads every icon again, and offline it shows only placeholders",
-            comparison: .init(before: 4)),
-        LessonEntry(
-            number: 6, target: "Lesson06SandboxCache", title: "sandbox (disk) cache",
-            fixes: "a relaunch downloads every icon again; an offline relaunch shows only placeholders",
-            lesson: "Keep downloads on disk under a name made from the whole URL: memory, then disk, then network.",
-            defaultScenario: "offline-relaunch", text: "Lessons/06-sandbox-cache.md",
-            stillBroken:
-                "still broken → step 7: downloads under way at a memory warning still deliver, and downloads start while the user scrolls",
-            comparison: .init(before: 5)),
-        LessonEntry(
-            number: 7, target: "Lesson07CustomOperation", title: "custom Operation",
-            fixes: "cancelled downloads still delivering after a memory warning; downloads competing with a drag",
-            lesson: "Cancelling only asks: an operation must check isCancelled. Suspend the queue during a drag.",
-            defaultScenario: "memory-warning-then-back", text: "Lessons/07-custom-operation.md",
-            stillBroken:
-                "still broken → step 8: operations that must wait for each other (download, unzip, install) run in any order",
-            ownScenarioStartsCold: true,
-            // Step 7's own scenario ends with the user scrolling its rows back, which asks for them again after the
-            // warning; `memory-warning-mid-download` stops at the warning's aftermath, where both fixes show.
-            comparison: .init(before: 6, scenario: "memory-warning-mid-download")),
-        LessonEntry(
-            number: 8, target: "Lesson08Dependencies", title: "dependencies",
-            fixes: "update steps running out of order; a dependency cycle that hangs without a word",
-            lesson:
-                "addDependency orders operations, even across queues; nothing checks for cycles, so check yourself.",
-            defaultScenario: "software update (not a table scenario)", text: "Lessons/08-dependencies.md",
-            stillBroken: "still broken → step 9: a suspended queue stops starting operations, not the one it is running"
-        ),
-        LessonEntry(
-            number: 9, target: "Lesson09LotteryMachine", title: "the lottery machine",
-            fixes: "a paused queue whose running operation keeps rolling; digits written off the main queue",
-            lesson:
-                "isSuspended stops a queue from starting operations, not the one running: it must check for itself.",
-            defaultScenario: "start, pause, resume (not a table scenario)", text: "Lessons/09-lottery-machine.md",
-            stillBroken:
-                "still broken → step 10: back in step 7's image list, every download holds a worker thread while it "
-                + "waits, and a second row on a shared icon can be left with its placeholder"),
-        LessonEntry(
-            number: 10, target: "Lesson10WebImage", title: "a WebImage of our own",
-            fixes: "a thread blocked per download; a second row on a shared icon left empty (and, in a library, "
-                + "a shared download cancelled by one reused cell)",
-            lesson: "A loader is steps 4–7 in a library: two caches, one download per URL with a token per caller, "
-                + "and an operation that waits on no thread.",
-            defaultScenario: "shared-icon-reuse", text: "Lessons/10-web-image.md",
-            stillBroken:
-                "still broken, and no step takes it up yet: a memory warning cancels the visible rows' downloads too "
-                + "(--scenario memory-warning-mid-download ends with 0 of 8 rows showing their icon)",
-            ownScenarioStartsCold: true,
-            comparison: .init(before: 7)),
-        LessonEntry(
-            number: 11, target: "Lesson11SwiftConcurrency", title: "Swift concurrency, Swift 6",
-            fixes: "— the same app in async/await, in Swift 6 mode, where step 4's race no longer compiles",
-            lesson: "An actor owns the cache and the downloads; a task suspends on the network and holds no thread.",
-            defaultScenario: "shared-icon-reuse", text: "Lessons/11-swift-concurrency.md",
-            stillBroken:
-                "still broken, and no step takes it up yet: a memory warning cancels the visible rows' downloads too, "
-                + "as in step 10, and a strong self in a stored Task (step 5's retain cycle) compiles without a word",
-            ownScenarioStartsCold: true,
-            comparison: .init(before: 10)),
-    ]
+    public static let all: [LessonEntry] = CourseManifest.shared.steps
 
     /// The steps that show the image list, in order: what the scoreboard compares.
     public static var imageListSteps: [LessonEntry] { all.filter(\.showsImageList) }
+
+    /// The step that fixes the data race of shared state written from download threads.
+    public static var dataRaceFixedIn: Int { all.first(where: \.fixesTheDataRace)?.number ?? Int.max }
+
+    /// The steps that tell a story of their own rather than play the image list.
+    public static var storySteps: [LessonEntry] { all.filter { $0.story != nil } }
+
+    /// "2-7, 10 and 11": step numbers as a sentence names them, a run of three or more as a range.
+    public static func phrase(_ numbers: [Int]) -> String {
+        var runs: [[Int]] = []
+        for number in numbers.sorted() {
+            if let last = runs.last?.last, last + 1 == number { runs[runs.count - 1].append(number) } else { runs.append([number]) }
+        }
+        let parts = runs.flatMap { $0.count >= 3 ? ["\($0[0])-\($0[$0.count - 1])"] : $0.map(String.init) }
+        return parts.count < 2 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+    }
+
+    /// The step and the variant flag that play a controller, by its type's full name
+    /// (`String(reflecting:)`, "Lesson06SandboxCache.LastComponentNamesViewController"): the step's own controller
+    /// needs no flag. Nil for a type no step's target defines.
+    public static func launch(of controller: String) -> (entry: LessonEntry, flag: String?)? {
+        let parts = controller.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let entry = all.first(where: { $0.target == parts[0] }) else { return nil }
+        return (entry, entry.variants.first { $0.controller == parts[1] }?.flag)
+    }
 
     public static func entry(_ number: Int) -> LessonEntry? {
         all.first { $0.number == number }

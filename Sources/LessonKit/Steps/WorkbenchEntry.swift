@@ -10,7 +10,7 @@ extension LessonEntry {
             number: number, target: "Workbench", title: "your workbench, exercise \(number) (\(title))", fixes: fixes,
             lesson: "fix it in your code (swift run lessons task); once swift run lessons check \(number) passes,"
                 + " swift run lessons solution \(number) shows the step's own fix",
-            defaultScenario: defaultScenario ?? self.defaultScenario, text: text)
+            defaultScenario: defaultScenario ?? self.defaultScenario, text: text, chapter: chapter)
         entry.lessonHeading = "Your task"
         return entry
     }

@@ -32,13 +32,17 @@ import Testing
         }
     }
 
+    /// The course's steps as the slips name them, and a number past the last, which names none.
+    static let steps = "1 to \(LessonCatalog.all.count)"
+    static let noStep = LessonCatalog.all.count + 1
+
     static let slips: [([String], String)] = [
         (["3"], "lessons: unknown command '3'; to play step 3: swift run lessons run 3"),
-        (["12"], "lessons: unknown command '12'; the steps are 1 to 11"),
+        (["\(noStep)"], "lessons: unknown command '\(noStep)'; the steps are \(steps)"),
         (["exercize"], "lessons: unknown command 'exercize'; did you mean: swift run lessons exercise?"),
-        (["run", "12"], "lessons run: there is no step 12; the steps are 1 to 11"),
-        (["run", "three"], "lessons run: 'three' is not a step number; the steps are 1 to 11"),
-        (["run"], "lessons run: run needs a step number (1 to 11)"),
+        (["run", "\(noStep)"], "lessons run: there is no step \(noStep); the steps are \(steps)"),
+        (["run", "three"], "lessons run: 'three' is not a step number; the steps are \(steps)"),
+        (["run"], "lessons run: run needs a step number (\(steps))"),
     ]
 
     @Test(arguments: slips)
@@ -109,14 +113,15 @@ import Testing
         let run = try await PseudoTerminal.run(
             "lessons", arguments: ["timelines", "--speed", "4"], environment: ["COLUMNS": "80"], directory: root)
         #expect(run.status == 0, "\(run.output.suffix(500))")
-        #expect(run.output.contains("Writing 11 timeline pictures to .operationlessons/timelines/"))
+        let count = LessonCatalog.all.count
+        #expect(run.output.contains("Writing \(count) timeline pictures to .operationlessons/timelines/"))
         let pictures = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent(".operationlessons/timelines").path)
-        #expect(pictures.count == 11 && pictures.contains("08-dependencies.svg"))
+        #expect(pictures.count == count && pictures.contains("08-dependencies.svg"))
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("docs").path))
         // Step 8 plays its story on the wall clock for about 3 s at --speed 4: its line counts them.
-        #expect(run.output.contains("[8/11] step 08 dependencies … 0 s"))
-        #expect(run.output.contains("[8/11] step 08 dependencies … 1 s"))
+        #expect(run.output.contains("[8/\(count)] step 08 dependencies … 0 s"))
+        #expect(run.output.contains("[8/\(count)] step 08 dependencies … 1 s"))
     }
 }
 
