@@ -33,7 +33,7 @@ public final class RawTerminal: Sendable {
 
         // Put it back however the process ends; killed mid-screen, the
         // shell's prompt should start on a line of its own.
-        atexit { restoreSavedTerminal() }
+        atexit { restoreForGood() }
         ExitCleanup.restoreModes(original)
         if savedTerminal.outputIsTerminal { ExitCleanup.restoreScreen(with: resetSequence + "\n") }
         ExitCleanup.install()
@@ -79,9 +79,10 @@ public final class RawTerminal: Sendable {
         reader.start()
     }
 
-    /// Line editing and echo back, the cursor shown, colours reset. Safe to call twice.
+    /// Line editing and echo back, the cursor shown, colours reset, for good (a continue after Ctrl-Z leaves it
+    /// so). Safe to call twice.
     public func restore() {
-        restoreSavedTerminal()
+        restoreForGood()
     }
 
     /// Whether standard input is in the mode it was in before `enter()`.
@@ -105,6 +106,12 @@ nonisolated(unsafe) private var savedTerminal = SavedTerminal()
 
 /// Colours back to normal, the cursor shown.
 private let resetSequence = "\u{1B}[0m\u{1B}[?25h"
+
+/// The terminal put back on the way out: no stop or continue heard from now on makes it raw again.
+private func restoreForGood() {
+    JobControl.leaveTheTerminalAlone()
+    restoreSavedTerminal()
+}
 
 private func restoreSavedTerminal() {
     guard savedTerminal.isSaved else { return }
