@@ -45,6 +45,11 @@ public final class RawTerminal: Sendable {
             controls[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        // A signal that ends the program came meanwhile, and may have found no modes to put back yet.
+        if ExitCleanup.hasBegun {
+            restoreSavedTerminal()
+            return nil
+        }
         if keepingInterrupt { keepRawAcrossStops(raw) }
         return RawTerminal()
     }
