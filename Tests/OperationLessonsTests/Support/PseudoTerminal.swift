@@ -127,8 +127,15 @@ enum PseudoTerminal {
         // The child holds the terminal side now, and whatever it starts inherits it: once they are gone, so is the screen.
         close(terminal)
         terminalClosed = true
-        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
-        async let finished = child.finished(watchdog: Watchdog(limit: .seconds(60)))
+        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite. It judges
+        // how long the program takes to end after its last key. Until then the program waits for this process,
+        // whose turns came after tens of seconds with every suite running in it (a Ctrl-Z sent after a check's
+        // 29 s watchdog had run out), and each wait for a key has a hang guard of its own: meanwhile the
+        // watchdog only keeps a test that is stuck from hanging the suite.
+        let watchdog = Watchdog(limit: Self.keysGuard)
+        async let finished = child.finished(watchdog: watchdog)
+        // Also when a key fails, before the end is awaited on the way out.
+        defer { watchdog.restart(limit: Self.hangGuard) }
         for key in keys {
             if let once = key.once {
                 try await once(Running(pid: child.pid, terminal: master))
@@ -152,6 +159,7 @@ enum PseudoTerminal {
                 child.send(signal)
             }
         }
+        watchdog.restart(limit: Self.hangGuard)
         let end = await finished
         #expect(end.stoppedAfter == nil, "the program did not end by itself", sourceLocation: sourceLocation)
         try? await drawn.wait("the screen read to its end") { readerDone.load(ordering: .acquiring) }
@@ -172,6 +180,11 @@ enum PseudoTerminal {
             status: end.signal.map { 128 + $0 } ?? end.status, signal: end.signal,
             restored: stillOpen && after.c_lflag == before.c_lflag, output: text, report: report)
     }
+
+    /// How long a program may take to end after its last key.
+    static let hangGuard = Duration.seconds(60)
+    /// How long the keys may take, each waited for under a hang guard of its own.
+    static let keysGuard = Duration.seconds(300)
 
     /// A new pseudo-terminal: the controlling side's descriptor and the path of
     /// the terminal side. Glibc's module does not export `posix_openpt` and
