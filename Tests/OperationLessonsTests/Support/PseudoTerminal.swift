@@ -138,7 +138,12 @@ enum PseudoTerminal {
         defer { watchdog.restart(limit: Self.hangGuard) }
         for key in keys {
             if let once = key.once {
-                try await once(Running(pid: child.pid, terminal: master))
+                do {
+                    try await once(Running(pid: child.pid, terminal: master))
+                } catch {
+                    // What the program drew says where it was when the key's wait gave up.
+                    throw TestFailure("\(error); the screen so far: \(output.withLock { $0.suffix(900) })")
+                }
             } else {
                 // Until the words are drawn, or the program has ended without them.
                 try? await drawn.wait("the screen to show '\(key.after)'") {
