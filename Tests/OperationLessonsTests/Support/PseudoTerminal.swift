@@ -69,12 +69,13 @@ enum PseudoTerminal {
         // The reader stops when a byte comes on this pipe, so that the terminal can be closed while the program runs.
         var stopReading: [Int32] = [-1, -1]
         try #require(pipe(&stopReading) == 0)
+        for end in stopReading { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let masterOpen = Atomic(true)
         defer {
             if masterOpen.load(ordering: .acquiring) { close(master) }
             for end in stopReading { close(end) }
         }
-        let terminal = open(terminalPath, O_RDWR | O_NOCTTY)
+        let terminal = open(terminalPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(terminal >= 0)
         var terminalClosed = false
         defer { if !terminalClosed { close(terminal) } }
@@ -205,7 +206,9 @@ enum PseudoTerminal {
             let grant = function("grantpt", OnMaster.self), let unlock = function("unlockpt", OnMaster.self),
             let name = function("ptsname", TerminalName.self)
         else { return nil }
-        let master = openMaster(O_RDWR | O_NOCTTY)
+        // Closed on exec: a child another test starts meanwhile (a compiler, a step) inherited the descriptors of
+        // the terminals open then, and a terminal whose controlling side it holds is never hung up when closed here.
+        let master = openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0, grant(master) == 0, unlock(master) == 0, let path = name(master) else {
             if master >= 0 { close(master) }
             return nil
