@@ -533,7 +533,9 @@ extension ChildProcess {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                // First: the person who pressed Ctrl-C gets their terminal back while the children end.
+                // First: the person who pressed Ctrl-C gets their terminal back while the children end, and
+                // keeps it so (a SIGCONT, which a closed terminal sends with SIGHUP, no longer makes it raw).
+                JobControl.leaveTheTerminalAlone()
                 ExitCleanup.runNow()
                 LiveChildren.endAll(with: number)
                 ScratchFolder.removeAll()

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -19,6 +21,8 @@ public enum ExitCleanup {
     public static func install() {
         guard !cleanup.installed else { return }
         cleanup.installed = true
+        // A global's first use runs its initializer, which a signal handler must not: these are made now.
+        _ = (wayOut.load(ordering: .relaxed), modesSaved.load(ordering: .relaxed))
         for number in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] {
             signal(number) { received in
                 runCleanup()
@@ -44,6 +48,13 @@ public enum ExitCleanup {
     /// Terminal modes to put back on standard input on the way out (nil: none).
     static func restoreModes(_ modes: termios?) {
         cleanup.modes = modes
+        modesSaved.store(modes != nil, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether a way out (a signal's, or `runNow()`) has begun. It may have looked for modes to put back before
+    /// they were saved: a program that changes them after saving them, and finds this true, puts them back.
+    static var hasBegun: Bool {
+        wayOut.load(ordering: .sequentiallyConsistent)
     }
 
     /// A file to delete on the way out.
@@ -75,8 +86,15 @@ private struct Cleanup {
 /// (and by the signal handlers): a plain global, the only thing a handler can reach.
 nonisolated(unsafe) private var cleanup = Cleanup()
 
+/// Set first by a way out; `modesSaved`, once `cleanup.modes` holds the modes to put back. In one order or the
+/// other, the way out sees the modes saved or raw mode's entry sees the way out begun (`RawTerminal.enter`): a
+/// Ctrl-C typed as the screen comes up, while another thread enters raw mode, cannot leave the terminal raw.
+private let wayOut = Atomic<Bool>(false)
+private let modesSaved = Atomic<Bool>(false)
+
 private func runCleanup() {
-    if var modes = cleanup.modes {
+    wayOut.store(true, ordering: .sequentiallyConsistent)
+    if modesSaved.load(ordering: .sequentiallyConsistent), var modes = cleanup.modes {
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &modes)
     }
     if let reset = cleanup.screenReset, isatty(STDOUT_FILENO) == 1 {

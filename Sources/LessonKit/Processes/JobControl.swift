@@ -31,6 +31,13 @@ public enum JobControl {
         passOnStops()
     }
 
+    /// From now on no stop or continue touches the terminal: the program is on its way out and puts it back
+    /// itself. Once this returns, no hook runs any more (they run under the same lock): a continue heard late
+    /// had made the terminal raw again after the way out had put it back.
+    static func leaveTheTerminalAlone() {
+        lock.withLock { state.hooks = [] }
+    }
+
     /// From now on SIGTSTP stops this process and what it started, and SIGCONT continues them. Called once at
     /// start-up (again, it does nothing).
     static func passOnStops() {
@@ -39,21 +46,30 @@ public enum JobControl {
             return !state.installed
         }
         guard first else { return }
-        let queue = DispatchQueue(label: "job control")
         // Ignored first, so only the sources see them (as `ChildProcess.endChildrenOnSignals` does).
         signal(SIGTSTP, SIG_IGN)
-        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
-        stop.setEventHandler { stopWithChildren() }
-        // Continued by another way than after Ctrl-Z (`kill -STOP`, then `kill -CONT`): the children go on too.
-        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
-        continued.setEventHandler { heardContinue() }
+        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: signals)
+        stop.setEventHandler { heardStop() }
+        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: signals)
+        continued.setEventHandler { continueWithChildren() }
         for source in [stop, continued] { source.resume() }
         sources = [stop, continued]
     }
 
+    /// SIGTSTP: a stop, unless one is under way. A second Ctrl-Z (or `kill -TSTP`) before the stop's continue
+    /// belongs to that stop, as the kernel discards a stop signal still pending when SIGCONT comes: heard as a
+    /// stop of its own, it had stopped the command again right after `fg`, with everything it started.
+    private static func heardStop() {
+        let first = lock.withLock {
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        // The stop waits for the children; meanwhile this queue hears what comes next, in the order it comes.
+        if first { stopper.async { stopWithChildren() } }
+    }
+
     private static func stopWithChildren() {
-        let hooks = lock.withLock { state.hooks }
-        for (before, _) in hooks { before() }
+        runHooks { $0.before }
         let (own, others) = LiveChildren.stopTargets()
         for pid in own { kill(pid, SIGTSTP) }
         for pid in others { kill(pid, SIGSTOP) }
@@ -64,35 +80,38 @@ public enum JobControl {
         }
         // A child that takes no SIGTSTP (one whose group is orphaned ignores it) is stopped all the same.
         for pid in own where !ProcessTable.isStoppedOrGone(pid) { kill(pid, SIGSTOP) }
-        // SIGSTOP cannot be caught: the process stops here, and goes on from here when continued. The SIGCONT that
-        // continues it reaches the source below too, after this: that one is this stop's, already answered here.
-        lock.withLock { state.ownStopsToAnswer += 1 }
+        // SIGSTOP cannot be caught: the process stops here. The SIGCONT that continues it reaches `signals`
+        // after any SIGTSTP heard before the stop, which `heardStop` then leaves to this stop.
         kill(getpid(), SIGSTOP)
-        continueWithChildren()
     }
 
-    /// SIGCONT: the children go on too, unless it ended a stop of the process's own, whose continue is done.
-    private static func heardContinue() {
-        let ownStop = lock.withLock {
-            guard state.ownStopsToAnswer > 0 else { return false }
-            state.ownStopsToAnswer -= 1
-            return true
-        }
-        if !ownStop { continueWithChildren() }
-    }
-
+    /// SIGCONT, after a stop of this process's own or of anyone's (`kill -STOP`, a terminal's SIGTTOU): the
+    /// children go on too, and the terminal is made raw again.
     private static func continueWithChildren() {
+        lock.withLock { state.stopping = false }
         for pid in LiveChildren.continueTargets() { kill(pid, SIGCONT) }
-        let hooks = lock.withLock { state.hooks }
-        for (_, after) in hooks { after() }
+        runHooks { $0.after }
     }
+
+    private static func runHooks(_ which: (Hook) -> @Sendable () -> Void) {
+        lock.withLock {
+            for hook in state.hooks { which(hook)() }
+        }
+    }
+
+    private typealias Hook = (before: @Sendable () -> Void, after: @Sendable () -> Void)
 
     private struct State {
         var installed = false
-        /// Stops of its own whose SIGCONT the signal source has still to hear (and leave alone).
-        var ownStopsToAnswer = 0
-        var hooks: [(before: @Sendable () -> Void, after: @Sendable () -> Void)] = []
+        /// From a SIGTSTP heard to the next SIGCONT.
+        var stopping = false
+        var hooks: [Hook] = []
     }
+
+    /// Where SIGTSTP and SIGCONT are heard, one at a time, in the order they came.
+    private static let signals = DispatchQueue(label: "job control")
+    /// Where a stop waits for the children to stop, then stops this process.
+    private static let stopper = DispatchQueue(label: "job control: stopping")
 
     private static let lock = Locked(.seen)
     nonisolated(unsafe) private static var state = State()

@@ -35,7 +35,7 @@ public final class RawTerminal: Sendable {
 
         // Put it back however the process ends; killed mid-screen, the
         // shell's prompt should start on a line of its own.
-        atexit { restoreSavedTerminal() }
+        atexit { restoreForGood() }
         ExitCleanup.restoreModes(original)
         if savedTerminal.outputIsTerminal { ExitCleanup.restoreScreen(with: resetSequence + "\n") }
         ExitCleanup.install()
@@ -47,6 +47,11 @@ public final class RawTerminal: Sendable {
             controls[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        // A signal that ends the program came meanwhile, and may have found no modes to put back yet.
+        if ExitCleanup.hasBegun {
+            restoreSavedTerminal()
+            return nil
+        }
         if keepingInterrupt { keepRawAcrossStops(raw) }
         return RawTerminal()
     }
@@ -81,9 +86,10 @@ public final class RawTerminal: Sendable {
         reader.start()
     }
 
-    /// Line editing and echo back, the cursor shown, colours reset. Safe to call twice.
+    /// Line editing and echo back, the cursor shown, colours reset, for good (a continue after Ctrl-Z leaves it
+    /// so). Safe to call twice.
     public func restore() {
-        restoreSavedTerminal()
+        restoreForGood()
     }
 
     /// Where a process that replaces itself (`execv`, a relaunch) hands its
@@ -136,6 +142,12 @@ nonisolated(unsafe) private var savedTerminal = SavedTerminal()
 
 /// Colours back to normal, the cursor shown.
 private let resetSequence = "\u{1B}[0m\u{1B}[?25h"
+
+/// The terminal put back on the way out: no stop or continue heard from now on makes it raw again.
+private func restoreForGood() {
+    JobControl.leaveTheTerminalAlone()
+    restoreSavedTerminal()
+}
 
 private func restoreSavedTerminal() {
     guard savedTerminal.isSaved else { return }

@@ -133,12 +133,21 @@ enum SwiftStandIn {
     /// Waits until the terminal whose controlling side is `terminal` has line editing off (the program's raw
     /// mode), checking every 10 ms; false if it has not after 30 s.
     static func raw(_ terminal: Int32) async -> Bool {
+        await lineEditing(of: terminal, on: false)
+    }
+
+    /// Waits until the terminal has line editing on again (the program put its modes back before a stop).
+    static func cooked(_ terminal: Int32) async -> Bool {
+        await lineEditing(of: terminal, on: true)
+    }
+
+    private static func lineEditing(of terminal: Int32, on: Bool) async -> Bool {
         await Rig.onThread {
             let deadline = ContinuousClock.now + .seconds(30)
             var modes = termios()
             while ContinuousClock.now < deadline {
                 tcgetattr(terminal, &modes)
-                if modes.c_lflag & tcflag_t(ICANON) == 0 { return true }
+                if (modes.c_lflag & tcflag_t(ICANON) != 0) == on { return true }
                 usleep(10_000)
             }
             return false
@@ -216,6 +225,11 @@ enum SwiftStandIn {
         return stat[stat.index(close, offsetBy: 2)]
     }
 
+    /// Ctrl-Z for lessons, sent by the workbench it runs (its parent): one SIGTSTP, as a terminal sends one to
+    /// its foreground group (lessons alone), at once. Sent by the test, it came when the test process's threads
+    /// had a turn: with every suite running, after the check's watchdog had given the workbench up (29 s).
+    static let controlZ = "kill -TSTP $PPID"
+
     @Test func aStoppedWatchStopsItsWorkbenchAndCountsNoHang() async throws {
         let root = try SwiftStandIn.sandbox()
         let folder = try ScratchFolder.make("stopped-watch")
@@ -226,38 +240,89 @@ enum SwiftStandIn {
         let announcements = try Announcements(in: folder)
         defer { announcements.stop() }
         let go = folder.appendingPathComponent("go").path
-        // Says its pid, then waits for the test's word (a file), and ends with no verdict.
-        let workbench = "echo $$ > '\(announcements.path)'\nwhile [ ! -e '\(go)' ]; do sleep 0.1; done\nexit 1"
+        // Says its pid, presses Ctrl-Z itself, then waits for the test's word (a file) and ends with no verdict.
+        let workbench = """
+            echo $$ > '\(announcements.path)'
+            \(Self.controlZ)
+            while [ ! -e '\(go)' ]; do sleep 0.1; done
+            exit 1
+            """
         let path = try SwiftStandIn.path(in: folder, build: "", workbench: workbench)
         let pids = Mutex<[pid_t]>([])
-        let states = Mutex<[Character?]>([])
         let run = try await PseudoTerminal.run(
             "lessons", arguments: ["watch", "--root", root.path],
             keys: [
                 PseudoTerminal.Key(after: "") { program in
                     let pid = try await announcements.line(1, "the workbench to start")
                     pids.withLock { $0 = pid_t(pid).map { [$0] } ?? [] }
-                    // One SIGTSTP, as Ctrl-Z sends one to the terminal's foreground group (lessons alone).
-                    kill(program.pid, SIGTSTP)
-                },
-                .signal(SIGCONT) { program in
                     #expect(await WatchSignalTests.stopped(program.pid), "Ctrl-Z did not stop the watch")
                     let workbench = try #require(pids.withLock { $0.first })
                     #expect(Self.state(workbench) == "T", "the workbench ran on while the watch was stopped")
                     // Stopped longer than the check's watchdog gives a workbench that has not started a scenario.
                     try await Task.sleep(for: CheckWatch.hangLimit + .seconds(2))
+                    // Given before `fg`, so that nothing after it waits for this process's turn.
+                    #expect(FileManager.default.createFile(atPath: go, contents: nil))
+                    kill(program.pid, SIGCONT)
                 },
-                PseudoTerminal.Key(after: "", send: nil, once: { _ in
-                    let workbench = pids.withLock { $0.first } ?? 0
-                    states.withLock { $0.append(Self.state(workbench)) }
-                    FileManager.default.createFile(atPath: go, contents: nil)
-                }),
                 .type("q", after: "First check"),
             ], environment: ["PATH": path], size: (24, 80))
         defer { for pid in pids.withLock({ $0 }) where isAlive(pid) { kill(pid, SIGKILL) } }
         #expect(run.status == 1, "no verdict: not solved")
-        #expect(!run.output.contains("was stopped after"), "\(states.withLock { $0 }) \(run.output.suffix(900))")
+        #expect(!run.output.contains("was stopped after"), "\(run.output.suffix(900))")
         #expect(run.output.contains("the workbench ended (status 1)"), "\(run.output.suffix(900))")
+        #expect(run.restored)
+    }
+
+    /// Ctrl-Z pressed twice (the second while the watch still waits for its workbench to stop), `kill -TSTP`
+    /// once it is stopped, then one `fg`: one stop. Before, the second SIGTSTP was heard after the continue as a
+    /// stop of its own: the watch and its workbench stopped again at once, the terminal left for the shell.
+    @Test func aSecondStopBeforeFgIsPartOfTheFirst() async throws {
+        let root = try SwiftStandIn.sandbox()
+        let folder = try ScratchFolder.make("stopped-twice")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            ScratchFolder.remove(folder)
+        }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        let go = folder.appendingPathComponent("go").path
+        // Takes no SIGTSTP (as a child whose process group is orphaned): the watch waits 2 s for it to stop,
+        // then stops it. The second Ctrl-Z comes in those 2 s.
+        let workbench = """
+            trap '' TSTP
+            echo $$ > '\(announcements.path)'
+            \(Self.controlZ)
+            while [ ! -e '\(go)' ]; do sleep 0.1; done
+            exit 1
+            """
+        let path = try SwiftStandIn.path(in: folder, build: "", workbench: workbench)
+        let pid = Mutex<pid_t?>(nil)
+        let run = try await PseudoTerminal.run(
+            "lessons", arguments: ["watch", "--root", root.path],
+            keys: [
+                PseudoTerminal.Key(after: "") { program in
+                    let said = try await announcements.line(1, "the workbench to start")
+                    pid.withLock { $0 = pid_t(said) }
+                    // The terminal given back for the shell: the stop is under way, waiting for the workbench.
+                    #expect(await WatchSignalTests.cooked(program.terminal), "Ctrl-Z did not give the terminal back")
+                    kill(program.pid, SIGTSTP)
+                },
+                PseudoTerminal.Key(after: "") { program in
+                    #expect(await WatchSignalTests.stopped(program.pid), "Ctrl-Z did not stop the watch")
+                    let workbench = try #require(pid.withLock { $0 })
+                    #expect(Self.state(workbench) == "T", "the workbench ran on while the watch was stopped")
+                    kill(program.pid, SIGTSTP)
+                    #expect(FileManager.default.createFile(atPath: go, contents: nil))
+                    // `fg`: the shell gives the terminal back as it was when the job stopped, and continues it.
+                    kill(program.pid, SIGCONT)
+                    #expect(await WatchSignalTests.raw(program.terminal), "after fg the watch was not raw again")
+                },
+                // Shown only if the watch and its workbench both run after fg; q then works without Enter.
+                .type("q", after: "the workbench ended (status 1)"),
+            ], environment: ["PATH": path], size: (24, 80))
+        defer { if let workbench = pid.withLock({ $0 }), isAlive(workbench) { kill(workbench, SIGKILL) } }
+        #expect(run.status == 1, "no verdict: not solved")
+        #expect(!run.output.contains("was stopped after"), "\(run.output.suffix(900))")
         #expect(run.restored)
     }
 }

@@ -69,12 +69,13 @@ enum PseudoTerminal {
         // The reader stops when a byte comes on this pipe, so that the terminal can be closed while the program runs.
         var stopReading: [Int32] = [-1, -1]
         try #require(pipe(&stopReading) == 0)
+        for end in stopReading { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let masterOpen = Atomic(true)
         defer {
             if masterOpen.load(ordering: .acquiring) { close(master) }
             for end in stopReading { close(end) }
         }
-        let terminal = open(terminalPath, O_RDWR | O_NOCTTY)
+        let terminal = open(terminalPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         try #require(terminal >= 0)
         var terminalClosed = false
         defer { if !terminalClosed { close(terminal) } }
@@ -127,11 +128,23 @@ enum PseudoTerminal {
         // The child holds the terminal side now, and whatever it starts inherits it: once they are gone, so is the screen.
         close(terminal)
         terminalClosed = true
-        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite.
-        async let finished = child.finished(watchdog: Watchdog(limit: .seconds(60)))
+        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite. It judges
+        // how long the program takes to end after its last key. Until then the program waits for this process,
+        // whose turns came after tens of seconds with every suite running in it (a Ctrl-Z sent after a check's
+        // 29 s watchdog had run out), and each wait for a key has a hang guard of its own: meanwhile the
+        // watchdog only keeps a test that is stuck from hanging the suite.
+        let watchdog = Watchdog(limit: Self.keysGuard)
+        async let finished = child.finished(watchdog: watchdog)
+        // Also when a key fails, before the end is awaited on the way out.
+        defer { watchdog.restart(limit: Self.hangGuard) }
         for key in keys {
             if let once = key.once {
-                try await once(Running(pid: child.pid, terminal: master))
+                do {
+                    try await once(Running(pid: child.pid, terminal: master))
+                } catch {
+                    // What the program drew says where it was when the key's wait gave up.
+                    throw TestFailure("\(error); the screen so far: \(output.withLock { $0.suffix(900) })")
+                }
             } else {
                 // Until the words are drawn, or the program has ended without them.
                 try? await drawn.wait("the screen to show '\(key.after)'") {
@@ -152,6 +165,7 @@ enum PseudoTerminal {
                 child.send(signal)
             }
         }
+        watchdog.restart(limit: Self.hangGuard)
         let end = await finished
         #expect(end.stoppedAfter == nil, "the program did not end by itself", sourceLocation: sourceLocation)
         try? await drawn.wait("the screen read to its end") { readerDone.load(ordering: .acquiring) }
@@ -173,6 +187,11 @@ enum PseudoTerminal {
             restored: stillOpen && after.c_lflag == before.c_lflag, output: text, report: report)
     }
 
+    /// How long a program may take to end after its last key.
+    static let hangGuard = Duration.seconds(60)
+    /// How long the keys may take, each waited for under a hang guard of its own.
+    static let keysGuard = Duration.seconds(300)
+
     /// A new pseudo-terminal: the controlling side's descriptor and the path of
     /// the terminal side. Glibc's module does not export `posix_openpt` and
     /// friends (they hide behind _XOPEN_SOURCE), so they are looked up by name.
@@ -187,7 +206,9 @@ enum PseudoTerminal {
             let grant = function("grantpt", OnMaster.self), let unlock = function("unlockpt", OnMaster.self),
             let name = function("ptsname", TerminalName.self)
         else { return nil }
-        let master = openMaster(O_RDWR | O_NOCTTY)
+        // Closed on exec: a child another test starts meanwhile (a compiler, a step) inherited the descriptors of
+        // the terminals open then, and a terminal whose controlling side it holds is never hung up when closed here.
+        let master = openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0, grant(master) == 0, unlock(master) == 0, let path = name(master) else {
             if master >= 0 { close(master) }
             return nil
