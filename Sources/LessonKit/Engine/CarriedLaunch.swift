@@ -100,6 +100,7 @@ struct EarlierLaunches: Codable {
     var diskCacheFilesAtStart = 0
     /// Nil once a process could not watch its reads throughout.
     var diskReads: Int? = 0
+    var diskReadFiles: [DiskReadFile]? = []
     var mainQueueFileWrites = 0
     var requestsFromUnseenWork = 0
     /// The first launch's download queue limit.

@@ -477,6 +477,9 @@ private final class ActiveRun: @unchecked Sendable {
                 mainThreadViolations: earlier.mainThreadViolations + seams.instruments.mainQueueViolations.count,
                 diskCacheFilesAtStart: earlier.diskCacheFilesAtStart,
                 diskReads: earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } },
+                diskReadFiles: earlier.diskReadFiles.flatMap { before in
+                    disk.diskReadFiles.map { DiskReadFile.merged(before, $0) }
+                },
                 mainQueueFileWrites: earlier.mainQueueFileWrites + writes.files,
                 requestsFromUnseenWork: earlier.requestsFromUnseenWork + seams.clock.requestsFromUnseenWork,
                 downloadQueueLimit: setup.carried != nil ? earlier.downloadQueueLimit : seams.clock.firstQueueLimit,

@@ -9,29 +9,46 @@ import Foundation
 /// closed again without a write is one read. The harness chooses the folder,
 /// so it can watch it without the app's help.
 ///
+/// inotify watches one folder, not what is under it: each subfolder gets a
+/// watch of its own, those there at the start and each one made later as its
+/// making is seen, so a library's `Caches/images/…` is watched too. Each read
+/// is kept by file, with the icon the file held when the read was taken in
+/// (`whose`), so a report can say which file a row's icon was read from.
+///
 /// `reads` is nil when the watch could not follow the folder for the whole
-/// run: there was no folder when the app launched, it was deleted or moved, or
-/// the kernel's event queue overflowed. Two threads reading one file at the
-/// same instant count once (the kernel merges identical events in a row).
+/// run: there was no folder when the app launched, it was deleted or moved, a
+/// subfolder could not be watched, or the kernel's event queue overflowed. Two
+/// threads reading one file at the same instant count once (the kernel merges
+/// identical events in a row).
 final class DiskReadWatch {
     private let descriptor: Int32
     private let folder: URL
+    /// What a file holds, by its bytes: the rows whose icon it is, or nil.
+    private let whose: (Data) -> [Int]?
     /// The folder's device and inode when the watch began.
     private var identity: (device: UInt64, inode: UInt64)?
+    /// Each watched folder's path under `folder` ("" for itself), by watch.
+    private var subfolders: [Int32: String] = [:]
     private var watching = false
     private var lost = false
-    private var count = 0
+    private var files: [DiskReadFile.Key: Int] = [:]
+    /// The watch's own reads of a file, to tell what a file holds: seen by
+    /// the kernel like the app's, and not counted as the app's.
+    private var ownReads: [String: Int] = [:]
 
-    /// Starts watching `folder` if it exists now.
-    init(folder: URL) {
+    /// Opens as well as closes: the kernel merges an event identical to the
+    /// one before it, and two reads of one file alternate open and close.
+    /// A folder made or moved in is watched in turn.
+    private static let events = IN_OPEN | IN_CLOSE_NOWRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_CREATE | IN_MOVED_TO
+
+    /// Starts watching `folder` and every folder under it, if it exists now.
+    init(folder: URL, whose: @escaping (Data) -> [Int]? = { _ in nil }) {
         self.folder = folder
+        self.whose = whose
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return }
         identity = Self.identity(of: folder)
-        // Opens as well as closes: the kernel merges an event identical to the
-        // one before it, and two reads of one file alternate open and close.
-        let events = IN_OPEN | IN_CLOSE_NOWRITE | IN_DELETE_SELF | IN_MOVE_SELF
-        watching = inotify_add_watch(descriptor, folder.path, UInt32(events)) >= 0
+        watching = watch("")
     }
 
     deinit {
@@ -43,13 +60,39 @@ final class DiskReadWatch {
         drain()
         // The kernel says a folder went only once nothing holds it any more: ask the path too.
         if let identity, Self.identity(of: folder).map({ $0 != identity }) ?? true { lost = true }
-        return watching && !lost ? count : nil
+        return watching && !lost ? files.values.reduce(0, +) : nil
+    }
+
+    /// The reads so far by file and by the icon it held, in path order; nil when `reads` is.
+    var readFiles: [DiskReadFile]? {
+        guard reads != nil else { return nil }
+        let read = files.map { DiskReadFile(file: $0.key.file, rows: $0.key.rows, reads: $0.value) }
+        return DiskReadFile.merged([], read)
     }
 
     private static func identity(of folder: URL) -> (device: UInt64, inode: UInt64)? {
         var info = stat()
         guard lstat(folder.path, &info) == 0 else { return nil }
         return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// Watches the folder at `path` under `folder`, and every folder under it.
+    private func watch(_ path: String) -> Bool {
+        let url = path.isEmpty ? folder : folder.appendingPathComponent(path)
+        let added = inotify_add_watch(descriptor, url.path, UInt32(Self.events))
+        guard added >= 0 else { return false }
+        subfolders[added] = path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        for name in names.sorted() {
+            var isFolder: ObjCBool = false
+            let inside = path.isEmpty ? name : path + "/" + name
+            let found = FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(inside).path, isDirectory: &isFolder)
+            guard found, isFolder.boolValue
+            else { continue }
+            if !watch(inside) { return false }
+        }
+        return true
     }
 
     /// Takes what the kernel has queued; called often enough that its queue
@@ -65,12 +108,37 @@ final class DiskReadWatch {
                 let event = buffer.withUnsafeBytes {
                     $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                 }
-                let mask = event.mask
-                if mask & UInt32(IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { lost = true }
-                // A file in the folder (it has a name; the folder itself has none), closed unwritten.
-                if mask & UInt32(IN_CLOSE_NOWRITE) != 0 && mask & UInt32(IN_ISDIR) == 0 && event.len > 0 { count += 1 }
-                offset += MemoryLayout<inotify_event>.size + Int(event.len)
+                let nameStart = offset + MemoryLayout<inotify_event>.size
+                let name = buffer[nameStart..<nameStart + Int(event.len)].prefix { $0 != 0 }
+                taken(event, name: String(decoding: name, as: UTF8.self))
+                offset = nameStart + Int(event.len)
             }
         }
+    }
+
+    private func taken(_ event: inotify_event, name: String) {
+        let mask = event.mask
+        // The watched folder itself going: only the top one loses the run; a subfolder's watch simply ends.
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 { lost = true }
+        if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+            if subfolders[event.wd] == "" { lost = true }
+            subfolders[event.wd] = nil
+            return
+        }
+        guard let under = subfolders[event.wd], !name.isEmpty else { return }
+        let path = under.isEmpty ? name : under + "/" + name
+        if mask & UInt32(IN_ISDIR) != 0 {
+            if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !watch(path) { lost = true }
+            return
+        }
+        // A file in a watched folder, closed unwritten: a read, kept with the icon the file holds now.
+        guard mask & UInt32(IN_CLOSE_NOWRITE) != 0 else { return }
+        if let own = ownReads[path], own > 0 {
+            ownReads[path] = own - 1
+            return
+        }
+        let bytes = try? Data(contentsOf: folder.appendingPathComponent(path))
+        if bytes != nil { ownReads[path, default: 0] += 1 }
+        files[DiskReadFile.Key(file: path, rows: bytes.flatMap(whose) ?? []), default: 0] += 1
     }
 }

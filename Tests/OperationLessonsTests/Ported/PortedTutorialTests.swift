@@ -258,7 +258,10 @@ import Testing
         #expect(delivered.measured == "2 icons delivered after the warning" && delivered.diagnosis == nil)
         #expect(delivered.hint.hasSuffix("Look at where your download hands its icon over."))
         let waiting = try Self.result(results, "waiting downloads start after a memory warning")
-        #expect(waiting.measured == "0 downloads started after the warning · 8/8 rows with their own icon at the end")
+        #expect(
+            waiting.measured
+                == "0 downloads started after the warning · 8/8 rows with their own icon at the end on "
+                + "memory-warning-then-back")
         let names = try Self.result(results, "icons whose URLs end alike share one file on disk")
         #expect(names.measured == "0 frames with another row's icon · 8 files on disk for 8 icons")
     }
@@ -273,7 +276,10 @@ import Testing
         let waiting = "waiting downloads start after a memory warning"
         #expect(results.filter { !$0.passed }.map(\.bug) == [waiting])
         let stopped = try Self.result(results, waiting)
-        #expect(stopped.measured == "0 downloads started after the warning · 0/8 rows with their own icon at the end")
+        #expect(
+            stopped.measured
+                == "0 downloads started after the warning · 0/8 rows with their own icon at the end on "
+                + "memory-warning-then-back")
         #expect(
             stopped.diagnosis
                 == "after the memory warning, 8 rows scrolled away and back kept their placeholder, and no download "
