@@ -325,7 +325,7 @@ import Testing
             ["not measured apart from an operation that never finishes: the queue stalls"],
             ["✗ not fixed state changed without a word"]
         ),
-        11: ([], ["broken on the way", "IconLoader.swift and IconLoader.swift"]),
+        11: ([], ["; broken on the way", "✗ broken", "IconLoader.swift and IconLoader.swift"]),
     ]
 
     /// Every exercise's untouched starting code, through `lessons check N`: not solved, and no line false of it
