@@ -103,7 +103,7 @@ public enum HostFiles {
     }
 }
 
-/// Linux's inotify on one folder: what happened to the folder and to the files in it, in the order the kernel
+/// Linux's inotify on folders: what happened to each watched folder and to the files in it, in the order the kernel
 /// queued it. The kernel merges an event identical to the one just before it.
 public final class FolderEvents {
     /// What happened, one bit each (inotify's mask).
@@ -113,6 +113,9 @@ public final class FolderEvents {
 
         public static let opened = Kind(rawValue: UInt32(IN_OPEN))
         public static let closedUnwritten = Kind(rawValue: UInt32(IN_CLOSE_NOWRITE))
+        /// Something was made in the folder, or moved into it.
+        public static let created = Kind(rawValue: UInt32(IN_CREATE))
+        public static let movedIn = Kind(rawValue: UInt32(IN_MOVED_TO))
         public static let folderDeleted = Kind(rawValue: UInt32(IN_DELETE_SELF))
         public static let folderMoved = Kind(rawValue: UInt32(IN_MOVE_SELF))
         /// The kernel's queue overflowed: events were lost.
@@ -125,27 +128,34 @@ public final class FolderEvents {
 
     public struct Event: Sendable {
         public let kind: Kind
-        /// Whether the event names a file in the folder (the folder's own events have no name).
-        public let namesAFile: Bool
+        /// The watch it came from, as `watch` returned it.
+        public let watch: Int32
+        /// The name, in the watched folder, of what it happened to; empty for the folder's own events.
+        public let name: String
     }
 
     private let descriptor: Int32
-    /// Whether the kernel watches the folder: false if it could not (no folder there, no inotify).
-    public let isWatching: Bool
 
-    /// Starts watching `path` for `kinds` (the kernel always adds `overflowed` and `watchEnded`).
-    public init(folder path: String, for kinds: Kind) {
+    /// A set of watches with one queue of events; watching nothing yet.
+    public init() {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        isWatching = descriptor >= 0 && inotify_add_watch(descriptor, path, kinds.rawValue) >= 0
     }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
     }
 
+    /// Starts watching the folder at `path` for `kinds` (the kernel always adds `overflowed` and `watchEnded`):
+    /// the number its events carry, or nil if it cannot (no folder there, no inotify).
+    public func watch(_ path: String, for kinds: Kind) -> Int32? {
+        guard descriptor >= 0 else { return nil }
+        let watch = inotify_add_watch(descriptor, path, kinds.rawValue)
+        return watch >= 0 ? watch : nil
+    }
+
     /// Every event the kernel has queued, taken off its queue (16,384 events by default), without waiting.
     public func take() -> [Event] {
-        guard isWatching else { return [] }
+        guard descriptor >= 0 else { return [] }
         var events: [Event] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -156,8 +166,11 @@ public final class FolderEvents {
                 let event = buffer.withUnsafeBytes {
                     $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                 }
-                events.append(Event(kind: Kind(rawValue: event.mask), namesAFile: event.len > 0))
-                offset += MemoryLayout<inotify_event>.size + Int(event.len)
+                let nameStart = offset + MemoryLayout<inotify_event>.size
+                let name = buffer[nameStart..<nameStart + Int(event.len)].prefix { $0 != 0 }
+                events.append(
+                    Event(kind: Kind(rawValue: event.mask), watch: event.wd, name: String(decoding: name, as: UTF8.self)))
+                offset = nameStart + Int(event.len)
             }
         }
     }

@@ -87,6 +87,15 @@ public struct LearnerCode: Sendable {
         return ([file] + files.keys.sorted()).first { files[$0].map { Self.unspaced($0).contains(wanted) } ?? false }
     }
 
+    /// Whether any file has one of `texts`, spacing aside.
+    func mentions(_ texts: [String]) -> Bool {
+        let wanted = texts.map(Self.unspaced)
+        return files.values.contains { file in
+            let text = Self.unspaced(file)
+            return wanted.contains { text.contains($0) }
+        }
+    }
+
     private static func unspaced(_ text: String) -> String {
         String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
     }
@@ -100,20 +109,54 @@ public struct CodePlace: Sendable, CustomStringConvertible {
     /// As the code writes it: `cellForRowAt`, `func roll(`.
     public let name: String
     /// What the place does, for code that names it otherwise or lacks it:
-    /// "where your download ends", "the type that holds the image".
+    /// "where your download ends", "where a row's cell asks for its icon".
+    /// It is said only to code without `name`, so it must be true of any code
+    /// the exercise may hold, or presume what `presumes` finds.
     public let role: String?
+    /// What the role presumes the code has (a hand-over to the main queue,
+    /// files on disk), and what is said to code without it.
+    public let presumes: Presumption?
 
-    public init(_ name: String, in file: String, role: String? = nil) {
+    public init(_ name: String, in file: String, role: String? = nil, presumes: Presumption? = nil) {
         self.name = name
         self.file = file
         self.role = role
+        self.presumes = presumes
     }
 
     public var description: String { "`\(name)` in \(file)" }
 
-    /// Where to look in `code`: the name and the file that has it, else the role.
+    /// Where to look in `code`: the name and the file that has it, else the
+    /// role, or what is said where the code lacks what the role presumes.
     func said(in code: LearnerCode) -> String? {
-        code.file(containing: name, preferring: file).map { "`\(name)` in \($0)" } ?? role
+        if let found = code.file(containing: name, preferring: file) { return "`\(name)` in \(found)" }
+        guard let presumes, !code.mentions(presumes.mentions) else { return role }
+        return presumes.otherwise
+    }
+
+    /// Every text `said(in:)` may give for code without `name`: the role, and what replaces it.
+    public var roles: [String] { [role, presumes?.otherwise].compactMap { $0 } }
+
+    /// A kind of code a role speaks of, known by words its code has
+    /// (`OperationQueue.main`, `DispatchQueue.main`, `MainActor`), and the
+    /// place said to code with none of them.
+    public struct Presumption: Sendable {
+        public let mentions: [String]
+        public let otherwise: String
+
+        public init(_ mentions: [String], otherwise: String) {
+            self.mentions = mentions
+            self.otherwise = otherwise
+        }
+
+        /// A hand-over of the icon to the main queue.
+        static let mainQueue = Presumption(
+            ["OperationQueue.main", "DispatchQueue.main", "MainActor"],
+            otherwise: "where your download's icon reaches a cell")
+        /// Icons kept after their download, in memory.
+        static let keptIcons = ["cache", "Cache", "var image", ": Image]"]
+        /// Files written to disk by the learner's own code (a library's writes name their files themselves).
+        static let writtenFiles = ["write(to", "createFile("]
     }
 }
 

@@ -129,7 +129,7 @@ extension KnownBug {
                         + "cell show?",
                     place: CodePlace(
                         "OperationQueue.main.addOperation", in: "AppsViewController.swift",
-                        role: "where the downloaded icon is handed to the main queue"),
+                        role: "where the downloaded icon is handed to the main queue", presumes: .mainQueue),
                     api:
                         "`tableView.reloadRows(at: [indexPath])` asks `cellForRowAt` again for that row, whatever cell "
                         + "shows it now (or none, if it has scrolled away); with the icon kept on the model, "
@@ -158,7 +158,10 @@ extension KnownBug {
                         "When the system asks for memory back, which object could let go of every icon at once, and "
                         + "where does it hear the request?",
                     place: CodePlace(
-                        "var image: Image?", in: "AppInfo.swift", role: "the type that holds the image"),
+                        "var image: Image?", in: "AppInfo.swift", role: "where your code keeps the icons it downloaded",
+                        presumes: CodePlace.Presumption(
+                            CodePlace.Presumption.keptIcons,
+                            otherwise: "where your code would keep the icons it downloaded")),
                     api:
                         "One dictionary the controller owns, `[String: Image]` keyed by icon URL, instead of a property "
                         + "on each model object; `override func didReceiveMemoryWarning()` empties it with `removeAll()`.",
@@ -350,7 +353,7 @@ extension KnownBug {
                         + "not?",
                     place: CodePlace(
                         "if let image = imageCache[app.icon]", in: "AppsViewController.swift",
-                        role: "where a row looks for an icon it kept"),
+                        role: "where a row's cell asks for its icon"),
                     api:
                         "The app's Caches folder (`environment.cachesDirectory`): write each downloaded icon's bytes "
                         + "there with `data.write(to: file, options: .atomic)`, and in `cellForRowAt` read them with "
@@ -395,7 +398,10 @@ extension KnownBug {
                         + "of the URL does the name come from?",
                     place: CodePlace(
                         "func cacheFileName(for icon: String)", in: "AppsViewController.swift",
-                        role: "where your code names an icon's file"),
+                        role: "where your code names an icon's file",
+                        presumes: CodePlace.Presumption(
+                            CodePlace.Presumption.writtenFiles,
+                            otherwise: "where your code would name an icon's file")),
                     api:
                         "Name the file from the whole URL: a hash of it that is the same in every run (Swift's "
                         + "`hashValue` is seeded per process; FNV-1a is a few lines), written in hex, which cannot hold "
@@ -443,7 +449,7 @@ extension KnownBug {
                         + "show an icon?",
                     place: CodePlace(
                         "if let image = imageCache[app.icon]", in: "AppsViewController.swift",
-                        role: "where a row looks for an icon it kept"),
+                        role: "where a row's cell asks for its icon"),
                     api:
                         "Read the Caches folder in `cellForRowAt`, before the network: `Data(contentsOf: file)`, then "
                         + "`Image(data:)`; bytes that do not decode count as a miss.",
@@ -528,7 +534,9 @@ extension KnownBug {
                         + "tells the queue they are not wanted any more?",
                     place: CodePlace(
                         "didReceiveMemoryWarning", in: "AppsViewController.swift",
-                        role: "where your controller hears a memory warning"),
+                        role:
+                            "your table controller: it hears a memory warning in `didReceiveMemoryWarning()`, which it "
+                            + "does not override yet"),
                     api:
                         "`queue.cancelAllOperations()` cancels the waiting operations too. The queue still starts each "
                         + "one, and a `main()` that checks `isCancelled` first returns at once. Empty the pool with it "
@@ -613,7 +621,9 @@ extension KnownBug {
                         + "come to rest?",
                     place: CodePlace(
                         "scrollViewDidEndDragging", in: "AppsViewController.swift",
-                        role: "where your controller hears a drag end"),
+                        role:
+                            "your table controller: it hears a drag end in "
+                            + "`scrollViewDidEndDragging(_:willDecelerate:)`, which it does not have yet"),
                     api:
                         "`scrollViewDidEndDragging(_:willDecelerate:)` says whether the table glides on: resume there "
                         + "only when `decelerate` is false, and otherwise in `scrollViewDidEndDecelerating(_:)`, which "
@@ -685,7 +695,7 @@ extension KnownBug {
                         + "none: how does the second row hear when it ends?",
                     place: CodePlace(
                         "if operations[app.icon] != nil", in: "AppsViewController.swift",
-                        role: "where a row finds a download under way"),
+                        role: "where a row starts its icon's download, or finds one under way"),
                     api:
                         "Callers, not rows, wait on a download: "
                         + "`ImageDownloader.downloadImage(with:options:progress:completion:)` joins a download under way "

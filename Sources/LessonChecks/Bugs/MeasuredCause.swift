@@ -91,7 +91,7 @@ struct MeasuredCause: Equatable {
             let rows = icons.compactMap(\.row).sorted().map(String.init)
             return "rows \(ImageListChecks.listed(rows, more: 0)) have URLs ending in \(name)"
         }
-        return (whoseIcons(in: report, noun: "file").map { $0 + "; " } ?? "") + named.joined(separator: "; ")
+        return (whoseIcons(in: report).map { $0 + "; " } ?? "") + named.joined(separator: "; ")
             + ": \(counted(report.diskCacheFiles, "file")) on disk for \(counted(report.uniqueURLs, "icon")), "
             + "\(counted(report.wrongImageFrames, "frame")) with another row's icon"
     }
@@ -99,19 +99,30 @@ struct MeasuredCause: Equatable {
     /// The most owners `whoseIcons` names before "and N more".
     static let ownersNamed = 3
 
-    /// "rows 30 and 31 show row 6's file": the rows that showed another row's
-    /// `noun` (icon, or the file it was read from), grouped by whose, from the
-    /// report's `othersIcons`; nil when no row showed a known row's.
-    static func whoseIcons(in report: Report, noun: String) -> String? {
+    /// "rows 30 and 31 show row 6's icon (read from `icon.png` on disk)": the
+    /// rows that showed another row's icon, grouped by whose, from the report's
+    /// `othersIcons`, each owner's icon with where the app read it: the files
+    /// read that held it (`diskReadFiles`), or none read, when the run watched
+    /// its reads; nil when no row showed a known row's.
+    static func whoseIcons(in report: Report) -> String? {
         let owners = Dictionary(grouping: report.othersIcons.filter { $0.showed != nil }) { $0.showed ?? 0 }
             .sorted { $0.key < $1.key }
         guard !owners.isEmpty else { return nil }
         let said = owners.prefix(ownersNamed).map { owner, shown in
             let rows = Set(shown.map(\.row)).sorted().map(String.init)
             return (rows.count == 1 ? "row \(rows[0]) shows" : "rows \(ImageListChecks.listed(rows, more: 0)) show")
-                + " row \(owner)'s \(noun)"
+                + " row \(owner)'s icon" + (readFrom(owner, in: report).map { " (\($0))" } ?? "")
         }
         return ImageListChecks.listed(said, more: max(0, owners.count - ownersNamed))
+    }
+
+    /// "read from `icon.png` on disk", or "not read from disk: no file read held
+    /// it": where the app read `row`'s icon; nil when the run did not watch its reads.
+    static func readFrom(_ row: Int, in report: Report) -> String? {
+        guard let files = report.diskReadFiles else { return nil }
+        let held = files.filter { $0.rows.contains(row) }.map { "`\($0.file)`" }
+        guard !held.isEmpty else { return "not read from disk: no file read held it" }
+        return "read from \(ImageListChecks.listed(held, more: 0)) on disk"
     }
 }
 

@@ -43,7 +43,10 @@ public enum AsyncOperationChecks {
                 + "it downloads, and once it has delivered?",
             place: CodePlace(
                 "MARK: the state of an asynchronous operation", in: "ImageDownloadOperation.swift",
-                role: "where your operation says `isExecuting` and `isFinished`"),
+                role: "where your operation says `isExecuting` and `isFinished`",
+                presumes: CodePlace.Presumption(
+                    ["isFinished"],
+                    otherwise: "your operation: it does not override `isExecuting` and `isFinished` yet")),
             api:
                 "Override `isAsynchronous` (true), and `isExecuting` and `isFinished` to read a state of the "
                 + "operation's own (ready, executing, finished) under `lock`; set it to executing in `start()`, "
@@ -82,7 +85,7 @@ public enum AsyncOperationChecks {
                 + "it just turned true?",
             place: CodePlace(
                 "private func complete(with result:", in: "ImageDownloadOperation.swift",
-                role: "where your operation becomes finished"),
+                role: "where your operation's download ends"),
             api:
                 "`willChangeValue(forKey:)` and `didChangeValue(forKey:)` for \"isExecuting\" and \"isFinished\" "
                 + "around every change of the state, the did after the new value is set, and outside the lock: on "
@@ -112,7 +115,10 @@ public enum AsyncOperationChecks {
             question:
                 "A queue starts a cancelled operation too. What does your `start()` do when `isCancelled` is "
                 + "already true?",
-            place: CodePlace("override func start()", in: "ImageDownloadOperation.swift", role: "your operation's `start()`"),
+            place: CodePlace(
+                "override func start()", in: "ImageDownloadOperation.swift", role: "your operation's `start()`",
+                presumes: CodePlace.Presumption(
+                    ["func start("], otherwise: "your operation: it does not override `start()` yet")),
             api:
                 "At the top of `start()`, look at `isCancelled`: if it is set, complete with "
                 + "`.failure(.cancelled)` (which finishes the operation) and return, before any fetch and before "
@@ -392,9 +398,15 @@ public enum AsyncOperationChecks {
     }
 
     static func judgeAnnouncing(_ byHand: Play, _ queued: Play, code: LearnerCode?) -> CheckResult {
+        // No operation finished: whether a finish would be heard was never measured, and what failed is the other row.
         guard byHand.finished > 0 || queued.finished > 0 else {
-            return announces.result(
-                passed: false, measured: "isFinished never turned true: nothing to announce", code: code)
+            return CheckResult(
+                bug: announces.name, passed: false,
+                measured: "not measured apart from \(finishes.name): isFinished never turned true, so nothing was "
+                    + "there to announce",
+                expected: announces.expected,
+                hint: "Judged once \"\(finishes.name)\" is gone: its verdict above says what to look at.",
+                isSafeguard: false, notMeasured: true)
         }
         let passed =
             byHand.finished == byHand.operations && byHand.announced == byHand.finished

@@ -49,7 +49,9 @@ public enum RaceCheck {
             question:
                 "Which threads read your operation's `isExecuting` and `isFinished`, and which one changes its state?",
             place: CodePlace(
-                "private var state", in: "ImageDownloadOperation.swift", role: "where your operation keeps its state"),
+                "private var state", in: "ImageDownloadOperation.swift", role: "where your operation keeps its state",
+                presumes: CodePlace.Presumption(
+                    ["isFinished", "isExecuting"], otherwise: "where your operation would keep its state")),
             api:
                 "An `NSLock` the operation owns: every read of the state (`isExecuting`, `isFinished`) and every "
                 + "change of it (`move(to:)`) takes it; the announcements are made outside it.",
@@ -108,7 +110,9 @@ public enum RaceCheck {
                 "On which thread does your code write the image cache (and the pool)? On which does "
                 + "`cellForRowAt` read them?",
             place: CodePlace(
-                "self.imageCache[app.icon]", in: "AppsViewController.swift", role: "where your download's icon is kept"),
+                "self.imageCache[app.icon]", in: "AppsViewController.swift", role: "where your download's icon is kept",
+                presumes: CodePlace.Presumption(
+                    CodePlace.Presumption.keptIcons, otherwise: "where your download's icon would be kept")),
             api:
                 "Decode on the download thread, then hand the image to the main queue "
                 + "(`OperationQueue.main.addOperation { … }`) and write the dictionaries there, where they are "

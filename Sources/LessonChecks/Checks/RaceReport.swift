@@ -102,7 +102,10 @@ struct RaceReport {
             return place
         }
         guard let report = reports(in: errors).first else { return nil }
-        return firstPlace(in: report.filter { $0.hasPrefix("    #") }, codeFolders: codeFolders)
+        // The first access's own frames: past them come the other access and where the memory was allocated.
+        let firstAccess = report.dropFirst().prefix { $0.hasPrefix("    ") }
+        return firstPlace(in: firstAccess.filter { $0.hasPrefix("    #") }, codeFolders: codeFolders)
+            ?? firstPlace(in: report.filter { $0.hasPrefix("    #") }, codeFolders: codeFolders)
     }
 
     /// "Tests/Fixtures/…/File.swift:141:22" of the first of `frames` in `codeFolders` with a line: a property's
@@ -163,7 +166,12 @@ struct RaceReport {
     /// What to ask of the code, naming the variable and the two lines; `remedy`, how to make it one thread's.
     func hint(in code: LearnerCode?, remedy: String = RaceCheck.mainQueueRemedy) -> String {
         let what = variable(in: code).map { "`\($0)`" } ?? "what these lines touch"
-        let lines = accesses.compactMap(\.place).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        // Two accesses at one place, or in one file TSan gave no line of, are one place to look at.
+        var lines: [String] = []
+        for place in accesses.compactMap(\.place) {
+            let line = place.split(separator: "/").last.map(String.init) ?? place
+            if !lines.contains(line) { lines.append(line) }
+        }
         let question =
             accesses.allSatisfy(\.written)
             ? "On which threads does your code write \(what)?"
@@ -199,11 +207,16 @@ struct RaceReport {
 
     /// Every access at a line of `code` that `start`'s file of the same name has as it is (spacing aside): the
     /// race the starting code has, not one the learner's changes brought.
+    /// A place TSan gave no line for (its frames had none) is the start's when its whole file is as the start had it.
     func racesAsIn(_ start: LearnerCode, from code: LearnerCode?) -> Bool {
         !accesses.isEmpty
             && accesses.allSatisfy { access in
-                guard let place = access.place, let (file, line) = Self.line(at: place, in: code),
-                    let started = start.files[file]
+                guard let place = access.place else { return false }
+                if !place.contains(/\.swift:\d+/) {
+                    let name = place.split(separator: "/").last.map(String.init) ?? place
+                    return code?.files[name].map { $0 == start.files[name] } ?? false
+                }
+                guard let (file, line) = Self.line(at: place, in: code), let started = start.files[file]
                 else { return false }
                 let wanted = line.trimmingCharacters(in: .whitespaces)
                 return !wanted.isEmpty

@@ -25,7 +25,10 @@ public enum Swift6Check {
                 + "touching them at once? The compiler can only trust what the type declares.",
             place: CodePlace(
                 "class IconLoader", in: "IconLoader.swift",
-                role: "the type that holds the memory cache and the downloads in flight"),
+                role: "the type that holds the memory cache and the downloads in flight",
+                presumes: CodePlace.Presumption(
+                    ["cache", "Cache"],
+                    otherwise: "where the compiler's first error points, in the Swift 6 language mode")),
             api:
                 "An `actor` is a class whose state only its own methods touch, one call at a time: from outside, "
                 + "each call is `await`ed, even a call to a method that is not `async`. Nothing else changes: the "

@@ -102,6 +102,7 @@ struct EarlierLaunches: Codable, Sendable {
     var diskCacheFilesAtStart = 0
     /// Nil once a process could not watch its reads throughout.
     var diskReads: Int? = 0
+    var diskReadFiles: [DiskReadFile]? = []
     var mainQueueFileWrites = 0
     /// The longest a main-queue block that wrote a file held the main queue, in wall nanoseconds.
     var longestMainQueueWriteNs: UInt64 = 0

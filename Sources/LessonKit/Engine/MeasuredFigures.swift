@@ -31,6 +31,9 @@ extension Report {
             self.app.mainThreadViolations += earlier.mainThreadViolations
             disk.diskCacheFilesAtStart = earlier.diskCacheFilesAtStart
             disk.diskReads = earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } }
+            disk.diskReadFiles = earlier.diskReadFiles.flatMap { before in
+                disk.diskReadFiles.map { DiskReadFile.merged(before, $0) }
+            }
         }
         machine = WallFigures(
             runWallMs: wall.sinceStart.milliseconds + (earlier?.runWallMs ?? 0), frameWorkMeanWallMs: frames.work.meanMs,

@@ -32,7 +32,7 @@ final class RunSeams {
         activity = AppActivity(clock: clock)
         network = SlowNetwork(conditions: conditions, clock: clock, isMainQueue: { [clock] in clock.isOnMainQueueThread })
         tableWatcher = TableWatcher(icons: catalog.entries.map(\.icon), now: { [clock] in clock.now.milliseconds })
-        cachesFolder = CachesFolderWatch(setup.cachesDirectory)
+        cachesFolder = CachesFolderWatch(setup.cachesDirectory, icons: catalog.entries.map(\.icon))
     }
 
     /// The icon URL of each row.

@@ -492,6 +492,9 @@ private final class ActiveRun: @unchecked Sendable {
                 mainThreadViolations: earlier.mainThreadViolations + seams.instruments.mainQueueViolations.count,
                 diskCacheFilesAtStart: earlier.diskCacheFilesAtStart,
                 diskReads: earlier.diskReads.flatMap { before in disk.diskReads.map { before + $0 } },
+                diskReadFiles: earlier.diskReadFiles.flatMap { before in
+                    disk.diskReadFiles.map { DiskReadFile.merged(before, $0) }
+                },
                 mainQueueFileWrites: earlier.mainQueueFileWrites + writes.files,
                 longestMainQueueWriteNs: max(earlier.longestMainQueueWriteNs, writes.longest_stall_ns),
                 requestsFromUnseenWork: earlier.requestsFromUnseenWork + seams.clock.requestsFromUnseenWork,

@@ -77,6 +77,37 @@ public struct Report: Codable, Equatable, Sendable {
         try container.encode(measures, forKey: .measures)
     }
 
+    /// A report read back from `source` (a file, or what a run handed over),
+    /// written perhaps by another build of the lessons: a figure that may be
+    /// absent (written `null`, not measured) reads as absent; a report that
+    /// lacks any other figure this build reads is refused, in one sentence
+    /// naming `source` and the figures, rather than read with figures it never had.
+    public static func read(_ data: Data, from source: String) throws(UnreadableReport) -> Report {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw UnreadableReport(source: source, reason: "it is not a JSON object")
+        }
+        let lacking = requiredKeys.subtracting(object.keys).sorted()
+        guard lacking.isEmpty else {
+            throw UnreadableReport(
+                source: source,
+                reason: "it was written by an older build of the lessons and lacks "
+                    + lacking.map { "`\($0)`" }.joined(separator: ", ") + "; play it again with this build")
+        }
+        do {
+            return try JSONDecoder().decode(Report.self, from: data)
+        } catch {
+            throw UnreadableReport(source: source, reason: UnreadableReport.said(error))
+        }
+    }
+
+    /// The keys every report has a value for: those `json()` never writes as `null`.
+    static let requiredKeys: Set<String> = {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(Report().json().utf8)) as? [String: Any] else {
+            return []
+        }
+        return Set(object.filter { !($0.value is NSNull) }.keys)
+    }()
+
     public func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -89,7 +120,7 @@ public struct Report: Codable, Equatable, Sendable {
         else { return "{}" }
         for key in [
             "requestsAfterRelaunch", "requestsAfterMemoryWarning", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
-            "liveImageBytes", "diskReads", "stuck",
+            "liveImageBytes", "diskReads", "diskReadFiles", "stuck",
         ] where object[key] == nil {
             object[key] = NSNull()
         }
@@ -220,5 +251,25 @@ extension Double {
     /// "20" rather than "20.0", "0.3" rather than "0.30000000000000004".
     var formatted: String {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(format: "%.3g", self)
+    }
+}
+
+/// A report this build cannot read, said in one sentence naming where it came from.
+public struct UnreadableReport: Error, Equatable, CustomStringConvertible {
+    /// The file, or the run, the report came from.
+    public let source: String
+    public let reason: String
+
+    public var description: String { "\(source) cannot be read as a report: \(reason)." }
+
+    /// What a decoding error says of the report, in words rather than Foundation's.
+    static func said(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: "it lacks `\(key.stringValue)`"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            "`\(context.codingPath.map(\.stringValue).joined(separator: "."))` is not what a report holds there"
+        case .dataCorrupted(let context)?: "it is not JSON (\(context.debugDescription))"
+        default: "\(error)"
+        }
     }
 }

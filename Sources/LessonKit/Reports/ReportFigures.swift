@@ -85,6 +85,27 @@ public struct OthersIcon: Codable, Equatable, Sendable {
     }
 }
 
+/// A file the app read from its caches folder: its path there, the rows whose
+/// icon it held when read (none: no row's), and how many times it was read.
+public struct DiskReadFile: Codable, Equatable, Sendable {
+    public var file: String
+    public var rows: [Int]
+    public var reads: Int
+
+    struct Key: Hashable {
+        let file: String
+        let rows: [Int]
+    }
+
+    /// Two lists of reads as one: the reads of one file holding one icon added up.
+    static func merged(_ earlier: [DiskReadFile], _ later: [DiskReadFile]) -> [DiskReadFile] {
+        var reads: [Key: Int] = [:]
+        for read in earlier + later { reads[Key(file: read.file, rows: read.rows), default: 0] += read.reads }
+        return reads.map { DiskReadFile(file: $0.key.file, rows: $0.key.rows, reads: $0.value) }
+            .sorted { ($0.file, $0.rows.first ?? -1) < ($1.file, $1.rows.first ?? -1) }
+    }
+}
+
 /// From the instruments and the controller.
 public struct AppFigures: Codable, Equatable, Sendable {
     public var memoryWarnings = 0
@@ -118,6 +139,9 @@ public struct DiskFigures: Codable, Equatable, Sendable {
     /// Files the app read from its caches folder; nil when the run could not
     /// watch it throughout (`DiskReadWatch`).
     public var diskReads: Int?
+    /// The same reads by file (its path in the caches folder) and by the rows
+    /// whose icon the file held when read; nil when `diskReads` is.
+    public var diskReadFiles: [DiskReadFile]?
     /// Files the app wrote from the main queue (the seam sees each put in place).
     public var mainQueueFileWrites = 0
 }

@@ -100,9 +100,10 @@ extension Report {
         self.stuck = story.stuck
     }
 
-    /// A step's `--json` output read back: a table step's report, or a story's.
-    public static func decoded(from data: Data) throws -> Report {
+    /// A step's `--json` output read back from `source`: a table step's
+    /// report, or a story's; refused in one sentence when it is neither (`read`).
+    public static func decoded(from data: Data, source: String = "the step's report") throws -> Report {
         if let story = try? JSONDecoder().decode(StoryReport.self, from: data) { return Report(story) }
-        return try JSONDecoder().decode(Report.self, from: data)
+        return try read(data, from: source)
     }
 }

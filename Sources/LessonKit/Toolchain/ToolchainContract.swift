@@ -86,6 +86,14 @@ public enum ToolchainContract {
             probed: .atEveryStart, probe: "an atomic write into a temporary folder reaches the seam's rename",
             check: ToolchainProbes.atomicWriteRenames),
         ToolchainFact(
+            name: "inotify",
+            what: "Linux's inotify reports a file opened and closed unwritten (a read) in a folder it watches, not in "
+                + "the folders under it, and reports a folder made in a watched one, so that it can be watched in turn",
+            usedIn: ["Sources/LessonKit/Watchers/DiskReadWatch.swift"], probed: .atEveryStart,
+            probe:
+                "a file read in a subfolder there at the start, and one in a subfolder made after, are each seen once",
+            check: ToolchainProbes.diskReads),
+        ToolchainFact(
             name: "task-hook",
             what: "The Swift runtime exports swift_task_enqueueGlobal_hook (and swift_job_run) and calls the hook "
                 + "for every job bound for the global executor",

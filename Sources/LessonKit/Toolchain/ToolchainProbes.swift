@@ -75,6 +75,31 @@ enum ToolchainProbes {
             : .fails("an atomic write bypassed this program's rename")
     }
 
+    static func diskReads() -> ProbeResult {
+        let manager = FileManager.default
+        let folder = manager.temporaryDirectory.appendingPathComponent(
+            "operationlessons-probe-\(getpid())-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: folder) }
+        let files = ["images/probe", "later/probe"].map(folder.appendingPathComponent)
+        do {
+            try manager.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+            try Data("probe".utf8).write(to: files[0])
+            let watch = DiskReadWatch(folder: folder)
+            // A subfolder made once the watch runs, as a library makes its own at its first write.
+            try manager.createDirectory(at: folder.appendingPathComponent("later"), withIntermediateDirectories: true)
+            try Data("probe".utf8).write(to: files[1])
+            watch.drain()
+            for file in files { _ = try Data(contentsOf: file) }
+            let seen = watch.readFiles?.map { "\($0.file) \($0.reads)" } ?? []
+            let said = seen.isEmpty ? "nothing" : seen.joined(separator: ", ")
+            return seen == ["images/probe 1", "later/probe 1"]
+                ? .holds("each read was seen once, in a subfolder there at the start and in one made after")
+                : .fails("two reads in subfolders were seen as \(said)")
+        } catch {
+            return .fails("could not write in \(folder.path): \(error.localizedDescription)")
+        }
+    }
+
     static func taskHook() -> ProbeResult {
         guard SwiftTaskActivity.isInstalled else {
             return .fails("no swift_task_enqueueGlobal_hook or swift_job_run")

@@ -315,6 +315,36 @@ import Testing
         #expect(check.standardOutput.contains("✓ fixed     waiting downloads start after a memory warning"))
     }
 
+    /// Lines of `lessons check N` on exercise N's untouched starting code that were false of that code, each a
+    /// line a learner read: a figure of another run said as the bug's own run's (exercise 3's fast scroll ended
+    /// with 6 of 8 rows right, not 8/8), a ✗ on an announcement no operation could make (10), the starting code's
+    /// own race called "broken on the way" with its one file named twice (11).
+    static let falseOfTheStart: [Int: (says: [String], never: [String])] = [
+        3: (["· 8/8 rows with their own icon at the end on standard"], ["icon at the end\n    expected: no frame"]),
+        10: (
+            ["not measured apart from an operation that never finishes: the queue stalls"],
+            ["✗ not fixed state changed without a word"]
+        ),
+        11: ([], ["; broken on the way", "✗ broken", "IconLoader.swift and IconLoader.swift"]),
+    ]
+
+    /// Every exercise's untouched starting code, through `lessons check N`: not solved, and no line false of it
+    /// (`falseOfTheStart`). CI only (OPERATION_LESSONS_CI, as `.ci/run` sets): ten checks cost minutes.
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["OPERATION_LESSONS_CI"] == "1", "CI only"),
+        .timeLimit(.minutes(60)), arguments: ExerciseCatalog.all.map(\.number))
+    func everyStartingCodesRowsAreTrue(_ number: Int) async throws {
+        try Self.makeSandbox(exercise: number)
+        let check = try await Self.check(number)
+        let said = check.standardOutput
+        #expect(check.status == 1, "\(said.suffix(2000))")
+        #expect(said.contains("Exercise \(number) not solved yet"), "\(said.suffix(2000))")
+        #expect(!said.contains("the suite's bug"), "\(said.suffix(2000))")
+        let (says, never) = Self.falseOfTheStart[number] ?? ([], [])
+        for line in says { #expect(said.contains(line), "exercise \(number): no \"\(line)\" in \(said)") }
+        for line in never { #expect(!said.contains(line), "exercise \(number): \"\(line)\" in \(said)") }
+    }
+
     @Test(.timeLimit(.minutes(30))) func aRenamedTargetIsPlayedNotTheBuildBefore() async throws {
         try Self.makeSandbox(exercise: 2, from: "Sources/Lesson02AsyncPlaceholder")
         let solved = try await Self.check(2)

@@ -24,6 +24,18 @@ import Testing
         #expect(announces.measured.hasSuffix("(2 of 4 started, 2 at once, never the rest: stalled)"))
     }
 
+    /// An operation that never finishes has nothing to announce: the announcement is not measured apart from
+    /// the finishing, never a ✗ of its own ("✗ not fixed … isFinished never turned true: nothing to announce",
+    /// on exercise 10's untouched start, before).
+    @Test func nothingFinishedIsNoAnnouncementVerdict() async throws {
+        let results = await Self.check(.neverFinishes)
+        let finishes = try #require(ExerciseProof.result(results, AsyncOperationChecks.finishes))
+        #expect(!finishes.passed && finishes.wasMeasured)
+        let announces = try #require(ExerciseProof.result(results, AsyncOperationChecks.announces))
+        #expect(!announces.passed && !announces.wasMeasured)
+        #expect(announces.measured.hasPrefix("not measured apart from \(AsyncOperationChecks.finishes.name): "))
+    }
+
     @Test func aCancelFinishedUnheardPointsAtTheAnnouncement() async throws {
         let results = await Self.check(.announcesBeforeTheChange)
         let cancelled = try #require(ExerciseProof.result(results, AsyncOperationChecks.cancelledBeforeStart))

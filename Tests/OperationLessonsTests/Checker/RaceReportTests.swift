@@ -455,3 +455,32 @@ import Testing
             RaceReport.firstPlace(errors: first, codeFolders: folders) == "\(WorkbenchLayout.code)IconLoader.swift")
     }
 }
+
+extension RaceReportTests {
+    /// TSan sometimes gives the app's frames no line (exercise 11's untouched start, its loader's accesses in a
+    /// task: "…/IconLoader.swift (Workbench+0x…)"). A race in a file the learner has not changed is the starting
+    /// code's, not "broken on the way"; the file is one place to look at, said once.
+    @Test func aRaceWithoutLinesInAFileAsStartedIsTheStartingCodes() throws {
+        var lines = Self.recordRace.components(separatedBy: "\n")
+        for index in lines.indices where lines[index].contains("#0 $s17RecordRaceFixture") {
+            lines[index] = lines[index].replacing(#/\.swift:\d+:\d+ /#, with: ".swift ")
+        }
+        let unlined = lines.joined(separator: "\n")
+        let exercise = try #require(ExerciseCatalog.exercise(11))
+        let verdict = exercise.listed(
+            race: RaceCheck.judge(errors: unlined, crashed: false, code: Self.recordCode, start: Self.recordCode))
+        #expect(verdict.fromTheStart == true && verdict.failedAsStarted)
+        #expect(!verdict.passed && verdict.wasMeasured)
+        #expect(
+            verdict.measured == "1 Thread Sanitizer report (first: Tests/Fixtures/RecordRace/RecordViewController.swift)")
+        #expect(verdict.hint.hasSuffix(" Look at RecordViewController.swift."), "\(verdict.hint)")
+        #expect(![verdict].summary(exercise: 11).contains("broken on the way"))
+        // The same file changed by the learner: the race may be theirs.
+        var files = Self.recordCode.files
+        files["RecordViewController.swift"] = try #require(files["RecordViewController.swift"]) + "\n// changed\n"
+        let changed = exercise.listed(
+            race: RaceCheck.judge(
+                errors: unlined, crashed: false, code: LearnerCode(files: files), start: Self.recordCode))
+        #expect(changed.fromTheStart != true && !changed.failedAsStarted)
+    }
+}

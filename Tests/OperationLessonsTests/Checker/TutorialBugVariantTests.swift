@@ -1,4 +1,5 @@
 import Foundation
+import SlowNetwork
 import TableKit
 import Testing
 
@@ -80,6 +81,47 @@ import Testing
         try FileManager.default.removeItem(at: folder)
         #expect(watch.reads == nil)
         #expect(DiskReadWatch(folder: folder).reads == nil)
+    }
+
+    /// inotify watches one folder: the watch follows the folders under it too, those there at the start and one
+    /// made after (a library's `Caches/images`), and keeps each read by file with whose icon the file held.
+    @Test func theDiskReadWatchSeesReadsInSubfoldersAndWhoseIconEachHeld() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("disk-read-watch-\(UUID())")
+        let manager = FileManager.default
+        try manager.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: folder) }
+        let icons = ["https://example.com/a/icon.png", "https://example.com/b/icon.png"]
+        let first = folder.appendingPathComponent("images/icon.png")
+        try IconArt.ppm(for: icons[0]).write(to: first, options: .atomic)
+        let whose = { (bytes: Data) -> [Int]? in
+            icons.indices.filter { IconArt.ppm(for: icons[$0]) == bytes }
+        }
+        let watch = DiskReadWatch(folder: folder, whose: whose)
+        let later = folder.appendingPathComponent("later/deeper")
+        try manager.createDirectory(at: later, withIntermediateDirectories: true)
+        watch.drain()
+        let second = folder.appendingPathComponent("later/deeper/icon.png")
+        try IconArt.ppm(for: icons[1]).write(to: second, options: .atomic)
+        _ = try Data(contentsOf: first)
+        _ = try Data(contentsOf: second)
+        _ = try Data(contentsOf: second)
+        #expect(watch.reads == 3)
+        #expect(
+            watch.readFiles
+                == [
+                    DiskReadFile(file: "images/icon.png", rows: [0], reads: 1),
+                    DiskReadFile(file: "later/deeper/icon.png", rows: [1], reads: 2),
+                ])
+    }
+
+    /// A library-style loader keeps its files in `Caches/images`: after the relaunch each row's icon is read from
+    /// its own file there, and the report says which (the acceptance controller, `AcceptedEscapedKeyLoader`).
+    @Test func aLoadersReadsInASubfolderAreSeenRowByRow() async throws {
+        let report = await SharedRuns.shared.result(EscapedKeyLoaderController.self, .relaunch).report
+        #expect(report.diskReads == 8)
+        let files = try #require(report.diskReadFiles)
+        #expect(files.count == 8 && files.allSatisfy { $0.file.hasPrefix("images/") && $0.reads == 1 })
+        #expect(files.flatMap(\.rows).sorted() == Array(0..<8))
     }
 
     /// A step without a disk cache has no folder to watch.

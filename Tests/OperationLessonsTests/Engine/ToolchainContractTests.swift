@@ -19,7 +19,7 @@ import Testing
     @Test func everyRowNamesFilesThatExistAndIsNamedOnce() {
         let names = ToolchainContract.facts.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 14)
+        #expect(names.count == 15)
         for fact in ToolchainContract.facts {
             #expect(!fact.usedIn.isEmpty, "\(fact.name)")
             for file in fact.usedIn {

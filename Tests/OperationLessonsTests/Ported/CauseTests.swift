@@ -52,10 +52,15 @@ import Testing
         let verdict = try #require(shared.first)
         #expect(verdict.diagnosis?.contains("have URLs ending in icon.png") == true, "\(verdict)")
         #expect(verdict.diagnosis?.contains("files on disk for") == true)
-        // Which rows showed whose icon, from the report's `othersIcons`: row 6's file, read for rows that share it.
-        #expect(verdict.diagnosis?.contains(" row 6's file; rows 0, 1") == true, "\(verdict.diagnosis ?? "")")
+        // Which rows showed whose icon, from the report's `othersIcons`, and the file it was read from, from its
+        // `diskReadFiles`: row 6's icon, in `icon.png`, read for rows that share the name.
+        #expect(
+            verdict.diagnosis?.contains(" row 6's icon (read from `icon.png` on disk); rows 0, 1") == true,
+            "\(verdict.diagnosis ?? "")")
         for result in results where result.measured.contains("fast-scroll-slow-rows;") {
-            #expect(result.measured.contains(": rows 30 and 31 show row 6's icon on fast-scroll-slow-rows; "))
+            #expect(
+                result.measured.contains(
+                    ": rows 30 and 31 show row 6's icon (read from `icon.png` on disk) on fast-scroll-slow-rows; "))
         }
         for bug in [
             "downloads freeze the main queue", "a relaunch downloads every icon again",

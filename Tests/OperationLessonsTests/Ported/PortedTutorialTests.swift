@@ -82,7 +82,10 @@ import Testing
         // One cause, one verdict: the warning cancels nothing, and the stale delivery depends on it.
         let waiting = try #require(results.first { $0.bug == "waiting downloads start after a memory warning" })
         #expect(!waiting.passed && waiting.wasMeasured && waiting.title == waiting.bug)
-        #expect(waiting.hint.hasSuffix("Look at where your controller hears a memory warning."))
+        #expect(
+            waiting.hint.hasSuffix(
+                "Look at your table controller: it hears a memory warning in `didReceiveMemoryWarning()`, which it "
+                    + "does not override yet."))
         let stale = try #require(results.first { $0.bug == "downloads under way at a memory warning deliver after it" })
         #expect(!stale.passed && !stale.wasMeasured)
         #expect(
@@ -112,7 +115,7 @@ import Testing
         #expect(own.count == 3 && own.allSatisfy(\.passed), "\(own.map(\.measured))")
         let memory = try #require(results.first { $0.bug == "a memory warning frees nothing" })
         #expect(!memory.passed && memory.measured.hasPrefix("6144 image bytes kept after the warning"))
-        #expect(memory.hint.hasSuffix("Look at the type that holds the image."))
+        #expect(memory.hint.hasSuffix("Look at where your code keeps the icons it downloaded."))
         let kept = try #require(results.first { $0.bug == "the controller is never freed while its downloads run" })
         #expect(!kept.passed && !kept.hint.contains("AppsViewController.swift"))
         #expect(results.first { $0.bug == Self.duplicate }?.passed == true)
@@ -241,7 +244,7 @@ import Testing
         let six = await Self.check(6, TaskIdentifierController.self, "PortedTaskIdentifier.swift")
         let relaunch = try Self.result(six, "a relaunch downloads every icon again")
         #expect(!relaunch.passed && relaunch.measured.hasPrefix("8 requests after the relaunch"))
-        #expect(relaunch.hint.hasSuffix("Look at where a row looks for an icon it kept."))
+        #expect(relaunch.hint.hasSuffix("Look at where a row's cell asks for its icon."))
         let names = try Self.result(six, "icons whose URLs end alike share one file on disk")
         #expect(!names.passed && !names.wasMeasured)
         #expect(names.measured.hasPrefix("not measured: no file was written to the Caches folder (0 files on disk"))
@@ -259,7 +262,10 @@ import Testing
         #expect(delivered.measured == "2 icons delivered after the warning" && delivered.diagnosis == nil)
         #expect(delivered.hint.hasSuffix("Look at where your download hands its icon over."))
         let waiting = try Self.result(results, "waiting downloads start after a memory warning")
-        #expect(waiting.measured == "0 downloads started after the warning · 8/8 rows with their own icon at the end")
+        #expect(
+            waiting.measured
+                == "0 downloads started after the warning · 8/8 rows with their own icon at the end on "
+                + "memory-warning-then-back")
         let names = try Self.result(results, "icons whose URLs end alike share one file on disk")
         #expect(names.measured == "0 frames with another row's icon · 8 files on disk for 8 icons")
     }
@@ -274,7 +280,10 @@ import Testing
         let waiting = "waiting downloads start after a memory warning"
         #expect(results.filter { !$0.passed }.map(\.bug) == [waiting])
         let stopped = try Self.result(results, waiting)
-        #expect(stopped.measured == "0 downloads started after the warning · 0/8 rows with their own icon at the end")
+        #expect(
+            stopped.measured
+                == "0 downloads started after the warning · 0/8 rows with their own icon at the end on "
+                + "memory-warning-then-back")
         #expect(
             stopped.diagnosis
                 == "after the memory warning, 8 rows scrolled away and back kept their placeholder, and no download "
