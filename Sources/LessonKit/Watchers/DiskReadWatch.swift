@@ -85,7 +85,12 @@ final class DiskReadWatch {
     /// (16,384 events by default) does not overflow.
     func drain() {
         guard watching else { return }
-        for event in events.take() { taken(event) }
+        // Until nothing is left: the watch's own reads, made while it takes events in, queue events of their own.
+        var taken = events.take()
+        while !taken.isEmpty {
+            taken.forEach(self.taken)
+            taken = events.take()
+        }
     }
 
     private func taken(_ event: FolderEvents.Event) {

@@ -28,7 +28,7 @@ import Testing
         }
         let announces = try #require(ExerciseProof.result(results, AsyncOperationChecks.announces))
         #expect(!announces.passed && announces.measured.hasPrefix("started by hand: 4 said finished, 0 heard"))
-        #expect(announces.hint.hasSuffix("Look at where your operation becomes finished."))
+        #expect(announces.hint.hasSuffix("Look at where your operation's download ends."))
         #expect(!announces.hint.contains("ImageDownloadOperation.swift"))
         let cancelled = try #require(ExerciseProof.result(results, AsyncOperationChecks.cancelledBeforeStart))
         #expect(cancelled.hint == announces.hint)
@@ -61,7 +61,7 @@ import Testing
                 + "handler never called")
         #expect(finishes.diagnosis?.hasSuffix("the one cancelled while it downloaded never said isFinished") == true)
         #expect(finishes.hint.hasPrefix("Your operation was cancelled while it downloaded, and it never finished"))
-        #expect(finishes.hint.hasSuffix("Look at where your operation becomes finished."))
+        #expect(finishes.hint.hasSuffix("Look at where your operation's download ends."))
         #expect(results.filter { !$0.passed }.map(\.bug) == [AsyncOperationChecks.finishes.name])
     }
 }
