@@ -99,15 +99,8 @@ extension NetworkFigures {
 extension FrameFigures {
     /// From the frame record and the screen at the end.
     init(_ recorder: FrameRecorder, endScreen: ScreenSnapshot, downloadQueueLimit: Int?) {
-        self.init()
-        frames = recorder.frames
-        maxMainStallMs = recorder.maxStallMs
-        droppedFrames = recorder.droppedFrames
-        blankFrames = recorder.blankFrames
-        placeholderFrames = recorder.placeholderFrames
-        wrongImageFrames = recorder.wrongImageFrames
+        self = recorder.figures
         othersIcons = recorder.othersIcons(endScreen: endScreen)
-        timeToAllVisibleMs = recorder.timeToAllVisibleMs
         self.downloadQueueLimit = downloadQueueLimit
         visibleRowsAtEnd = endScreen.rows.count
         ownIconsAtEnd = endScreen.rows.filter { recorder.state(of: $0) == .own }.count

@@ -654,7 +654,8 @@ private final class ActiveRun: @unchecked Sendable {
         let counts = seams.network.counts
         let status = [
             "requests \(counts.requests) (\(counts.uniqueURLs) icons, \(counts.duplicateRequests) dup) · in flight \(counts.inFlight)",
-            "stall max \(Int(recorder.maxStallMs)) ms · dropped \(recorder.droppedFrames) · wrong-icon frames \(recorder.wrongImageFrames)"
+            "stall max \(Int(recorder.figures.maxMainStallMs)) ms · dropped \(recorder.figures.droppedFrames) · "
+                + "wrong-icon frames \(recorder.figures.wrongImageFrames)"
                 + (seams.network.isOffline ? " · OFFLINE" : ""),
         ].joined(separator: "\n")
         return ScreenFrame(

@@ -19,15 +19,12 @@ final class FrameRecorder {
     /// When the app was launched: "time until all visible" counts from here.
     private var launchMs = 0.0
 
-    private(set) var frames = 0
-    private(set) var droppedFrames = 0
-    private(set) var maxStallMs = 0.0
-    private(set) var blankFrames = 0
-    private(set) var placeholderFrames = 0
-    private(set) var wrongImageFrames = 0
+    /// What the frames counted so far, as the report has them: the refreshes, the
+    /// dropped ones and what they showed, the longest stall, when every row first
+    /// showed its own icon. The rest of the report's screen figures are the end's.
+    private(set) var figures = FrameFigures()
     /// Each row that showed another row's icon, and whose (nil: no row's), with the refreshes it did.
     private(set) var othersIconRefreshes: [OthersIcon.Pair: Int] = [:]
-    private(set) var timeToAllVisibleMs: Double?
     /// Main-queue gaps longer than two frames, for the timeline.
     private(set) var stalls: [(startMs: Double, endMs: Double)] = []
     /// What the screen showed, as spans of equal verdicts, for the timeline.
@@ -41,10 +38,9 @@ final class FrameRecorder {
         var lastMs: Double?
         var lastRows: [Int]
         var lastStates: [RowState]
-        var launchMs, maxStallMs: Double
-        var frames, droppedFrames, blankFrames, placeholderFrames, wrongImageFrames: Int
+        var launchMs: Double
+        var figures: FrameFigures
         var othersIconRefreshes: [OthersIcon.Pair: Int]
-        var timeToAllVisibleMs: Double?
         var stallStartsMs, stallEndsMs: [Double]
         var screen: [Timeline.ScreenSpan]
     }
@@ -52,10 +48,7 @@ final class FrameRecorder {
     var carried: Carried {
         Carried(
             lastMs: last?.ms, lastRows: last?.rows ?? [], lastStates: last?.states ?? [], launchMs: launchMs,
-            maxStallMs: maxStallMs, frames: frames, droppedFrames: droppedFrames, blankFrames: blankFrames,
-            placeholderFrames: placeholderFrames, wrongImageFrames: wrongImageFrames,
-            othersIconRefreshes: othersIconRefreshes,
-            timeToAllVisibleMs: timeToAllVisibleMs, stallStartsMs: stalls.map(\.startMs),
+            figures: figures, othersIconRefreshes: othersIconRefreshes, stallStartsMs: stalls.map(\.startMs),
             stallEndsMs: stalls.map(\.endMs), screen: screen)
     }
 
@@ -63,14 +56,8 @@ final class FrameRecorder {
     func carryOn(from carried: Carried) {
         last = carried.lastMs.map { ($0, carried.lastRows, carried.lastStates) }
         launchMs = carried.launchMs
-        maxStallMs = carried.maxStallMs
-        frames = carried.frames
-        droppedFrames = carried.droppedFrames
-        blankFrames = carried.blankFrames
-        placeholderFrames = carried.placeholderFrames
-        wrongImageFrames = carried.wrongImageFrames
+        figures = carried.figures
         othersIconRefreshes = carried.othersIconRefreshes
-        timeToAllVisibleMs = carried.timeToAllVisibleMs
         stalls = Array(zip(carried.stallStartsMs, carried.stallEndsMs))
         screen = carried.screen
     }
@@ -82,9 +69,9 @@ final class FrameRecorder {
     func launched(atMs launchMs: Double, firstCommitMs: Double, snapshot: ScreenSnapshot) {
         self.launchMs = launchMs
         let blank = Int(frames(in: firstCommitMs - launchMs).rounded(.down))
-        frames += blank
-        droppedFrames += blank
-        blankFrames += blank
+        figures.frames += blank
+        figures.droppedFrames += blank
+        figures.blankFrames += blank
         recordStall(from: launchMs, to: firstCommitMs)
         extendScreen(from: launchMs, to: firstCommitMs, states: snapshot.rows.map { _ in .blank })
         last = (firstCommitMs, snapshot.rows.map(\.row), snapshot.rows.map(state(of:)))
@@ -95,7 +82,7 @@ final class FrameRecorder {
         if let previous = last {
             let refreshes = max(1, Int(frames(in: ms - previous.ms).rounded()))
             count(previous.states, of: previous.rows, refreshes: refreshes)
-            droppedFrames += refreshes - 1
+            figures.droppedFrames += refreshes - 1
             recordStall(from: previous.ms, to: ms)
             extendScreen(from: previous.ms, to: ms, states: previous.states)
         }
@@ -117,10 +104,12 @@ final class FrameRecorder {
     }
 
     private func count(_ states: [RowState], of rows: [Int], refreshes: Int) {
-        frames += refreshes
-        if states.contains(.blank) { blankFrames += refreshes }
-        if states.contains(.placeholder) { placeholderFrames += refreshes }
-        if states.contains(where: { if case .wrong = $0 { true } else { false } }) { wrongImageFrames += refreshes }
+        figures.frames += refreshes
+        if states.contains(.blank) { figures.blankFrames += refreshes }
+        if states.contains(.placeholder) { figures.placeholderFrames += refreshes }
+        if states.contains(where: { if case .wrong = $0 { true } else { false } }) {
+            figures.wrongImageFrames += refreshes
+        }
         for (row, state) in zip(rows, states) {
             guard case .wrong(let other) = state else { continue }
             othersIconRefreshes[OthersIcon.Pair(row: row, showed: other), default: 0] += refreshes
@@ -146,13 +135,13 @@ final class FrameRecorder {
 
     private func recordStall(from start: Double, to end: Double) {
         let stall = ((end - start - Self.frameMs) * 1e6).rounded() / 1e6
-        if stall > 0.001 { maxStallMs = max(maxStallMs, stall) }
+        if stall > 0.001 { figures.maxMainStallMs = max(figures.maxMainStallMs, stall) }
         if frames(in: end - start) > 2 { stalls.append((start, end)) }
     }
 
     private func noteAllVisible(atMs ms: Double) {
-        guard timeToAllVisibleMs == nil, let states = last?.states, !states.isEmpty else { return }
-        if states.allSatisfy({ $0 == .own }) { timeToAllVisibleMs = ms - launchMs }
+        guard figures.timeToAllVisibleMs == nil, let states = last?.states, !states.isEmpty else { return }
+        if states.allSatisfy({ $0 == .own }) { figures.timeToAllVisibleMs = ms - launchMs }
     }
 
     private func extendScreen(from start: Double, to end: Double, states: [RowState]) {
