@@ -8,13 +8,15 @@ import LessonKit
 ///     <!-- end generated -->
 ///
 /// `scoreboard` is `lessons scoreboard --markdown` (every image step on
-/// `standard`, seed 1); `matrix` is `lessons scoreboard --matrix --markdown`.
+/// `standard`, seed 1); `matrix` is `lessons scoreboard --matrix --markdown`;
+/// `report-keys` is the JSON report's keys as `ReportFigure` declares them.
 /// On the story clock both are the same in every run, so a table that no
 /// longer matches its runs is stale (`DocsTablesTests`), and `regenerate`
 /// writes it again.
 public enum GeneratedTables {
     public enum Kind: String, CaseIterable, Sendable {
         case scoreboard, matrix
+        case reportKeys = "report-keys"
     }
 
     /// Plays a step on a named scenario (seed 1) and returns its report.
@@ -52,6 +54,8 @@ public enum GeneratedTables {
                 outcomes[run] = .measured(try await report(run.lesson, run.scenario))
             }
             return BugMatrix.render(bugs: KnownBug.all, steps: steps, markdown: true) { outcomes[$0] }
+        case .reportKeys:
+            return ReportFigure.markdownTable
         }
     }
 }

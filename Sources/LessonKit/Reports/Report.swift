@@ -118,11 +118,8 @@ public struct Report: Codable, Equatable, Sendable {
         // Optional keys are written as null rather than left out: the key set is stable.
         guard let data = try? encoder.encode(self), var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return "{}" }
-        for key in [
-            "requestsAfterRelaunch", "requestsAfterMemoryWarning", "timeToAllVisibleMs", "idealTimeToAllVisibleMs", "downloadQueueLimit",
-            "liveImageBytes", "diskReads", "diskReadFiles", "stuck",
-        ] where object[key] == nil {
-            object[key] = NSNull()
+        for figure in ReportFigure.all where figure.canBeNull && object[figure.key] == nil {
+            object[figure.key] = NSNull()
         }
         guard let full = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         else { return "{}" }
@@ -134,14 +131,14 @@ public struct Report: Codable, Equatable, Sendable {
     public var summary: String {
         var lines = ["Lesson \(self.lesson) · \(self.title) · scenario \(self.scenario) · seed \(self.seed) · latency \(self.latencyMs.formatted) ms"]
         func say(_ sentence: String) { lines.append("  " + sentence) }
-        if self.diskCacheFilesAtStart > 0 {
-            say("Disk cache: \(counted(self.diskCacheFilesAtStart, "icon")) from an earlier run — `--clear-cache` to start cold.")
-        }
+        if let warmStart = ReportFigure.diskCacheFilesAtStart.said(in: self) { say(warmStart) }
         say(networkSentence)
         for sentence in requestDetails { say(sentence) }
         say(stallSentence)
         say(
-            self.timeToAllVisibleMs.map { "Every visible row first showed its own icon \(milliseconds($0)) after the launch." }
+            self.timeToAllVisibleMs.map {
+                "Every visible row first showed its own icon \(ReportFigure.milliseconds($0)) after the launch."
+            }
                 ?? "Never did every visible row show its own icon at once.")
         say(screenSentence)
         say("At the end \(self.ownIconsAtEnd) of \(self.visibleRowsAtEnd) rows show their own icon.")
@@ -149,55 +146,51 @@ public struct Report: Codable, Equatable, Sendable {
         say(appSentence)
         if self.mainQueueFileWrites > 0 {
             say(
-                "\(counted(self.mainQueueFileWrites, "file")) written on the main queue: the longest block that wrote one "
+                "\(counted(.mainQueueFileWrites)) written on the main queue: the longest block that wrote one "
                     + "held it " + String(format: "%.2f ms", self.mainQueueWriteStallWallMs)
                     + " (wall time, on this machine), a stall the story clock does not count.")
         }
         if self.diskCacheFiles > 0 || self.diskCacheFilesAtStart > 0 {
             say(
-                "The disk cache holds \(counted(self.diskCacheFiles, "file")) (\(counted(self.diskCacheBytes, "byte"))) at the end.")
+                "The disk cache holds \(counted(.diskCacheFiles)) (\(counted(.diskCacheBytes))) at the end.")
         }
-        say("The story took \(milliseconds(self.durationMs)) (\(milliseconds(self.runWallMs)) on this machine).")
+        say(
+            "The story took \(ReportFigure.milliseconds(self.durationMs)) "
+                + "(\(ReportFigure.milliseconds(self.runWallMs)) on this machine).")
         for note in self.clockNotes { say("Not exact: \(note).") }
         if let stuck = self.stuck { say("The run was stopped, stuck: \(stuck)") }
         return lines.joined(separator: "\n")
     }
+
+    /// `figure`'s value in this report with its noun: "28 requests".
+    private func counted(_ figure: ReportFigure) -> String { figure.counted(in: self) }
 
     private var networkSentence: String {
         guard self.requests > 0 else { return "Network: no request." }
         let failed =
             self.failedRequests == 0
             ? "none failed" : self.failedRequests == self.requests ? "every one failed" : "\(self.failedRequests) failed"
-        return "Network: \(counted(self.requests, "request")) for \(counted(self.uniqueURLs, "icon")), \(failed); "
-            + "\(counted(self.bytes, "byte")) came, at most \(counted(self.maxInFlight, "request")) at once."
+        return "Network: \(counted(.requests)) for \(counted(.uniqueURLs)), \(failed); "
+            + "\(counted(.bytes)) came, at most \(counted(.maxInFlight)) at once."
     }
 
     /// What the requests did that a lesson is about, each said only when it happened.
     private var requestDetails: [String] {
-        var sentences: [String] = []
-        if self.duplicateRequests > 0 {
-            sentences.append(
-                "\(counted(self.duplicateRequests, "request")) asked for an icon already in flight (a duplicate).")
-        }
-        if self.requestsOnMainQueue > 0 {
-            sentences.append("\(counted(self.requestsOnMainQueue, "request")) waited on the main queue.")
-        }
+        var sentences = [ReportFigure.duplicateRequests, .requestsOnMainQueue].compactMap { $0.said(in: self) }
         // Threads held by a blocking fetch: what step 10's asynchronous operation takes to none.
         if self.requests > 0 {
             sentences.append(
                 self.peakBlockedThreads == 0
                     ? "Waiting for the network held no thread."
-                    : "Waiting for the network held up to \(counted(self.peakBlockedThreads, "thread")) at once.")
+                    : "Waiting for the network held up to \(counted(.peakBlockedThreads)) at once.")
         }
-        if self.requestsStartedWhileScrolling > 0 {
-            sentences.append(
-                "\(counted(self.requestsStartedWhileScrolling, "request")) started while the user was scrolling.")
-        }
-        if let requestsAfterRelaunch = self.requestsAfterRelaunch {
-            sentences.append("After the relaunch: \(counted(requestsAfterRelaunch, "request")).")
+        sentences += [ReportFigure.requestsStartedWhileScrolling, .requestsAfterRelaunch].compactMap {
+            $0.said(in: self)
         }
         if self.launches.count > 1 {
-            let each = self.launches.map { "\($0.requests) (\(counted($0.diskCacheFiles, "file")) on disk)" }
+            let each = self.launches.map {
+                "\($0.requests) (\(ReportFigure.diskCacheFiles.counted($0.diskCacheFiles)) on disk)"
+            }
             sentences.append("Requests at each launch: " + each.joined(separator: ", then ") + ".")
         }
         return sentences
@@ -207,17 +200,17 @@ public struct Report: Codable, Equatable, Sendable {
         guard self.maxMainStallMs > 0 else {
             // Writes on the main queue take wall time only, which the frame clock does not see: say it is story time.
             guard self.mainQueueFileWrites == 0 else {
-                return "On the story clock the main queue never stalled: none of the \(counted(self.frames, "frame")) "
+                return "On the story clock the main queue never stalled: none of the \(counted(.frames)) "
                     + "was dropped (its file writes took wall time only, below)."
             }
-            return "The main queue never stalled: none of the \(counted(self.frames, "frame")) was dropped."
+            return "The main queue never stalled: none of the \(counted(.frames)) was dropped."
         }
-        return "The main queue stalled for up to \(milliseconds(self.maxMainStallMs)): "
-            + "\(self.droppedFrames) of \(counted(self.frames, "frame")) were dropped."
+        return "The main queue stalled for up to \(ReportFigure.milliseconds(self.maxMainStallMs)): "
+            + "\(self.droppedFrames) of \(counted(.frames)) were dropped."
     }
 
     private var screenSentence: String {
-        func frames(_ count: Int) -> String { count == 0 ? "none" : counted(count, "frame") }
+        func frames(_ count: Int) -> String { count == 0 ? "none" : ReportFigure.frames.counted(count) }
         let placeholder =
             self.placeholderFrames == 0 ? "No frame showed a placeholder" : "\(frames(self.placeholderFrames)) showed a placeholder"
         return "\(placeholder), \(frames(self.blankFrames)) a blank row, \(frames(self.wrongImageFrames)) another row's icon."
@@ -225,25 +218,22 @@ public struct Report: Codable, Equatable, Sendable {
 
     private var memorySentence: String {
         let warning = self.memoryWarnings == 1 ? "the memory warning" : "the last of \(self.memoryWarnings) memory warnings"
-        let kept = self.liveImageBytes.map { "the app kept \(counted($0, "byte")) of images" } ?? "nothing was measured"
-        return "After \(warning) \(kept); \(counted(self.staleDeliveries, "icon")) came after it from downloads "
-            + "started before it, and \(counted(self.requestsAfterMemoryWarning ?? 0, "request")) started after it."
+        let kept = self.liveImageBytes.map { "the app kept \(ReportFigure.liveImageBytes.counted($0)) of images" }
+            ?? "nothing was measured"
+        return "After \(warning) \(kept); \(counted(.staleDeliveries)) came after it from downloads "
+            + "started before it, and \(counted(.requestsAfterMemoryWarning)) started after it."
     }
 
     private var appSentence: String {
         let violations =
             self.mainThreadViolations == 0
             ? "The app touched no UI off the main queue"
-            : "The app touched UI off the main queue \(self.mainThreadViolations) \(self.mainThreadViolations == 1 ? "time" : "times")"
+            : "The app touched UI off the main queue \(counted(.mainThreadViolations))"
         let freed =
             self.controllerFreed
             ? "its controller was freed when its screen went away"
             : "its controller was still held when its screen went away"
-        return "\(violations); \(freed); its table made \(counted(self.cellsCreated, "cell"))."
-    }
-
-    private func milliseconds(_ value: Double) -> String {
-        value >= 10_000 ? String(format: "%.1f s", value / 1000) : String(format: "%.0f ms", value)
+        return "\(violations); \(freed); its table made \(counted(.cellsCreated))."
     }
 }
 

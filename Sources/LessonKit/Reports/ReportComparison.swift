@@ -8,45 +8,40 @@ public enum ReportComparison {
     struct Figure: Sendable {
         let label: String
         let value: @Sendable (Report) -> String
+
+        /// A figure of the report, in its declared words; a time that never came is "never", an absent count "—".
+        init(_ figure: ReportFigure) {
+            label = figure.label ?? figure.key
+            value = { report in
+                figure.unit == .storyMs
+                    ? figure.cell(report, absent: "never", ReportFigure.milliseconds)
+                    : figure.cell(report, absent: "—") { String(Int($0)) }
+            }
+        }
+
+        /// A count out of a total: "7 of 8".
+        init(_ figure: ReportFigure, of total: ReportFigure) {
+            label = figure.label ?? figure.key
+            value = { "\(Int(figure.number($0) ?? 0)) of \(Int(total.number($0) ?? 0))" }
+        }
     }
 
-    static func ms(_ value: Double?) -> String {
-        guard let value else { return "never" }
-        return value >= 10_000 ? String(format: "%.1f s", value / 1000) : String(format: "%.0f ms", value)
-    }
-
-    static func count(_ value: Int?) -> String { value.map(String.init) ?? "—" }
-
-    static let figures: [Figure] = [
-        Figure(label: "requests") { count($0.requests) },
-        Figure(label: "icons asked for") { count($0.uniqueURLs) },
-        Figure(label: "requests for an icon already in flight") { count($0.duplicateRequests) },
-        Figure(label: "failed requests") { count($0.failedRequests) },
-        Figure(label: "bytes downloaded") { count($0.bytes) },
-        Figure(label: "most requests at once") { count($0.maxInFlight) },
-        Figure(label: "most threads held waiting for the network") { count($0.peakBlockedThreads) },
-        Figure(label: "requests made on the main queue") { count($0.requestsOnMainQueue) },
-        Figure(label: "requests started while the user scrolled") { count($0.requestsStartedWhileScrolling) },
-        Figure(label: "requests after the relaunch") { count($0.requestsAfterRelaunch) },
-        Figure(label: "requests after the memory warning") { count($0.requestsAfterMemoryWarning) },
-        Figure(label: "icons delivered after the warning by downloads started before it") {
-            count($0.staleDeliveries)
-        },
-        Figure(label: "image bytes kept after the memory warning") { count($0.liveImageBytes) },
-        Figure(label: "longest main-queue stall") { ms($0.maxMainStallMs) },
-        Figure(label: "frames dropped") { count($0.droppedFrames) },
-        Figure(label: "frames with a blank row") { count($0.blankFrames) },
-        Figure(label: "frames with a placeholder") { count($0.placeholderFrames) },
-        Figure(label: "frames with another row's icon") { count($0.wrongImageFrames) },
-        Figure(label: "every visible row first shows its own icon after") { ms($0.timeToAllVisibleMs) },
-        Figure(label: "rows showing their own icon at the end") { "\($0.ownIconsAtEnd) of \($0.visibleRowsAtEnd)" },
-        Figure(label: "UI touched off the main queue") { count($0.mainThreadViolations) },
-        Figure(label: "controller freed when its screen went away") { $0.controllerFreed ? "yes" : "no" },
-        Figure(label: "cells the table made") { count($0.cellsCreated) },
-        Figure(label: "load progress shown") { count($0.progressReports) },
-        Figure(label: "files in the disk cache at the end") { count($0.diskCacheFiles) },
-        Figure(label: "length of the story") { ms($0.durationMs) },
-    ]
+    /// The figures the table compares, in its order.
+    static let figures: [Figure] = {
+        let network: [ReportFigure] = [
+            .requests, .uniqueURLs, .duplicateRequests, .failedRequests, .bytes, .maxInFlight, .peakBlockedThreads,
+            .requestsOnMainQueue, .requestsStartedWhileScrolling, .requestsAfterRelaunch, .requestsAfterMemoryWarning,
+            .staleDeliveries, .liveImageBytes,
+        ]
+        let screen: [ReportFigure] = [
+            .maxMainStallMs, .droppedFrames, .blankFrames, .placeholderFrames, .wrongImageFrames, .timeToAllVisibleMs,
+        ]
+        let app: [ReportFigure] = [
+            .mainThreadViolations, .controllerFreed, .cellsCreated, .progressReports, .diskCacheFiles, .durationMs,
+        ]
+        return (network + screen).map(Figure.init) + [Figure(.ownIconsAtEnd, of: .visibleRowsAtEnd)]
+            + app.map(Figure.init)
+    }()
 
     /// The figures whose values differ: what each counts, and its two values.
     public static func differences(_ before: Report, _ after: Report) -> [(

@@ -37,79 +37,62 @@ public enum Scoreboard {
         case failed(String)
     }
 
-    /// A column: its header, the Report key(s) it comes from, how it is printed,
-    /// and how it is measured (for the docs and `--help`).
+    /// A column: its header, the figures it shows and how, and what the header means under the table.
     public struct Column: Sendable {
         public let header: String
-        public let keys: [String]
+        public let figures: [ReportFigure]
         public let cell: @Sendable (Report) -> String
-        public let measuredBy: String
+        /// The legend's entry for it; nil when the entry of a column before it says it too.
+        let legend: String?
+
+        init(
+            _ header: String, _ figures: [ReportFigure], legend: String?, cell: @escaping @Sendable (Report) -> String
+        ) {
+            self.header = header
+            self.figures = figures
+            self.legend = legend
+            self.cell = cell
+        }
+
+        /// One figure, as a whole number (yes or no), `absent` when not measured.
+        init(_ header: String, _ figure: ReportFigure, absent: String = "—", legend: String?) {
+            self.init(header, [figure], legend: legend) { figure.cell($0, absent: absent, Scoreboard.whole) }
+        }
     }
 
     public static let columns: [Column] = [
+        Column("requests", [.requests, .uniqueURLs], legend: "requests: requests / unique URLs") {
+            "\($0.requests)/\($0.uniqueURLs)"
+        },
+        Column("dups", .duplicateRequests, legend: "dups: requests started while the same URL was in flight"),
+        Column("bytes", .bytes, legend: nil),
+        Column("blocked", .peakBlockedThreads, legend: "blocked: most threads waiting in the network at once"),
+        Column("stall ms", .maxMainStallMs, legend: "stall: longest main-queue stall"),
         Column(
-            header: "requests", keys: ["requests", "uniqueURLs"],
-            cell: { "\($0.requests)/\($0.uniqueURLs)" },
-            measuredBy: "RequestLog: every fetch the network served, and the distinct URLs among them"),
+            "dropped", .droppedFrames,
+            legend: "dropped, placeholder, wrong: 60 Hz refreshes frozen, showing a placeholder, showing another "
+                + "row's icon"),
+        Column("placeholder", .placeholderFrames, legend: nil),
+        Column("wrong", .wrongImageFrames, legend: nil),
         Column(
-            header: "dups", keys: ["duplicateRequests"], cell: { "\($0.duplicateRequests)" },
-            measuredBy:
-                "RequestLog.duplicateRequests: fetches started while an earlier fetch of the same URL was running"),
+            "all icons ms", .timeToAllVisibleMs, absent: "never",
+            legend: "all icons: launch to every visible row showing its own icon"),
         Column(
-            header: "bytes", keys: ["bytes"], cell: { "\($0.bytes)" },
-            measuredBy: "RequestLog.bytes: body bytes the network delivered"),
-        Column(
-            header: "blocked", keys: ["peakBlockedThreads"], cell: { "\($0.peakBlockedThreads)" },
-            measuredBy:
-                "RequestLog: the most threads waiting in the network at once (a blocking fetch holds its thread "
-                + "until the answer comes; SlowNetwork.fetch holds none)"),
-        Column(
-            header: "stall ms", keys: ["maxMainStallMs"], cell: { whole($0.maxMainStallMs) },
-            measuredBy: "FrameRecorder: the longest gap between two frames on the main queue, minus one frame"),
-        Column(
-            header: "dropped", keys: ["droppedFrames"], cell: { "\($0.droppedFrames)" },
-            measuredBy: "FrameRecorder: 60 Hz refreshes that showed no new frame because the main queue was busy"),
-        Column(
-            header: "placeholder", keys: ["placeholderFrames"], cell: { "\($0.placeholderFrames)" },
-            measuredBy: "FrameRecorder: refreshes in which some visible row showed the placeholder"),
-        Column(
-            header: "wrong", keys: ["wrongImageFrames"], cell: { "\($0.wrongImageFrames)" },
-            measuredBy: "FrameRecorder: refreshes in which some visible row showed another row's icon"),
-        Column(
-            header: "all icons ms", keys: ["timeToAllVisibleMs"],
-            cell: { $0.timeToAllVisibleMs.map(whole) ?? "never" },
-            measuredBy:
-                "FrameRecorder: from the launch to the first frame in which every visible row shows its own icon"),
-        Column(
-            header: "× ideal", keys: ["timeToAllVisibleMs", "idealTimeToAllVisibleMs"],
-            cell: { report in
-                guard let time = report.timeToAllVisibleMs, let ideal = report.idealTimeToAllVisibleMs, ideal > 0 else {
-                    return "—"
-                }
-                return String(format: "%.2f", time / ideal)
-            },
-            measuredBy:
-                "PhysicalLimit: all icons ÷ the first screen's downloads packed onto the queue's limit, no overhead"),
-        Column(
-            header: "kept B", keys: ["liveImageBytes"],
-            cell: { $0.liveImageBytes.map { "\($0)" } ?? "n/a" },
-            measuredBy:
-                "Instruments: decoded image bytes still alive after the memory warning, not counting those cells show"),
-        Column(
-            header: "freed", keys: ["controllerFreed"], cell: { $0.controllerFreed ? "yes" : "no" },
-            measuredBy:
-                "ScenarioRunner: after the run the harness lets go of the controller; a weak reference says if it died"),
+            "× ideal", [.timeToAllVisibleMs, .idealTimeToAllVisibleMs],
+            legend: "× ideal: that time ÷ the physical limit (PhysicalLimit)"
+        ) { report in
+            guard let time = report.timeToAllVisibleMs, let ideal = report.idealTimeToAllVisibleMs, ideal > 0 else {
+                return "—"
+            }
+            return String(format: "%.2f", time / ideal)
+        },
+        Column("kept B", .liveImageBytes, absent: "n/a", legend: "kept: image bytes alive after the memory warning"),
+        Column("freed", .controllerFreed, legend: "freed: the controller died when the screen went away"),
     ]
 
     /// What the short headers mean, printed under the table.
     /// One paragraph: a terminal's width breaks it (`StandardStream.line(wrapping:)`).
-    public static let legend = """
-        requests: requests / unique URLs · dups: requests started while the same URL was in flight · blocked: most \
-        threads waiting in the network at once · stall: longest main-queue stall · dropped, placeholder, wrong: 60 Hz \
-        refreshes frozen, showing a placeholder, showing another row's icon · all icons: launch to every visible row \
-        showing its own icon · × ideal: that time ÷ the physical limit (PhysicalLimit) · kept: image bytes alive after \
-        the memory warning · freed: the controller died when the screen went away
-        """
+    public static let legend = columns.compactMap(\.legend).joined(separator: " · ")
 
     /// The table for a terminal: aligned columns, one line per step; on a
     /// terminal narrower than that (`width`), cut into parts that fit, the
