@@ -169,6 +169,14 @@ public struct Measure: Sendable {
         self.value = value
     }
 
+    /// A figure of the report, named by its key as `ReportFigure` declares it.
+    public init(
+        _ figure: ReportFigure, unit: String, units: String? = nil, format: (@Sendable (Double) -> String)? = nil,
+        short: (@Sendable (Double) -> String)? = nil
+    ) {
+        self.init(name: figure.key, unit: unit, units: units, format: format, short: short, value: figure.number)
+    }
+
     /// The value in a sentence: "3 duplicates in flight".
     public func text(_ value: Double) -> String {
         if let format { return format(value) }

@@ -36,9 +36,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 2, scenario: .standard,
-            measure: Measure(name: "maxMainStallMs", unit: "ms", format: { "longest main-queue stall \(Int($0)) ms" }) {
-                $0.maxMainStallMs
-            },
+            measure: Measure(.maxMainStallMs, unit: "ms", format: { "longest main-queue stall \(Int($0)) ms" }),
             conditions: [
                 .downloads(on: .standard), .everyRowShowsItsIcon(on: .standard),
                 // A `sync` hop runs its block on the calling thread: the harness counts it there.
@@ -68,7 +66,7 @@ extension KnownBug {
                         "cell.imageView.image = Image.placeholder"
                     ])),
             fixedIn: 2, scenario: .standard,
-            measure: Measure(name: "blankFrames", unit: "blank frame") { Double($0.blankFrames) },
+            measure: Measure(.blankFrames, unit: "blank frame"),
             conditions: [
                 Condition(on: .standard, { $0.placeholderFrames > 0 }) {
                     counted($0.placeholderFrames, "frame") + " with a placeholder"
@@ -138,9 +136,7 @@ extension KnownBug {
                         "self.tableView.reloadRows(at: [indexPath])"
                     ])),
             fixedIn: 3, scenario: .fastScrollSlowRows,
-            measure: Measure(name: "wrongImageFrames", unit: "frame with another row's icon") {
-                Double($0.wrongImageFrames)
-            },
+            measure: Measure(.wrongImageFrames, unit: "frame with another row's icon"),
             conditions: [.downloads(on: .fastScrollSlowRows), .everyRowShowsItsIcon(on: .standard)],
             shape: Shape({ $0.wrongImageFrames > 0 && !$0.iconsShareFiles }) {
                 counted($0.wrongImageFrames, "frame") + " with another row's icon"
@@ -211,9 +207,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 5, scenario: .scrollBackWhileLoading,
-            measure: Measure(name: "duplicateRequests", unit: "duplicate in flight") {
-                Double($0.duplicateRequests)
-            },
+            measure: Measure(.duplicateRequests, unit: "duplicate in flight"),
             conditions: [
                 Condition(on: .scrollBackWhileLoading, { $0.uniqueURLs > 0 && $0.requests == $0.uniqueURLs }) {
                     "\(counted($0.requests, "request")) for \(counted($0.uniqueURLs, "icon"))"
@@ -377,9 +371,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 6, scenario: .relaunch,
-            measure: Measure(name: "requestsAfterRelaunch", unit: "request after the relaunch") {
-                $0.requestsAfterRelaunch.map(Double.init)
-            },
+            measure: Measure(.requestsAfterRelaunch, unit: "request after the relaunch"),
             conditions: [.everyRowShowsItsIcon(on: .relaunch)],
             shape: Shape({ ($0.requestsAfterRelaunch ?? 0) > 0 }) {
                 counted($0.requestsAfterRelaunch ?? 0, "request") + " after the relaunch"
@@ -420,9 +412,7 @@ extension KnownBug {
                         """
                     ])),
             fixedIn: 6, origin: .variant(flag: "last-component-names"), scenario: .relaunch,
-            measure: Measure(name: "wrongImageFrames", unit: "frame with another row's icon") {
-                Double($0.wrongImageFrames)
-            },
+            measure: Measure(.wrongImageFrames, unit: "frame with another row's icon"),
             conditions: [
                 Condition(on: .relaunch, { $0.diskCacheFiles == $0.uniqueURLs }) {
                     "\(counted($0.diskCacheFiles, "file")) on disk for \(counted($0.uniqueURLs, "icon"))"
@@ -510,9 +500,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 7, scenario: .memoryWarningMidDownload,
-            measure: Measure(name: "staleDeliveries", unit: "icon delivered after the warning") {
-                Double($0.staleDeliveries)
-            },
+            measure: Measure(.staleDeliveries, unit: "icon delivered after the warning"),
             // A warning that stopped the waiting downloads, not the running ones: where one started after it,
             // nothing was cancelled at all, and that is the other bug's shape.
             shape: Shape({ $0.staleDeliveries > 0 && $0.requestsAfterMemoryWarning == 0 }) {
@@ -555,9 +543,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 7, scenario: .memoryWarningMidDownload,
-            measure: Measure(name: "requestsAfterMemoryWarning", unit: "download started after the warning") {
-                $0.requestsAfterMemoryWarning.map(Double.init)
-            },
+            measure: Measure(.requestsAfterMemoryWarning, unit: "download started after the warning"),
             // Stopped, the rows shown again must load again: a cancelled entry left in a pool blocks its icon.
             conditions: [.everyRowShowsItsIcon(on: .memoryWarningThenBack)],
             // Only with the stale deliveries: a download started after some warning (`standard` ends with one)
@@ -603,9 +589,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 7, scenario: .standard,
-            measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
-                Double($0.requestsStartedWhileScrolling)
-            },
+            measure: Measure(.requestsStartedWhileScrolling, unit: "download started while scrolling"),
             conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)]),
         KnownBug(
             BugText(
@@ -637,9 +621,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 7, origin: .variant(flag: "resume-on-drag-end"), scenario: .fastScrollSlowRows,
-            measure: Measure(name: "requestsStartedWhileScrolling", unit: "download started while scrolling") {
-                Double($0.requestsStartedWhileScrolling)
-            },
+            measure: Measure(.requestsStartedWhileScrolling, unit: "download started while scrolling"),
             // The trap is resuming too early: a queue never held while the finger is down has nothing to
             // resume, and its downloads are the bug above's.
             situation: Situation({ $0.requests > 0 && $0.iconRequests.startedWhileFingerDown == 0 }) {
@@ -679,9 +661,7 @@ extension KnownBug {
                         """,
                     ])),
             fixedIn: 10, scenario: .standard,
-            measure: Measure(name: "peakBlockedThreads", unit: "thread blocked at once") {
-                Double($0.peakBlockedThreads)
-            }),
+            measure: Measure(.peakBlockedThreads, unit: "thread blocked at once")),
         KnownBug(
             BugText(
                 name: "a second row on a shared icon stays empty",
@@ -739,9 +719,7 @@ extension KnownBug {
                         """
                     ])),
             fixedIn: 2, origin: .hastyFix, scenario: .standard,
-            measure: Measure(name: "mainThreadViolations", unit: "main-queue violation") {
-                Double($0.mainThreadViolations)
-            },
+            measure: Measure(.mainThreadViolations, unit: "main-queue violation"),
             shape: Shape({ $0.mainThreadViolations > 0 }) { counted($0.mainThreadViolations, "main-queue violation") }),
     ]
 
