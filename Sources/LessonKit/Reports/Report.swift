@@ -66,13 +66,8 @@ public struct Report: Codable, Equatable, Sendable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try run.encode(to: encoder)
-        try network.encode(to: encoder)
-        try screen.encode(to: encoder)
-        try app.encode(to: encoder)
-        try disk.encode(to: encoder)
-        try machine.encode(to: encoder)
-        try clock.encode(to: encoder)
+        let groups: [any Encodable] = [run, network, screen, app, disk, machine, clock]
+        for group in groups { try group.encode(to: encoder) }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(measures, forKey: .measures)
     }
