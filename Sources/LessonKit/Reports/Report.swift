@@ -213,8 +213,8 @@ public struct Report: Codable, Equatable, Sendable {
 
     private var memorySentence: String {
         let warning = self.memoryWarnings == 1 ? "the memory warning" : "the last of \(self.memoryWarnings) memory warnings"
-        let kept = self.liveImageBytes.map { "the app kept \(ReportFigure.liveImageBytes.counted($0)) of images" }
-            ?? "nothing was measured"
+        let kept =
+            self.liveImageBytes == nil ? "nothing was measured" : "the app kept \(counted(.liveImageBytes)) of images"
         return "After \(warning) \(kept); \(counted(.staleDeliveries)) came after it from downloads "
             + "started before it, and \(counted(.requestsAfterMemoryWarning)) started after it."
     }

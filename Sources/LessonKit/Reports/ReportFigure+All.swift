@@ -12,7 +12,7 @@ extension ReportFigure {
         .progressReports, .progressOutOfOrder, .progressEndedShort, .cellRequests, .diskCacheFilesAtStart,
         .diskCacheFiles, .diskCacheBytes, .diskReads, .diskReadFiles, .mainQueueFileWrites, .durationMs, .measures,
         .clockNotes, .stuck, .runWallMs, .frameWorkMeanWallMs, .frameWorkMaxWallMs, .frameRecordingMeanWallMs,
-        .frameWorkMeanCPUMs, .frameRecordingMeanCPUMs, .cellForRowAtWallMs, .mainQueueWriteStallWallMs
+        .frameWorkMeanCPUMs, .frameRecordingMeanCPUMs, .cellForRowAtWallMs, .mainQueueWriteStallWallMs,
     ]
 
     public static let lesson = ReportFigure(

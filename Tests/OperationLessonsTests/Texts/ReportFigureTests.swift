@@ -1,6 +1,7 @@
 import Foundation
-@testable import LessonKit
 import Testing
+
+@testable import LessonKit
 
 /// Each figure of the report is declared once (`ReportFigure`), and the words
 /// around it (the compare table's labels, the scoreboard's columns, the
