@@ -339,6 +339,8 @@ import Testing
         let said = check.standardOutput
         #expect(check.status == 1, "\(said.suffix(2000))")
         #expect(said.contains("Exercise \(number) not solved yet"), "\(said.suffix(2000))")
+        // One summary, at the end: exercises 6 and 7 said theirs before the race run and again after it.
+        #expect(said.components(separatedBy: "Exercise \(number) not solved yet").count == 2, "\(said)")
         #expect(!said.contains("the suite's bug"), "\(said.suffix(2000))")
         let (says, never) = Self.falseOfTheStart[number] ?? ([], [])
         for line in says { #expect(said.contains(line), "exercise \(number): no \"\(line)\" in \(said)") }
