@@ -45,17 +45,7 @@ import Testing
         let root = try ExerciseCommandTests.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
         let results = Self.twoSeenOneUnmeasured
-        struct LastCheck: Encodable {
-            let exercise: Int
-            let date: Date
-            let results: [CheckResult]
-        }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        try FileManager.default.createDirectory(
-            at: root.appendingPathComponent(".operationlessons"), withIntermediateDirectories: true)
-        try encoder.encode(LastCheck(exercise: 6, date: Date(), results: results)).write(
-            to: root.appendingPathComponent(".operationlessons/last-check.json"))
+        try ExerciseCommandTests.keepLastCheck(results, exercise: 6, in: root)
         let hint = try await ExerciseCommandTests.lessons(["hint", "6"], root: root)
         #expect(hint.status == 0, "\(hint.standardError)")
         #expect(
