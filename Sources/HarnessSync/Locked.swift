@@ -12,8 +12,8 @@ import UnseenSync
 /// **`.seen`, the exception**, for a lock whose own reads and writes Thread Sanitizer should check in `.ci/run`'s
 /// Thread Sanitizer leg, where the whole package is instrumented: the `lessons` command's threads, child processes
 /// and the terminal, and the recorders of the operation stories (steps 8, 9 and 11, which no race check plays). A
-/// seen lock that the app's threads take orders them, in the race build too: exercise 10's race run records the
-/// learner's operation under one (`AsyncOperationChecks.Record`), as it did before this type.
+/// seen lock that the app's threads take orders them, in the race build too: what a race run plays records the
+/// learner's code under hidden locks only (exercise 10's `AsyncOperationChecks.Record` among them).
 ///
 /// Not Synchronization's `Mutex` for either: it waits on a futex of its own, which Thread Sanitizer on Linux never
 /// sees, so in that leg the harness's accesses under a `Mutex` were reported as races.

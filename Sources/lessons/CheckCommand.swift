@@ -92,7 +92,8 @@ enum CheckCommand: LessonsCommand {
         let verdictFile = scratch.appendingPathComponent("verdict.json")
         var status: Int32 = 1
         var results: [CheckResult]?
-        // Set when the workbench's run gave no verdict of its own: its rows and count are said here.
+        // Set when the workbench's summary is this command's to say: builds of its own judge more bugs, or the
+        // workbench gave no verdict of its own.
         var saysTheCount = exercise.checksSwift6 || exercise.checksRaces
         for attempt in 1...attempts {
             // A verdict is this run's, or none: never one an earlier run left.
@@ -177,7 +178,7 @@ enum CheckCommand: LessonsCommand {
             saysTheCount = true
         }
         if saysTheCount, status != 2, let results {
-            // The workbench's verdict came before these builds judged their bugs: its count again, with them in it.
+            // The one summary, at the end: the workbench left it to this command, whose builds judge more bugs.
             say("\n" + results.summary(exercise: exercise.number))
         }
         if let results { try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results)) }

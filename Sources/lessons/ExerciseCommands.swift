@@ -472,7 +472,7 @@ enum HintCommand: LessonsCommand {
                         + " solution \(exercise.number)")
                 return 0
             }
-            lines.append("From your last check (\(time)): \(counted(failed.count, "bug")) still there.")
+            lines.append("From your last check (\(time)): \(failed.stillThere).")
         }
         lines.append("")
         let shown =

@@ -1,4 +1,5 @@
 import Foundation
+import LessonKit
 import TableKit
 import TerminalKit
 
@@ -91,6 +92,17 @@ extension [CheckResult] {
             + (asStarted.isEmpty ? "" : "; there from the starting code: \(asStarted.joined(separator: ", "))")
             + (unmeasured.isEmpty ? "" : "; not measured: \(unmeasured.joined(separator: ", "))")
             + ".\nMore help: swift run lessons hint \(exercise)"
+    }
+
+    /// What the rows that did not pass say, counted apart: "2 bugs still there; 1 not measured: …". A row no run
+    /// measured is no bug seen, so it is never counted among those still there.
+    public var stillThere: String {
+        let failed = filter { !$0.passed }
+        let seen = failed.filter(\.wasMeasured).count
+        let unmeasured = failed.filter { !$0.wasMeasured }.map(\.title)
+        let there = seen == 0 && !unmeasured.isEmpty ? "no bug seen still there" : "\(counted(seen, "bug")) still there"
+        guard !unmeasured.isEmpty else { return there }
+        return there + "; \(unmeasured.count) not measured: " + unmeasured.joined(separator: "; ")
     }
 
     /// "2 of 4 bugs fixed", counted on `table` (the exercise's bugs, as its

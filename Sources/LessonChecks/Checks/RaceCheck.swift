@@ -65,11 +65,28 @@ public enum RaceCheck {
     public struct Subject: Sendable {
         public let bug: BugText
         public let remedy: String
+        /// Whether a race on an object other than the controller, between threads none of which is the main
+        /// queue's (a loader the tasks share), is fixed as `remedy` says (an operation's own state), or by
+        /// giving that object one owner.
+        let remedyFitsEveryObject: Bool
+
+        init(bug: BugText, remedy: String, remedyFitsEveryObject: Bool = false) {
+            self.bug = bug
+            self.remedy = remedy
+            self.remedyFitsEveryObject = remedyFitsEveryObject
+        }
+
+        /// How to fix a race on `owner`'s memory, an object other than the table's controller, off the main queue.
+        func remedy(of owner: String?) -> String {
+            guard !remedyFitsEveryObject, let owner else { return remedy }
+            return "Give `\(owner)`'s state one owner: make it an actor, or guard every read and write of it with one "
+                + "lock, or touch it from one queue only."
+        }
 
         /// An image list's state, the main queue's to touch.
         public static let imageList = Subject(bug: RaceCheck.bug, remedy: mainQueueRemedy)
         /// An operation's state, read by its queue's threads (exercise 10).
-        public static let operation = Subject(bug: operationBug, remedy: operationRemedy)
+        public static let operation = Subject(bug: operationBug, remedy: operationRemedy, remedyFitsEveryObject: true)
     }
 
     /// What a race run played, in a sentence's words: its scenario, or its flags.
@@ -201,10 +218,17 @@ public enum RaceCheck {
         if let race = RaceReport(errors: errors, codeFolders: appsCode) {
             // One row of the exercise's table whatever raced, so that every count stays one: its title and hint
             // say what TSan measured when that is not the cache.
-            let cache = race.racedOnADictionary(in: code)
+            // The cache's own question presumes the controller's dictionary, read in `cellForRowAt`: a helper
+            // object's (a loader's) is said as measured, its two accesses named where they are. Raced by two
+            // threads neither of which is the main queue's, a helper object wants an owner of its own.
+            let inTheController = race.racedInTheController(in: code)
+            let cache = race.racedOnADictionary(in: code) && inTheController
+            let remedy =
+                inTheController || race.touchedOnTheMainQueue
+                ? subject.remedy : subject.remedy(of: race.ownerType(in: code))
             return CheckResult(
                 bug: bug.name, passed: false, measured: measured, expected: bug.expected,
-                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code, remedy: subject.remedy),
+                hint: cache ? bug.hints.nudge(in: code) : race.hint(in: code, remedy: remedy),
                 isSafeguard: bug.isSafeguard,
                 diagnosis: race.sentence(in: code), shape: cache ? nil : race.title(in: code),
                 fromTheStart: start.map { race.racesAsIn($0, from: code) } ?? false)

@@ -170,7 +170,9 @@ struct RaceReport {
         var lines: [String] = []
         for place in accesses.compactMap(\.place) {
             let line = place.split(separator: "/").last.map(String.init) ?? place
-            if !lines.contains(line) { lines.append(line) }
+            if !lines.contains(where: { $0.hasPrefix(line) }) {
+                lines.append(line + (Self.part(at: place, in: code).map { " (\($0))" } ?? ""))
+            }
         }
         let question =
             accesses.allSatisfy(\.written)
@@ -185,8 +187,41 @@ struct RaceReport {
         return "by \(access.thread)" + (access.inOperation ? ", in an operation," : "")
     }
 
+    /// One of the two accesses ran on the main queue.
+    var touchedOnTheMainQueue: Bool { accesses.contains(where: ranOnMainQueue) }
+
     private func ranOnMainQueue(_ access: Access) -> Bool {
         access.thread == "main thread" || mainQueueThreads.contains(access.thread)
+    }
+
+    /// What the learner's line at `place` ("…/File.swift:141:22") is part of: "`IconLoader.join(…)`".
+    static func part(at place: String, in code: LearnerCode?) -> String? {
+        let parts = place.split(separator: ":")
+        guard parts.count >= 2, let number = Int(parts[1]), let name = parts[0].split(separator: "/").last,
+            let text = code?.files[String(name)]
+        else { return nil }
+        return CodeOutline(text).part(atLine: number)
+    }
+
+    /// The type whose memory raced: the one the allocating line makes, else the one that declares the variable.
+    func ownerType(in code: LearnerCode?) -> String? {
+        allocatedType(in: code)
+            ?? code.flatMap { code in
+                variable(in: code).flatMap { StoredProperty.declared($0, in: code, owner: nil)?.owner }
+            }
+    }
+
+    /// Whether the memory that raced is the table's controller's, the type that makes the rows' cells
+    /// (`cellForRowAt`), as the cache bug's question presumes; false for a helper object's (a loader's).
+    func racedInTheController(in code: LearnerCode?) -> Bool {
+        guard let code, let owner = ownerType(in: code) else { return false }
+        return code.files.values.contains { text in
+            zip(CodeOutline(text).lines, text.split(separator: "\n", omittingEmptySubsequences: false)).contains {
+                line, text in
+                line.opens?.kind == .function && text.contains("cellForRowAt")
+                    && line.within.last { $0.kind == .type }?.name == owner
+            }
+        }
     }
 
     /// The type whose object raced, when the allocating line is the learner's and makes one (`IconRecord(…)`).
@@ -198,10 +233,7 @@ struct RaceReport {
 
     /// " (of an `IconRecord`)", or nothing when neither the allocation nor a declaration names the type.
     private func ofType(in code: LearnerCode?) -> String {
-        let declared = code.flatMap { code in
-            variable(in: code).flatMap { StoredProperty.declared($0, in: code, owner: nil)?.owner }
-        }
-        guard let type = allocatedType(in: code) ?? declared, let initial = type.first else { return "" }
+        guard let type = ownerType(in: code), let initial = type.first else { return "" }
         return " (of \("AEIOU".contains(initial) ? "an" : "a") `\(type)`)"
     }
 
@@ -330,27 +362,13 @@ struct StoredProperty {
 
     /// Every `var name`/`let name` directly in the body of a type (or an extension) in `text`.
     private static func declarations(of name: String, in text: String) -> [StoredProperty] {
-        let typeLine = #/^\s*(?:[a-z]+(?:\([a-z]+\))? )*(?:class|struct|actor|enum|extension) ([A-Za-z_][A-Za-z0-9_]*)/#
-        var found: [StoredProperty] = []
-        var depth = 0
-        var bodies: [(type: String, depth: Int)] = []
-        var opening: String?
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = code(of: rawLine)
-            while let body = bodies.last, depth < body.depth { bodies.removeLast() }
-            if let match = line.firstMatch(of: typeLine), !line.contains("func ") {
-                opening = String(match.1)
-            } else if let body = bodies.last, body.depth == depth, let type = declaredType(of: name, in: line) {
-                found.append(StoredProperty(owner: body.type, isDictionary: isDictionary(type)))
-            }
-            let before = depth
-            depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
-            if let type = opening, line.contains("{") {
-                bodies.append((type, before + 1))
-                opening = nil
-            }
+        let outline = CodeOutline(text).lines
+        return zip(outline, text.split(separator: "\n", omittingEmptySubsequences: false)).compactMap { line, text in
+            guard let body = line.within.last, body.kind == .type, body.depth == line.depth,
+                let type = declaredType(of: name, in: CodeOutline.code(of: text))
+            else { return nil }
+            return StoredProperty(owner: body.name, isDictionary: isDictionary(type))
         }
-        return found
     }
 
     /// What `var name: T = …` or `var name = T()` says of its type, after the name; nil when the line declares
@@ -376,11 +394,5 @@ struct StoredProperty {
             if depth == 0 { return false }
         }
         return false
-    }
-
-    /// The line without its comment and its string literals' text, so that their braces are not counted.
-    private static func code(of line: Substring) -> Substring {
-        let unquoted = line.replacing(#/"(?:[^"\\]|\\.)*"/#, with: "\"\"")
-        return unquoted.firstRange(of: "//").map { unquoted[..<$0.lowerBound] } ?? unquoted[...]
     }
 }

@@ -154,7 +154,7 @@ public enum Swift6Check {
                 + ": " + race.measured,
             expected: bug.expected,
             hint: "`\(uncheckedSendable)` tells the compiler to take your word that nothing is touched by two "
-                + "threads at once; the race run below shows what was. Keep the promise (an `actor`, or one lock "
+                + "threads at once; the race run's row shows what was. Keep the promise (an `actor`, or one lock "
                 + "around every property), and let the compiler check it.",
             isSafeguard: bug.isSafeguard, diagnosis: race.diagnosis)
     }

@@ -192,13 +192,7 @@ public enum WorkbenchMain {
     /// Prints the verdict, and keeps it as JSON in `file` when one is given
     /// (`lessons check` reads it there); 0 when every check passed.
     static func verdict(_ results: [CheckResult], _ exercise: Exercise, file: String?) -> Int32 {
-        // What `lessons check` judges with builds of its own, after these results.
-        let builds = [
-            exercise.checksSwift6 ? "the compiler's verdict in the Swift 6 language mode" : nil,
-            exercise.checksRaces ? "the data race with Thread Sanitizer" : nil,
-        ].compactMap { $0 }
-        let stillToCheck = builds.isEmpty ? nil : builds.joined(separator: " and ") + " (swift run lessons check)"
-        say("\n" + results.rendered(exercise: exercise.number, stillToCheck: stillToCheck))
+        say("\n" + said(results, exercise, forTheCheckCommand: file != nil))
         if let file {
             do {
                 try JSONEncoder().encode(results).write(to: URL(fileURLWithPath: file), options: .atomic)
@@ -207,6 +201,18 @@ public enum WorkbenchMain {
             }
         }
         return results.allPassed ? 0 : 1
+    }
+
+    /// The verdict as printed. Where `lessons check` judges more bugs with builds of its own after these results
+    /// (`forTheCheckCommand`), it says the one summary, at the end, and this says what is still to check.
+    static func said(_ results: [CheckResult], _ exercise: Exercise, forTheCheckCommand: Bool) -> String {
+        let builds = [
+            exercise.checksSwift6 ? "the compiler's verdict in the Swift 6 language mode" : nil,
+            exercise.checksRaces ? "the data race with Thread Sanitizer" : nil,
+        ].compactMap { $0 }.joined(separator: " and ")
+        if builds.isEmpty { return results.rendered(exercise: exercise.number) }
+        if forTheCheckCommand { return results.renderedBugs + "\n\nStill to check: \(builds)…" }
+        return results.rendered(exercise: exercise.number, stillToCheck: builds + " (swift run lessons check)")
     }
 
     /// Why a workbench whose story has no keys takes no flag (`--play` among them).

@@ -339,6 +339,8 @@ import Testing
         let said = check.standardOutput
         #expect(check.status == 1, "\(said.suffix(2000))")
         #expect(said.contains("Exercise \(number) not solved yet"), "\(said.suffix(2000))")
+        // One summary, at the end: exercises 6 and 7 said theirs before the race run and again after it.
+        #expect(said.components(separatedBy: "Exercise \(number) not solved yet").count == 2, "\(said)")
         #expect(!said.contains("the suite's bug"), "\(said.suffix(2000))")
         let (says, never) = Self.falseOfTheStart[number] ?? ([], [])
         for line in says { #expect(said.contains(line), "exercise \(number): no \"\(line)\" in \(said)") }
@@ -431,6 +433,8 @@ import Testing
                 == "no error in the Swift 6 language mode, by `@unchecked Sendable` "
                 + "(\(WorkbenchLayout.code)IconLoader.swift:3), a promise the race run found broken: " + race.measured)
         #expect(kept.hint.contains("an `actor`, or one lock around every property"))
+        // `lessons check` prints the race's row before this one, `lessons hint` after it: no "below".
+        #expect(kept.hint.contains("the race run's row shows what was"), "\(kept.hint)")
         // A race run that measured no race, or nothing, leaves the compiler's verdict as it was.
         let clean = RaceCheck.bug.result(passed: true, measured: "0 Thread Sanitizer reports")
         #expect(Swift6Check.kept(compiled, by: clean, code: code) == compiled)

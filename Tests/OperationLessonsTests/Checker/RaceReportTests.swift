@@ -61,7 +61,7 @@ import Testing
     static let recordHint =
         "On which queue does your code write `record.state`, and on which does it read it? Touch it from one queue "
         + "only (hand the result to the main queue, and write it there). Look at RecordViewController.swift:107:23 "
-        + "and RecordViewController.swift:141:22."
+        + "(`RecordViewController.tableView(…)`) and RecordViewController.swift:141:22 (`MarkingDownloader.main(…)`)."
 
     /// The row's title when what raced is a record's `state`, not a cache.
     static let recordTitle = "a data race on `record.state` (of an `IconRecord`)"
@@ -152,7 +152,8 @@ import Testing
             verdict.hint
                 == "On which queue does your code write `downloadsUnderWay`, and on which does it read it? Touch it "
                 + "from one queue only (hand the result to the main queue, and write it there). Look at "
-                + "CountingRecordViewController.swift:29:37 and CountingRecordViewController.swift:15:39.")
+                + "CountingRecordViewController.swift:29:37 (`CountingRecordViewController.tableView(…)`) and "
+                + "CountingRecordViewController.swift:15:39 (`CountingDownloader.main(…)`).")
     }
 
     /// Step 4's first report: two download threads writing its cache at
@@ -482,5 +483,55 @@ extension RaceReportTests {
             race: RaceCheck.judge(
                 errors: unlined, crashed: false, code: LearnerCode(files: files), start: Self.recordCode))
         #expect(changed.fromTheStart != true && !changed.failedAsStarted)
+    }
+}
+
+extension RaceReportTests {
+    /// Exercise 11's start with `@unchecked Sendable`, its two accesses both in `IconLoader.join` on the pool's
+    /// threads: the hint names them there, in the loader, and asks nothing of a `cellForRowAt` that reads no
+    /// cache (before: "On which does `cellForRowAt` read them?" and "Look at `imageCache`…", the reference's shape).
+    @Test func aLoadersRaceIsHintedWhereItsAccessesAre() throws {
+        let start = LearnerCode.read(Rig.packageRoot.appendingPathComponent("Sources/Exercise11Start"))
+        var files = start.files
+        let loader = try #require(files["IconLoader.swift"])
+        files["IconLoader.swift"] = loader.replacingOccurrences(
+            of: "final class IconLoader {", with: "final class IconLoader: @unchecked Sendable {")
+        let code = LearnerCode(files: files)
+        let verdict = RaceCheck.judge(errors: Self.asyncFirstPartRace, crashed: false, code: code, start: start)
+        #expect(!verdict.passed && verdict.wasMeasured)
+        #expect(verdict.shape == "a data race on `downloads` (of an `IconLoader`)", "\(verdict.shape ?? "no shape")")
+        #expect(!verdict.hint.contains("cellForRowAt"), "\(verdict.hint)")
+        #expect(
+            verdict.hint
+                == "On which queue does your code write `downloads`, and on which does it read it? Give `IconLoader`'s "
+                + "state one owner: make it an actor, or guard every read and write of it with one lock, or touch it "
+                + "from one queue only. Look at IconLoader.swift:95:21 (`IconLoader.join(…)`) and "
+                + "IconLoader.swift:100:23 (`IconLoader.join(…)`).")
+    }
+
+    /// What a learner's line is part of, read from the braces of their file: a member of a type, a computed
+    /// property, a nested type's member, a closure inside a function (its function), a line outside any type.
+    @Test func aLineIsNamedByTheTypeAndMemberItIsIn() {
+        let text = """
+            import Foundation
+            final class Loader {
+                var memory: [String: Int] = [:]
+                var count: Int { memory.count }
+                func load(_ url: String) {
+                    queue.async { self.memory[url] = 1 }
+                }
+                struct Entry {
+                    init(id: Int) { print(id) }
+                }
+            }
+            """
+        let outline = CodeOutline(text)
+        #expect(outline.part(atLine: 1) == nil)
+        #expect(outline.part(atLine: 3) == "`Loader`")
+        #expect(outline.part(atLine: 4) == "`Loader.count`")
+        #expect(outline.part(atLine: 6) == "`Loader.load(…)`")
+        #expect(outline.part(atLine: 9) == "`Entry.init(…)`")
+        #expect(outline.part(atLine: 10) == "`Entry`")
+        #expect(outline.part(atLine: 11) == "`Loader`")
     }
 }

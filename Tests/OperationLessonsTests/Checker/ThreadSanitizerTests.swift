@@ -126,7 +126,8 @@ struct ThreadSanitizerTests {
             verdict.hint
                 == "On which queue does your code write `record.image`, and on which does it read it? Touch it from "
                 + "one queue only (hand the result to the main queue, and write it there). Look at "
-                + "RecordViewController.swift:61:26 and RecordViewController.swift:106:39.")
+                + "RecordViewController.swift:61:26 (`ImageDownloader.main(…)`) and RecordViewController.swift:106:39 "
+                + "(`RecordViewController.tableView(…)`).")
     }
 
     /// The same tutorial's controller whole (`--loads-at-rest`, as Kodeco's

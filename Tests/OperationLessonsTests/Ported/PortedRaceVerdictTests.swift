@@ -62,6 +62,6 @@ import Testing
             verdict.hint
                 == "On which queue does your code write `image`, and on which does it read it? Touch it from one queue "
                 + "only (hand the result to the main queue, and write it there). Look at AppsViewController.swift:59:35 "
-                + "and AppsViewController.swift:87:30.")
+                + "(`ImageDownloader.main(…)`) and AppsViewController.swift:87:30 (`ClassicPhotosController.tableView(…)`).")
     }
 }
