@@ -6,15 +6,13 @@ import TableKit
 
 /// What to play, from the command line.
 struct LotteryPlan: Sendable {
-    static func flags(variants: [ScreenVariant]) -> [LessonOptions.ExtraFlag] {
+    static func flags(variants: [ScreenVariant]) -> [Flag<LessonOptions>] {
         [
-            LessonOptions.ExtraFlag(
-                name: "script", takesValue: true,
+            .step(
+                "--script", .list("STEPS"),
                 help: "play these steps instead of the keyboard, e.g. \"\(LotteryScript.standard)\""),
-            LessonOptions.ExtraFlag(
-                name: "play", takesValue: false,
-                help: "press the button yourself: space or Enter (on a terminal, where it is the default)"),
-        ] + variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
+            .step("--play", help: "press the button yourself: space or Enter (on a terminal, where it is the default)"),
+        ] + variants.map { .step("--" + $0.flag, help: $0.help) }
     }
 
     /// What `--scenario` plays: the standard script on the step's machine

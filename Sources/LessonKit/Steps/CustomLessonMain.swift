@@ -22,7 +22,7 @@ public enum CustomLessonMain {
         _ number: Int,
         playedAs shown: LessonEntry? = nil,
         stories: [String],
-        extraFlags: [LessonOptions.ExtraFlag] = [],
+        stepFlags: [Flag<LessonOptions>] = [],
         unsupported: [TableFlag] = TableFlag.storyFlags,
         example: String = "",
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
@@ -36,20 +36,20 @@ public enum CustomLessonMain {
         StandardStreams.checkAtStart()
         ExitCleanup.install()
         let status = await Self.play(
-            entry, stories: stories, extraFlags: extraFlags, unsupported: unsupported, example: example,
+            entry, stories: stories, stepFlags: stepFlags, unsupported: unsupported, example: example,
             arguments: arguments, plan: plan, play: play)
         return StandardStreams.exitStatus(status, program: entry.target)
     }
 
     private static func play<Plan>(
-        _ entry: LessonEntry, stories: [String], extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag],
+        _ entry: LessonEntry, stories: [String], stepFlags: [Flag<LessonOptions>], unsupported: [TableFlag],
         example: String, arguments: [String], plan: (LessonOptions) throws(UsageError) -> Plan,
         play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
     ) async -> Int32 {
         let program = entry.target
         // The flags it does not take are parsed, to be refused by name, and shown nowhere.
         let table = LessonOptions.table(
-            scenarios: stories, extraFlags: extraFlags, hiding: Set(unsupported.map { "--" + $0.rawValue }))
+            scenarios: stories, stepFlags: stepFlags, hiding: Set(unsupported.map { "--" + $0.rawValue }))
         let usage = table.usage(program: program)
         let options: LessonOptions
         let thePlan: Plan
@@ -60,13 +60,6 @@ public enum CustomLessonMain {
             }
             if let story = options.scenario, !stories.contains(story) {
                 throw UsageError("--scenario: no story '\(story)' here (stories: \(stories.joined(separator: ", ")))")
-            }
-            // A list flag (`--part`) given nothing to play would play nothing and say nothing.
-            if let empty = extraFlags.first(where: { flag in
-                options.extra[flag.name].map { $0.split(separator: ",").allSatisfy { $0.allSatisfy(\.isWhitespace) } }
-                    ?? false
-            }) {
-                throw UsageError("--\(empty.name) needs a value")
             }
             thePlan = try plan(options)
         } catch {

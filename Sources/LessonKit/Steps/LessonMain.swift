@@ -39,10 +39,8 @@ public enum LessonMain {
         _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant], arguments: [String]
     ) async -> Int32 {
         let program = entry.target
-        let flags =
-            variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
-            + PlaySession.flags
-        let table = LessonOptions.table(scenarios: Scenario.all.map(\.name), extraFlags: flags)
+        let flags = variants.map { Flag.step("--" + $0.flag, help: $0.help) } + PlaySession.flags
+        let table = LessonOptions.table(scenarios: Scenario.all.map(\.name), stepFlags: flags)
         let usage = table.usage(program: program)
         let options: LessonOptions
         do {

@@ -37,19 +37,27 @@ import Testing
     }
 
     @Test func aLessonsOwnFlagsAreParsedAndListed() throws {
-        let extra = [
-            LessonOptions.ExtraFlag(name: "script", takesValue: true, help: "keys to press"),
-            LessonOptions.ExtraFlag(name: "slow-motion", takesValue: false, help: "one digit a second"),
+        let extra: [Flag<LessonOptions>] = [
+            .step("--script", .list("STEPS"), help: "keys to press"),
+            .step("--slow-motion", help: "one digit a second"),
+            .step("--variant", .choice(["broken", "fixed"]), help: "which"),
         ]
-        let options = try LessonOptions.parse(["--script", "sp.r", "--slow-motion", "--json"], extraFlags: extra)
+        let options = try LessonOptions.parse(["--script", "sp.r", "--slow-motion", "--json"], stepFlags: extra)
         #expect(options.extra == ["script": "sp.r", "slow-motion": "true"])
         #expect(options.json)
         #expect(throws: UsageError("--script needs a value")) {
-            try LessonOptions.parse(["--script"], extraFlags: extra)
+            try LessonOptions.parse(["--script"], stepFlags: extra)
         }
+        // A list that names nothing, and a choice that is none, are refused by the table, naming the flag.
+        #expect(throws: UsageError("--script needs a value")) { try LessonOptions.parse(["--script", ","], stepFlags: extra) }
+        #expect(throws: UsageError("--variant takes broken or fixed, not 'both'")) {
+            try LessonOptions.parse(["--variant", "both"], stepFlags: extra)
+        }
+        #expect(try LessonOptions.parse(["--variant", "fixed"], stepFlags: extra).extra == ["variant": "fixed"])
         #expect(throws: UsageError("unknown flag --script")) { try LessonOptions.parse(["--script", "x"]) }
-        let usage = LessonOptions.usage(program: "Lesson09", scenarios: ["standard"], extraFlags: extra)
-        #expect(usage.contains("--script VALUE") && usage.contains("keys to press"))
+        let usage = LessonOptions.usage(program: "Lesson09", scenarios: ["standard"], stepFlags: extra)
+        #expect(usage.contains("--script STEPS") && usage.contains("keys to press"))
+        #expect(usage.contains("--variant broken|fixed"))
         #expect(usage.contains("--slow-motion") && usage.contains("one digit a second"))
     }
 
