@@ -55,12 +55,7 @@ public enum CustomLessonMain {
         let thePlan: Plan
         do throws(UsageError) {
             options = try table.parse(arguments) ?? LessonOptions()
-            if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
-                throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
-            }
-            if let story = options.scenario, !stories.contains(story) {
-                throw UsageError("--scenario: no story '\(story)' here (stories: \(stories.joined(separator: ", ")))")
-            }
+            try refuseWhatDoesNotApply(options, stories: stories, unsupported: unsupported)
             thePlan = try plan(options)
         } catch {
             LessonMain.printError("\(program): \(error)\n\(usage)")
@@ -84,6 +79,26 @@ public enum CustomLessonMain {
             LessonMain.printError("\(program): cannot write the timeline to \(path): \(problem)")
             return 1
         }
+        return await tell(entry, options: options) { run in await play(thePlan, run) }
+    }
+
+    /// A table flag given to a step that plays none, or a story it does not have, is a usage error.
+    private static func refuseWhatDoesNotApply(
+        _ options: LessonOptions, stories: [String], unsupported: [TableFlag]
+    ) throws(UsageError) {
+        if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
+            throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
+        }
+        if let story = options.scenario, !stories.contains(story) {
+            throw UsageError("--scenario: no story '\(story)' here (stories: \(stories.joined(separator: ", ")))")
+        }
+    }
+
+    /// Plays the story on a story clock of its own, then says its report as the options ask: the exit status.
+    private static func tell(
+        _ entry: LessonEntry, options: LessonOptions, play: (CustomLessonRun) async -> CustomLessonOutcome
+    ) async -> Int32 {
+        let program = entry.target
         let console = LessonConsole(options: options)
         // A live console may hide the cursor (step 9's screen): shown again however the run ends.
         if console.isLive { ExitCleanup.restoreScreen(with: "\u{1B}[0m\u{1B}[?25h\n") }
@@ -92,7 +107,7 @@ public enum CustomLessonMain {
         let clock = SleepClock(pace: console.isLive ? options.speed : nil)
         let trace = OperationTrace(clock: clock)
         let (outcome, violations) = await ExclusiveRun.run { instruments in
-            let outcome = await play(thePlan, CustomLessonRun(options: options, console: console, trace: trace))
+            let outcome = await play(CustomLessonRun(options: options, console: console, trace: trace))
             return (outcome, instruments.mainQueueViolations.count)
         }
         let stuck = clock.stuck
