@@ -15,7 +15,7 @@ public enum DependencyTour {
         update make: @escaping (UpdateWorld) -> UpdateControls
     ) async -> Int32 {
         await CustomLessonMain.run(
-            8, stories: TourPlan.allParts, extraFlags: TourPlan.flags, unsupported: [.catalog, .clearCache],
+            8, stories: TourPlan.allParts, stepFlags: TourPlan.flags, unsupported: [.catalog, .clearCache],
             example: "swift run Lesson08Dependencies --part chain,cycle --seed 3 --timeline /tmp/lesson08.svg",
             arguments: arguments, plan: TourPlan.init(options:),
             play: { plan, run in await Tour(plan: plan, run: run, make: make).play() })

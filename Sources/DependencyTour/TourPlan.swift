@@ -14,25 +14,24 @@ struct TourPlan {
     /// Played only when named: it ends the program.
     static let namedOnly = ["start-unready"]
 
-    static let flags = [
-        LessonOptions.ExtraFlag(
-            name: "variant", takesValue: true,
-            help: "broken (no dependencies, unchecked cycle), fixed, or both (default)"),
-        LessonOptions.ExtraFlag(
-            name: "part", takesValue: true,
-            help: "only these parts, comma-separated: " + allParts.joined(separator: ", ")
-                + " (and start-unready, which ends the program)"),
-    ]
+    static var flags: [Flag<LessonOptions>] {
+        [
+            .step(
+                "--variant", .choice(Variant.allCases.map(\.rawValue)),
+                help: "broken (no dependencies, unchecked cycle), fixed, or both (default)"),
+            .step(
+                "--part", .list("LIST"),
+                help: "only these parts, comma-separated: " + allParts.joined(separator: ", ")
+                    + " (and start-unready, which ends the program)"),
+        ]
+    }
 
     let variant: Variant
     let parts: [String]
 
     init(options: LessonOptions) throws(UsageError) {
-        let variantName = options.extra["variant"] ?? "both"
-        guard let variant = Variant(rawValue: variantName) else {
-            throw UsageError("--variant takes broken, fixed or both, not '\(variantName)'")
-        }
-        self.variant = variant
+        // The flag table took only a variant's name.
+        variant = options.extra["variant"].flatMap(Variant.init(rawValue:)) ?? .both
         // `--scenario NAME` plays one part, as `--part NAME` does: the name the tools replay a story by.
         if options.scenario != nil && options.extra["part"] != nil {
             throw UsageError("--scenario names one part: give it or --part, not both")

@@ -20,7 +20,7 @@ public enum LotteryMachineStory {
         let names = LotteryPlan.Names(workbench: workbench)
         return await CustomLessonMain.run(
             9, playedAs: workbench, stories: LotteryPlan.stories(variants: variants),
-            extraFlags: LotteryPlan.flags(variants: variants),
+            stepFlags: LotteryPlan.flags(variants: variants),
             example: "\(command) \(example)--script \"\(LotteryScript.standard)\"", arguments: arguments,
             plan: { options throws(UsageError) in try LotteryPlan(options: options, machine: machine, names: names) },
             play: { plan, run in await LotteryRun(plan: plan, run: run).play() })

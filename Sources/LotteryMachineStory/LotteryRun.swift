@@ -6,15 +6,13 @@ import TableKit
 
 /// What to play, from the command line.
 struct LotteryPlan: Sendable {
-    static func flags(variants: [ScreenVariant]) -> [LessonOptions.ExtraFlag] {
+    static func flags(variants: [ScreenVariant]) -> [Flag<LessonOptions>] {
         [
-            LessonOptions.ExtraFlag(
-                name: "script", takesValue: true,
+            .step(
+                "--script", .list("STEPS"),
                 help: "play these steps instead of the keyboard, e.g. \"\(LotteryScript.standard)\""),
-            LessonOptions.ExtraFlag(
-                name: "play", takesValue: false,
-                help: "press the button yourself: space or Enter (on a terminal, where it is the default)"),
-        ] + variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
+            .step("--play", help: "press the button yourself: space or Enter (on a terminal, where it is the default)"),
+        ] + variants.map { .step("--" + $0.flag, help: $0.help) }
     }
 
     /// What `--scenario` plays: the standard script on the step's machine
@@ -104,23 +102,11 @@ final class LotteryRun: Sendable {
     }
 
     func play() async -> CustomLessonOutcome {
-        let options = run.options
         let header = "\(plan.names.heading) · \(plan.machineName)"
-        // A view controller and its labels belong to the main queue from the start.
-        let made = await MainActor.run { [run, plan] in
-            ScreenSession.make(plan.machine, seed: options.seed, trace: run.trace).map {
-                ($0, LotteryScreen(session: $0, console: run.console, header: header))
-            }
-        }
-        let session: ScreenSession
-        let screen: LotteryScreen
-        switch made {
-        case .success(let made):
-            (session, screen) = made
-        case .failure(let missing):
-            FileHandle.standardError.write(Data("\(plan.names.program): \(missing)\n".utf8))
+        guard let made = await makeMachine(header: header) else {
             return CustomLessonOutcome(story: "no machine to play", measures: [:], exitStatus: 1)
         }
+        let (session, screen) = made
         if !run.console.isLive { run.console.say(header) }
 
         // Raw mode whenever there is a keyboard, script or not, so q and Ctrl-C always work.
@@ -128,60 +114,16 @@ final class LotteryRun: Sendable {
         let keys = AsyncStream<UInt8> { continuation in
             terminal?.readKeys { continuation.yield($0) }
         }
-        await MainActor.run {
+        await MainActor.run { [plan] in
             screen.hint =
                 plan.script == nil ? "space or enter: press the button · q: quit" : "playing the script · q: quit"
             screen.start()
         }
-
-        var presses: [Press] = []
-        func press() async {
-            let press = await MainActor.run { () -> Press in
-                let (title, operationCount) = (session.button.title, session.operationCount)
-                let ms = session.press()
-                screen.pressed()
-                return Press(title: title, operationCountBefore: operationCount, ms: ms)
-            }
-            presses.append(press)
-        }
-
+        var presses: [Press]
         if let script = plan.script {
-            // Only q and Ctrl-C mean something while a script plays.
-            let keyWatcher = Task { [self] in
-                for await key in keys where key == UInt8(ascii: "q") || key == RawTerminal.controlC {
-                    quitRequested.withLock { $0 = true }
-                    quit.fire()
-                }
-            }
-            defer { keyWatcher.cancel() }
-            for step in script.steps {
-                guard !quitRequested.withLock({ $0 }) else { break }
-                switch step {
-                case .press: await press()
-                case .wait(let seconds): await wait(seconds)
-                case .quit: break
-                }
-                await MainActor.run { screen.hint = "script: \(step) · q: quit" }
-                if !run.console.isLive && step != .quit {
-                    let line = await MainActor.run { screen.statusLine() }
-                    run.console.say("after \(step): \(line)")
-                }
-            }
+            presses = await play(script, keys: keys, session: session, screen: screen)
         } else {
-            // A person at the keyboard drives the story now: the time runs, paced to the wall clock.
-            run.trace.clock.release()
-            defer { run.trace.clock.hold() }
-            var said = KeySaid()
-            for await key in keys {
-                if key == UInt8(ascii: "q") || key == RawTerminal.controlC { break }
-                let pressed = key == UInt8(ascii: " ") || key == 10 || key == 13
-                let before = await MainActor.run { session.button.title }
-                if pressed { await press() }
-                let after = await MainActor.run { session.button.title }
-                guard let line = said.line(for: key, pressedFrom: pressed ? before : nil, to: after) else { continue }
-                let seconds = String(format: "%.1f", run.trace.now() / 1000)
-                await MainActor.run { screen.lastKey = "last key, at \(seconds) s: \(line)" }
-            }
+            presses = await playByHand(keys: keys, session: session, screen: screen)
         }
 
         // What a press would have found now: was the queue empty at the end of the last pause?
@@ -199,6 +141,80 @@ final class LotteryRun: Sendable {
             story: plan.script.map { "script " + $0.steps.map(\.description).joined(separator: ",") } ?? "keyboard",
             measures: measures(session, presses: presses, restored: terminal.map { _ in RawTerminal.isRestored }),
             sentences: LotterySentences.all)
+    }
+
+    /// The step's machine and its screen, made on the main queue, where a view controller and its labels belong
+    /// from the start; nil, said on standard error, when the machine lacks what the story needs.
+    private func makeMachine(header: String) async -> (ScreenSession, LotteryScreen)? {
+        let made = await MainActor.run { [run, plan] in
+            ScreenSession.make(plan.machine, seed: run.options.seed, trace: run.trace).map {
+                ($0, LotteryScreen(session: $0, console: run.console, header: header))
+            }
+        }
+        switch made {
+        case .success(let made):
+            return made
+        case .failure(let missing):
+            FileHandle.standardError.write(Data("\(plan.names.program): \(missing)\n".utf8))
+            return nil
+        }
+    }
+
+    /// Presses the machine's button as a user would, noting what it showed before.
+    private func press(_ session: ScreenSession, _ screen: LotteryScreen) async -> Press {
+        await MainActor.run { () -> Press in
+            let (title, operationCount) = (session.button.title, session.operationCount)
+            let ms = session.press()
+            screen.pressed()
+            return Press(title: title, operationCountBefore: operationCount, ms: ms)
+        }
+    }
+
+    /// Plays the script's steps; only q and Ctrl-C mean something meanwhile.
+    private func play(
+        _ script: LotteryScript, keys: AsyncStream<UInt8>, session: ScreenSession, screen: LotteryScreen
+    ) async -> [Press] {
+        let keyWatcher = Task { [self] in
+            for await key in keys where key == UInt8(ascii: "q") || key == RawTerminal.controlC {
+                quitRequested.withLock { $0 = true }
+                quit.fire()
+            }
+        }
+        defer { keyWatcher.cancel() }
+        var presses: [Press] = []
+        for step in script.steps {
+            guard !quitRequested.withLock({ $0 }) else { break }
+            switch step {
+            case .press: presses.append(await press(session, screen))
+            case .wait(let seconds): await wait(seconds)
+            case .quit: break
+            }
+            await MainActor.run { screen.hint = "script: \(step) · q: quit" }
+            if !run.console.isLive && step != .quit {
+                let line = await MainActor.run { screen.statusLine() }
+                run.console.say("after \(step): \(line)")
+            }
+        }
+        return presses
+    }
+
+    /// A person at the keyboard drives the story: the time runs, paced to the wall clock, until q or Ctrl-C.
+    private func playByHand(keys: AsyncStream<UInt8>, session: ScreenSession, screen: LotteryScreen) async -> [Press] {
+        run.trace.clock.release()
+        defer { run.trace.clock.hold() }
+        var presses: [Press] = []
+        var said = KeySaid()
+        for await key in keys {
+            if key == UInt8(ascii: "q") || key == RawTerminal.controlC { break }
+            let pressed = key == UInt8(ascii: " ") || key == 10 || key == 13
+            let before = await MainActor.run { session.button.title }
+            if pressed { presses.append(await press(session, screen)) }
+            let after = await MainActor.run { session.button.title }
+            guard let line = said.line(for: key, pressedFrom: pressed ? before : nil, to: after) else { continue }
+            let seconds = String(format: "%.1f", run.trace.now() / 1000)
+            await MainActor.run { screen.lastKey = "last key, at \(seconds) s: \(line)" }
+        }
+        return presses
     }
 
     /// Waits the script's story seconds; a q ends the wait at once.

@@ -8,6 +8,7 @@ import Foundation
 /// Positions are in rows: `contentOffset` 12.5 means row 12 is half scrolled
 /// out at the top. Every method must be called on the main queue; calls from
 /// elsewhere are recorded as violations.
+// More than 12 stored properties: UITableView's own state, kept in one object as UIKit keeps it.
 public final class TableView {
     public weak var dataSource: (any TableViewDataSource)?
     public weak var delegate: (any ScrollViewDelegate)?

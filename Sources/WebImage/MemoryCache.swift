@@ -15,21 +15,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     /// The most the entries' costs may add up to.
     public var totalCostLimit: Int {
         get { lock.withLock { costLimit } }
-        set {
-            lock.withLock {
-                costLimit = max(0, newValue)
-                trim()
-            }
-        }
+        set { setLimit(\.costLimit, to: newValue) }
     }
     /// The most entries there may be.
     public var countLimit: Int {
         get { lock.withLock { entryLimit } }
-        set {
-            lock.withLock {
-                entryLimit = max(0, newValue)
-                trim()
-            }
+        set { setLimit(\.entryLimit, to: newValue) }
+    }
+
+    /// A new limit (never below 0), the entries dropped at once until they fit it.
+    private func setLimit(_ limit: ReferenceWritableKeyPath<MemoryCache, Int>, to value: Int) {
+        lock.withLock {
+            self[keyPath: limit] = max(0, value)
+            trim()
         }
     }
 

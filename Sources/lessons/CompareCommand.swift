@@ -106,25 +106,7 @@ enum CompareCommand: LessonsCommand {
                 tables.append((then, before.report, after.report))
             }
             // Together at the end: a live screen redrawn for the second run would have hidden the first table.
-            let names = (before: "step \(comparison.before.number)", after: "step \(comparison.after.number)")
-            for (scenario, before, after) in tables {
-                say()
-                if tables.count > 1 { say("On \(scenario):") }
-                say(
-                    ReportComparison.table(
-                        before: before, after: after, beforeName: names.before, afterName: names.after,
-                        columns: columns))
-                if let why = ReportComparison.moreRequests(
-                    before: before, after: after, beforeName: names.before, afterName: names.after)
-                {
-                    say(ReportComparison.wrap(why, to: columns))
-                }
-            }
-            say()
-            say(
-                ReportComparison.wrap(
-                    "The lesson of step \(comparison.after.number): \(comparison.after.lesson)", to: columns))
-            say(ReportComparison.wrap("Read it beside the code: \(comparison.after.text)", to: columns))
+            sayTables(tables, comparison, columns: columns)
         }
         if let path = lesson.timelinePath {
             do {
@@ -135,6 +117,31 @@ enum CompareCommand: LessonsCommand {
             }
         }
         return 0
+    }
+
+    /// Each scenario's table of the figures that differ, then the lesson of the step compared.
+    private static func sayTables(
+        _ tables: [(scenario: String, Report, Report)], _ comparison: LessonComparison, columns: Int
+    ) {
+        let names = (before: "step \(comparison.before.number)", after: "step \(comparison.after.number)")
+        for (scenario, before, after) in tables {
+            say()
+            if tables.count > 1 { say("On \(scenario):") }
+            say(
+                ReportComparison.table(
+                    before: before, after: after, beforeName: names.before, afterName: names.after,
+                    columns: columns))
+            if let why = ReportComparison.moreRequests(
+                before: before, after: after, beforeName: names.before, afterName: names.after)
+            {
+                say(ReportComparison.wrap(why, to: columns))
+            }
+        }
+        say()
+        say(
+            ReportComparison.wrap(
+                "The lesson of step \(comparison.after.number): \(comparison.after.lesson)", to: columns))
+        say(ReportComparison.wrap("Read it beside the code: \(comparison.after.text)", to: columns))
     }
 
     /// Plays both sides and hands back their reports and timelines; nil (each

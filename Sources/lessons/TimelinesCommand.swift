@@ -55,71 +55,83 @@ enum TimelinesCommand: LessonsCommand {
     static func run(_ options: Options) async throws -> Int32 {
         let steps = LessonCatalog.all
         guard let children = stepProcesses(for: steps, command: name) else { return 1 }
+        guard let (folder, out) = outputFolder(options) else { return 1 }
+        say("Writing \(steps.count) timeline pictures to \(out)/.")
+        var failures = 0
+        let progress = Progress(total: steps.count)
+        for entry in steps {
+            let drawn = try await draw(
+                entry, to: folder.appendingPathComponent(pictureName(entry)), options, children: children,
+                progress: progress)
+            if !drawn { failures += 1 }
+        }
+        return failures == 0 ? 0 : 1
+    }
+
+    /// The folder the pictures go to, made if need be, and how to name it; nil once the error is said.
+    private static func outputFolder(_ options: Options) -> (URL, String)? {
         let out: String
         do {
             out = try folder(options)
         } catch {
             printError("lessons timelines: \(error); name a folder: lessons timelines --out DIR")
-            return 1
+            return nil
         }
-        let folder = URL(fileURLWithPath: out)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), !isFolder.boolValue {
             printError("lessons timelines: \(out) is a file, not a folder; name a folder: lessons timelines --out DIR")
-            return 1
+            return nil
         }
+        let folder = URL(fileURLWithPath: out)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             printError("lessons timelines: cannot create \(out): \(SystemErrorText.describe(error))")
-            return 1
+            return nil
         }
-        say(
-            "Writing \(steps.count) timeline pictures to \(out)/."
-        )
-        var failures = 0
-        let progress = Progress(total: steps.count)
-        for entry in steps {
-            let scenario =
-                entry.showsImageList
-                ? options.scenario ?? LessonComparison.of(entry.number)?.scenario ?? entry.defaultScenario : nil
-            let file = folder.appendingPathComponent(pictureName(entry))
-            let shown = pictureName(entry)
-            progress.started("step \(entry.id) \(entry.title)" + (scenario.map { " · \($0)" } ?? ""))
-            let flags =
-                scenario.map { ScoreboardCommand.flags($0, options.seed) }
-                ?? ["--speed", options.speed.clean, "--seed", String(options.seed)]
-            if let comparison = LessonComparison.of(entry.number) {
-                var lesson = LessonOptions()
-                (lesson.scenario, lesson.seed) = (options.scenario, options.seed)
-                // Steps 3 and 4 crash now and then on their race: their picture is still worth a second run.
-                let pair = try await CompareCommand.play(comparison, lesson: lesson, children: children, attempts: 5)
-                progress.finished()
-                progress.end()
-                guard let pair else {
-                    failures += 1
-                    continue
-                }
-                try OutputFile.write(TimelineSVG.render(pair: pair.before.timeline, pair.after.timeline), to: file.path)
-                say("\(shown)  (steps \(comparison.before.number) and \(entry.number) on \(pair.after.report.scenario))")
-                continue
-            }
-            let outcome = children.run(entry, arguments: flags + ["--timeline", file.path])
+        return (folder, out)
+    }
+
+    /// Draws one step's picture into `file`: a step with a comparison as the pair, another on its own. False
+    /// when its run failed (said already).
+    private static func draw(
+        _ entry: LessonEntry, to file: URL, _ options: Options, children: StepProcess, progress: Progress
+    ) async throws -> Bool {
+        let scenario =
+            entry.showsImageList
+            ? options.scenario ?? LessonComparison.of(entry.number)?.scenario ?? entry.defaultScenario : nil
+        let shown = pictureName(entry)
+        progress.started("step \(entry.id) \(entry.title)" + (scenario.map { " · \($0)" } ?? ""))
+        if let comparison = LessonComparison.of(entry.number) {
+            var lesson = LessonOptions()
+            (lesson.scenario, lesson.seed) = (options.scenario, options.seed)
+            // Steps 3 and 4 crash now and then on their race: their picture is still worth a second run.
+            let pair = try await CompareCommand.play(comparison, lesson: lesson, children: children, attempts: 5)
             progress.finished()
             progress.end()
-            switch outcome {
-            case .measured(let report) where scenario != nil:
-                say(
-                    "\(shown)  (\(report.scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
-                )
-            case .measured(let report):
-                say("\(shown)  (\(report.scenario), \(Int(report.durationMs)) ms)")
-            case .failed(let why):
-                failures += 1
-                printError("step \(entry.id): \(why)")
-            }
+            guard let pair else { return false }
+            try OutputFile.write(TimelineSVG.render(pair: pair.before.timeline, pair.after.timeline), to: file.path)
+            say("\(shown)  (steps \(comparison.before.number) and \(entry.number) on \(pair.after.report.scenario))")
+            return true
         }
-        return failures == 0 ? 0 : 1
+        let flags =
+            scenario.map { ScoreboardCommand.flags($0, options.seed) }
+            ?? ["--speed", options.speed.clean, "--seed", String(options.seed)]
+        let outcome = children.run(entry, arguments: flags + ["--timeline", file.path])
+        progress.finished()
+        progress.end()
+        switch outcome {
+        case .measured(let report) where scenario != nil:
+            say(
+                "\(shown)  (\(report.scenario): \(report.requests) requests, longest stall \(Int(report.maxMainStallMs)) ms)"
+            )
+        case .measured(let report):
+            say("\(shown)  (\(report.scenario), \(Int(report.durationMs)) ms)")
+        case .failed(let why):
+            printError("step \(entry.id): \(why)")
+            return false
+        }
+        return true
     }
 
     /// `Lessons/03-model-held-cache.md` → `03-model-held-cache.svg`.

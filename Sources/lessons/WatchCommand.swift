@@ -70,30 +70,37 @@ enum WatchCommand: LessonsCommand {
                         _ = try WorkbenchChange.start(current, workspace, yes: true, reset: true)
                     },
                     next: {
-                        let current = try number ?? workspace.currentExercise()
-                        guard let next = NextCommand.exercise(after: current, try workspace.progress()) else {
-                            say("Every exercise is solved. Compare yours with the steps: swift run lessons solution N")
-                            return false
-                        }
-                        var keepMine = false
-                        if let held = try CarriedCode.offered(for: next, workspace), let keyboard {
-                            say("\n" + CarriedCode.question(held, into: next) + "?\n" + keepQuestion(held))
-                            switch keyboard.word(among: [keepWord, referenceWord]) {
-                            case keepWord?: keepMine = true
-                            case referenceWord?: break
-                            default:
-                                say("Nothing changed.")
-                                return false
-                            }
-                        }
-                        _ = try WorkbenchChange.start(next, workspace, yes: true, reset: false, keepMine: keepMine)
-                        number = next.number
+                        guard let next = try moveOn(from: try number ?? workspace.currentExercise(), workspace, keyboard)
+                        else { return false }
+                        number = next
                         return true
                     })
             },
             maxChecks: options.maxChecks)
         let last = try watch.run()
         return last?.allPassed == true ? 0 : 1
+    }
+
+    /// The workbench moved on to the exercise after `current`, the learner's code kept if they choose so (their
+    /// word typed on `keyboard`): its number, or nil when there is none or they chose neither (said).
+    private static func moveOn(from current: Int, _ workspace: Workspace, _ keyboard: KeyQueue?) throws -> Int? {
+        guard let next = NextCommand.exercise(after: current, try workspace.progress()) else {
+            say("Every exercise is solved. Compare yours with the steps: swift run lessons solution N")
+            return nil
+        }
+        var keepMine = false
+        if let held = try CarriedCode.offered(for: next, workspace), let keyboard {
+            say("\n" + CarriedCode.question(held, into: next) + "?\n" + keepQuestion(held))
+            switch keyboard.word(among: [keepWord, referenceWord]) {
+            case keepWord?: keepMine = true
+            case referenceWord?: break
+            default:
+                say("Nothing changed.")
+                return nil
+            }
+        }
+        _ = try WorkbenchChange.start(next, workspace, yes: true, reset: false, keepMine: keepMine)
+        return next.number
     }
 
     /// The words that answer whether `n` keeps the learner's code: typed, then Enter, so that no ordinary word

@@ -121,15 +121,24 @@ struct Workspace {
     }
 
     func save(_ progress: ExerciseProgress) throws {
+        try write(progress, to: progressFile) { problem in
+            "cannot write \(relative(progressFile)) (\(problem)); it is as it was before this command"
+        }
+    }
+
+    /// Writes `value` as JSON into the state folder, whole or not at all; `failure` says what a write that failed
+    /// with `problem` means for the learner.
+    private func write(
+        _ value: some Encodable, to file: URL, failure: (_ problem: String) -> String
+    ) throws {
         try makeFolder(stateFolder)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
         do {
-            try encoder.encode(progress).write(to: progressFile, options: .atomic)
+            try encoder.encode(value).write(to: file, options: .atomic)
         } catch {
-            throw WorkspaceError(
-                "cannot write \(relative(progressFile)) (\(SystemErrorText.describe(error))); it is as it was before"
-                    + " this command")
+            throw WorkspaceError(failure(SystemErrorText.describe(error)))
         }
     }
 
@@ -172,16 +181,9 @@ struct Workspace {
     }
 
     func save(_ check: LastCheck) throws {
-        try makeFolder(stateFolder)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        do {
-            try encoder.encode(check).write(to: lastCheckFile, options: .atomic)
-        } catch {
-            throw WorkspaceError(
-                "cannot keep the verdict in \(relative(lastCheckFile)) (\(SystemErrorText.describe(error))); lessons hint"
-                    + " will not know what this check saw")
+        try write(check, to: lastCheckFile) { problem in
+            "cannot keep the verdict in \(relative(lastCheckFile)) (\(problem)); lessons hint will not know what this"
+                + " check saw"
         }
     }
 

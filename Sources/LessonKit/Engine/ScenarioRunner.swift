@@ -7,6 +7,7 @@ import TerminalKit
 import UnseenSync
 
 /// Everything one run needs.
+// More than 12 stored properties: what a program hands one run, a property per thing the run is told.
 public struct ScenarioSetup: Sendable {
     public var lesson: String
     public var title: String

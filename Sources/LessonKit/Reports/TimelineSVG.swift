@@ -90,6 +90,7 @@ public enum TimelineSVG {
         var title: String
     }
 
+    // More than 12 stored properties: the picture's layout, worked out once before any part is drawn.
     private struct Canvas {
         let timeline: Timeline
         let workers: [String]

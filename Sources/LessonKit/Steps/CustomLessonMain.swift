@@ -22,7 +22,7 @@ public enum CustomLessonMain {
         _ number: Int,
         playedAs shown: LessonEntry? = nil,
         stories: [String],
-        extraFlags: [LessonOptions.ExtraFlag] = [],
+        stepFlags: [Flag<LessonOptions>] = [],
         unsupported: [TableFlag] = TableFlag.storyFlags,
         example: String = "",
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
@@ -36,38 +36,26 @@ public enum CustomLessonMain {
         StandardStreams.checkAtStart()
         ExitCleanup.install()
         let status = await Self.play(
-            entry, stories: stories, extraFlags: extraFlags, unsupported: unsupported, example: example,
+            entry, stories: stories, stepFlags: stepFlags, unsupported: unsupported, example: example,
             arguments: arguments, plan: plan, play: play)
         return StandardStreams.exitStatus(status, program: entry.target)
     }
 
     private static func play<Plan>(
-        _ entry: LessonEntry, stories: [String], extraFlags: [LessonOptions.ExtraFlag], unsupported: [TableFlag],
+        _ entry: LessonEntry, stories: [String], stepFlags: [Flag<LessonOptions>], unsupported: [TableFlag],
         example: String, arguments: [String], plan: (LessonOptions) throws(UsageError) -> Plan,
         play: (Plan, CustomLessonRun) async -> CustomLessonOutcome
     ) async -> Int32 {
         let program = entry.target
         // The flags it does not take are parsed, to be refused by name, and shown nowhere.
         let table = LessonOptions.table(
-            scenarios: stories, extraFlags: extraFlags, hiding: Set(unsupported.map { "--" + $0.rawValue }))
+            scenarios: stories, stepFlags: stepFlags, hiding: Set(unsupported.map { "--" + $0.rawValue }))
         let usage = table.usage(program: program)
         let options: LessonOptions
         let thePlan: Plan
         do throws(UsageError) {
             options = try table.parse(arguments) ?? LessonOptions()
-            if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
-                throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
-            }
-            if let story = options.scenario, !stories.contains(story) {
-                throw UsageError("--scenario: no story '\(story)' here (stories: \(stories.joined(separator: ", ")))")
-            }
-            // A list flag (`--part`) given nothing to play would play nothing and say nothing.
-            if let empty = extraFlags.first(where: { flag in
-                options.extra[flag.name].map { $0.split(separator: ",").allSatisfy { $0.allSatisfy(\.isWhitespace) } }
-                    ?? false
-            }) {
-                throw UsageError("--\(empty.name) needs a value")
-            }
+            try refuseWhatDoesNotApply(options, stories: stories, unsupported: unsupported)
             thePlan = try plan(options)
         } catch {
             LessonMain.printError("\(program): \(error)\n\(usage)")
@@ -91,6 +79,26 @@ public enum CustomLessonMain {
             LessonMain.printError("\(program): cannot write the timeline to \(path): \(problem)")
             return 1
         }
+        return await tell(entry, options: options) { run in await play(thePlan, run) }
+    }
+
+    /// A table flag given to a step that plays none, or a story it does not have, is a usage error.
+    private static func refuseWhatDoesNotApply(
+        _ options: LessonOptions, stories: [String], unsupported: [TableFlag]
+    ) throws(UsageError) {
+        if let flag = unsupported.first(where: { $0.isSet(in: options) }) {
+            throw UsageError("--\(flag.rawValue) does not apply to this step (it plays no table scenario)")
+        }
+        if let story = options.scenario, !stories.contains(story) {
+            throw UsageError("--scenario: no story '\(story)' here (stories: \(stories.joined(separator: ", ")))")
+        }
+    }
+
+    /// Plays the story on a story clock of its own, then says its report as the options ask: the exit status.
+    private static func tell(
+        _ entry: LessonEntry, options: LessonOptions, play: (CustomLessonRun) async -> CustomLessonOutcome
+    ) async -> Int32 {
+        let program = entry.target
         let console = LessonConsole(options: options)
         // A live console may hide the cursor (step 9's screen): shown again however the run ends.
         if console.isLive { ExitCleanup.restoreScreen(with: "\u{1B}[0m\u{1B}[?25h\n") }
@@ -99,7 +107,7 @@ public enum CustomLessonMain {
         let clock = SleepClock(pace: console.isLive ? options.speed : nil)
         let trace = OperationTrace(clock: clock)
         let (outcome, violations) = await ExclusiveRun.run { instruments in
-            let outcome = await play(thePlan, CustomLessonRun(options: options, console: console, trace: trace))
+            let outcome = await play(CustomLessonRun(options: options, console: console, trace: trace))
             return (outcome, instruments.mainQueueViolations.count)
         }
         let stuck = clock.stuck

@@ -1,6 +1,7 @@
 import Foundation
 
 /// One step of the course, as `swift run lessons` lists it.
+// More than 12 stored properties: a row of the course manifest (course.json), a property per column it states.
 public struct LessonEntry: Sendable {
     public let number: Int
     /// The executable target and product that runs the step.

@@ -39,102 +39,171 @@ public enum LessonMain {
         _ entry: LessonEntry, controller: any LessonController.Type, variants: [LessonVariant], arguments: [String]
     ) async -> Int32 {
         let program = entry.target
-        let flags =
-            variants.map { LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help) }
-            + PlaySession.flags
-        let table = LessonOptions.table(scenarios: Scenario.all.map(\.name), extraFlags: flags)
-        let usage = table.usage(program: program)
+        do throws(Stop) {
+            let line = try commandLine(entry, variants: variants, arguments: arguments)
+            if line.options.help {
+                StandardStream.output.line(wrapping: help(entry, usage: line.usage))
+                return 0
+            }
+            if ToolchainContract.refuses(program) { return 1 }
+            let (session, scenario) = try story(entry, line)
+            if let path = line.options.timelinePath, let problem = OutputFile.problem(at: path) {
+                throw Stop("\(program): cannot write the timeline to \(path): \(problem)")
+            }
+            let launch = try Launch(entry, line, scenario: scenario)
+            defer { launch.snapshot?.remove() }
+            let result = await run(
+                entry, controller: line.variant?.controller ?? controller, line, launch, session: session,
+                scenario: scenario)
+            return finish(entry, line, launch, session: session, result: result)
+        } catch {
+            printError(error.message)
+            return error.status
+        }
+    }
+
+    /// Why a run ends before it plays: its message (then the usage, for a bad command line) and exit status.
+    private struct Stop: Error {
+        let message: String
+        let status: Int32
+
+        init(_ message: String, status: Int32 = 1) {
+            self.message = message
+            self.status = status
+        }
+
+        static func usage(_ program: String, _ error: any Error, _ usage: String) -> Stop {
+            Stop("\(program): \(error)\n\(usage)", status: 2)
+        }
+    }
+
+    /// The command line a run was given: its options, the variant they chose, the usage errors print.
+    private struct Invocation {
+        let options: LessonOptions
+        let variant: LessonVariant?
+        let usage: String
+        /// The run's report goes over `ReportChannel` as the story ends (`--json`, no frames, a harness reading).
+        var handsOverAtTheEnd: Bool { options.json && !options.frames && ReportChannel.isToHarness }
+    }
+
+    private static func commandLine(
+        _ entry: LessonEntry, variants: [LessonVariant], arguments: [String]
+    ) throws(Stop) -> Invocation {
+        let flags = variants.map { Flag.step("--" + $0.flag, help: $0.help) } + PlaySession.flags
+        let table = LessonOptions.table(scenarios: Scenario.all.map(\.name), stepFlags: flags)
+        let usage = table.usage(program: entry.target)
         let options: LessonOptions
         do {
             options = try table.parse(arguments) ?? LessonOptions()
         } catch {
-            printError("\(program): \(error)\n\(usage)")
-            return 2
+            throw .usage(entry.target, error, usage)
         }
         let chosen = variants.filter { options.extra[$0.flag] != nil }
         guard chosen.count <= 1 else {
             let flags = chosen.map { "--" + $0.flag }.joined(separator: ", ")
-            printError("\(program): choose one of \(flags)\n\(usage)")
-            return 2
+            throw Stop("\(entry.target): choose one of \(flags)\n\(usage)", status: 2)
         }
-        let variant = chosen.first
-        if options.help {
-            StandardStream.output.line(wrapping: help(entry, usage: usage))
-            return 0
-        }
-        if ToolchainContract.refuses(program) { return 1 }
+        return Invocation(options: options, variant: chosen.first, usage: usage)
+    }
+
+    /// What is played: the learner's keys (`--play`, `--script`), or a scenario.
+    private static func story(
+        _ entry: LessonEntry, _ line: Invocation
+    ) throws(Stop) -> (session: PlaySession?, scenario: Scenario) {
+        let program = entry.target
         let session: PlaySession?
         do {
-            session = try PlaySession.from(options, liveScreen: Screen.isLive(options))
+            session = try PlaySession.from(line.options, liveScreen: Screen.isLive(line.options))
         } catch let error as UsageError {
-            printError("\(program): \(error)\n\(usage)")
-            return 2
+            throw .usage(program, error, line.usage)
         } catch {
-            printError("\(program): \(error)")
-            return 1
+            throw Stop("\(program): \(error)")
         }
-        let scenarioName = options.scenario ?? entry.defaultScenario
+        let scenarioName = line.options.scenario ?? entry.defaultScenario
         guard let scenario = session?.scenario ?? Scenario.named(scenarioName) else {
-            printError("\(program): \(UsageError.unknownScenario(scenarioName))\n\(usage)")
-            return 2
+            throw .usage(program, UsageError.unknownScenario(scenarioName), line.usage)
         }
-        if let path = options.timelinePath, let problem = OutputFile.problem(at: path) {
-            printError("\(program): cannot write the timeline to \(path): \(problem)")
-            return 1
-        }
-        // This process may be the app's relaunch (`CarriedLaunch`): the story goes on, on the caches folder as it
-        // is, and on the copy of the catalog the first process made.
+        return (session, scenario)
+    }
+
+    /// What this launch starts from. This process may be the app's relaunch (`CarriedLaunch`): the story goes on,
+    /// on the caches folder as it is, and on the copy of the catalog the first process made.
+    private struct Launch {
         let carried: CarriedLaunch?
         let snapshot: CatalogSnapshot?
-        do {
-            carried = try CarriedLaunch.fromEnvironment()
-            snapshot = try options.catalogPath.map { path in
-                try carried.map { try CatalogSnapshot(takingOver: $0.catalog) } ?? CatalogSnapshot(path: path)
-            }
-        } catch {
-            printError("\(program): \(error)")
-            return 1
-        }
-        defer { snapshot?.remove() }
-        let cachesDirectory = cachesDirectory(for: entry, variant: variant)
-        let startsCold = entry.ownScenarioStartsCold && scenario.name == entry.defaultScenario
-        if carried == nil, options.clearCache || startsCold, let problem = CacheFolder.clear(cachesDirectory) {
-            printError("\(program): \(options.clearCache ? "--clear-cache" : "emptying the disk cache"): \(problem)")
-            return 1
-        }
-        CacheFolder.removeAbandonedWrites(in: cachesDirectory)
+        let cachesDirectory: URL
+        /// The step's own scenario, played on an emptied disk cache (`LessonEntry.ownScenarioStartsCold`).
+        let startsCold: Bool
 
+        init(_ entry: LessonEntry, _ line: Invocation, scenario: Scenario) throws(Stop) {
+            let options = line.options
+            do {
+                let carried = try CarriedLaunch.fromEnvironment()
+                self.carried = carried
+                snapshot = try options.catalogPath.map { path in
+                    try carried.map { try CatalogSnapshot(takingOver: $0.catalog) } ?? CatalogSnapshot(path: path)
+                }
+            } catch {
+                throw Stop("\(entry.target): \(error)")
+            }
+            cachesDirectory = LessonMain.cachesDirectory(for: entry, variant: line.variant)
+            startsCold = entry.ownScenarioStartsCold && scenario.name == entry.defaultScenario
+            if carried == nil, options.clearCache || startsCold, let problem = CacheFolder.clear(cachesDirectory) {
+                snapshot?.remove()
+                let what = options.clearCache ? "--clear-cache" : "emptying the disk cache"
+                throw Stop("\(entry.target): \(what): \(problem)")
+            }
+            CacheFolder.removeAbandonedWrites(in: cachesDirectory)
+        }
+    }
+
+    /// Plays the scenario on the screen the options ask for, the learner's keys listened to if a session plays.
+    private static func run(
+        _ entry: LessonEntry, controller: any LessonController.Type, _ line: Invocation, _ launch: Launch,
+        session: PlaySession?, scenario: Scenario
+    ) async -> ScenarioResult {
+        let options = line.options
         let stream = options.frames ? FrameStream.Writer { StandardStream.output.write($0) } : nil
+        let goesOn = launch.carried != nil
         let screen = Screen(
-            options: options, entry: entry, scenario: scenario, stream: stream, session: session,
-            goesOn: carried != nil)
-        screen.begin(goesOn: carried != nil)
+            options: options, entry: entry, scenario: scenario, stream: stream, session: session, goesOn: goesOn)
+        screen.begin(goesOn: goesOn)
         let keyboard = session?.listen()
         var setup = ScenarioSetup(
-            lesson: entry.id, title: entry.title + (variant.map { " (--\($0.flag))" } ?? ""),
-            controller: variant?.controller ?? controller, scenario: scenario, options: options,
-            catalog: snapshot?.catalog ?? .bundled(), cachesDirectory: cachesDirectory, display: screen.display,
-            paced: options.pace ?? screen.live)
-        setup.carried = carried
+            lesson: entry.id, title: entry.title + (line.variant.map { " (--\($0.flag))" } ?? ""),
+            controller: controller, scenario: scenario, options: options,
+            catalog: launch.snapshot?.catalog ?? .bundled(), cachesDirectory: launch.cachesDirectory,
+            display: screen.display, paced: options.pace ?? screen.live)
+        setup.carried = launch.carried
         setup.relaunchesAsNewProcess = true
         // Handed over as the story ends: a crash after that, from what the network's shutdown fails, is one the
         // harness knows came after the story.
-        let handedOverAtTheEnd = options.json && stream == nil && ReportChannel.isToHarness
-        if handedOverAtTheEnd { setup.storyOver = { report in _ = ReportChannel.send(report.json(), program: program) } }
+        if line.handsOverAtTheEnd {
+            let program = entry.target
+            setup.storyOver = { report in _ = ReportChannel.send(report.json(), program: program) }
+        }
         let result = await ScenarioRunner.run(setup)
         keyboard?.restore()
         screen.end()
+        if let stream { stream.end(FrameStream.End(report: result.report, timeline: result.timeline)) }
+        return result
+    }
 
-        if let stream {
-            stream.end(FrameStream.End(report: result.report, timeline: result.timeline))
-        } else if options.json {
+    /// The report as the options ask for it, the session's keys written, the timeline drawn: the exit status.
+    private static func finish(
+        _ entry: LessonEntry, _ line: Invocation, _ launch: Launch, session: PlaySession?, result: ScenarioResult
+    ) -> Int32 {
+        let program = entry.target
+        let options = line.options
+        // With --frames, the stream ended with the report and the timeline.
+        if options.json && !options.frames {
             // Sent again, when handed over already, only if the run got stuck since.
-            if !handedOverAtTheEnd || result.report.stuck != nil {
+            if !line.handsOverAtTheEnd || result.report.stuck != nil {
                 guard ReportChannel.send(result.report.json(), program: program) else { return 1 }
             }
-        } else {
+        } else if !options.frames {
             var summary = result.report.summary.split(separator: "\n", omittingEmptySubsequences: false)
-            if startsCold && !options.clearCache {
+            if launch.startsCold && !options.clearCache {
                 summary.insert(
                     "  Disk cache: emptied first, as for every run of step \(entry.number)'s own scenario: icons an "
                         + "earlier run left on disk would skip the downloads it is about.", at: 1)

@@ -1,6 +1,7 @@
 import Foundation
 
 /// The flags every lesson accepts (docs/cli.md), parsed in one place.
+// More than 12 stored properties: the command line, a property per flag of the table (docs/cli.md).
 public struct LessonOptions: Codable, Equatable, Sendable {
     public var scenario: String?
     /// Network latency in milliseconds of story time; nil: the tutorials' 500 ms.
@@ -22,32 +23,15 @@ public struct LessonOptions: Codable, Equatable, Sendable {
     public var catalogPath: String?
     public var clearCache = false
     public var help = false
-    /// Flags a lesson adds for itself (step 9's `--script`), by name without dashes.
+    /// The values of a step's own flags (`Flag.step`: step 9's `--script`), by name without dashes.
     public var extra: [String: String] = [:]
 
     public init() {}
 
-    /// A flag a lesson adds: its name (without dashes), whether it takes a
-    /// value, and the line `--help` prints for it.
-    public struct ExtraFlag: Sendable {
-        public let name: String
-        public let takesValue: Bool
-        public let help: String
-        /// What the usage calls the value (`--script FILE`).
-        public let valueName: String
-
-        public init(name: String, takesValue: Bool, help: String, valueName: String = "VALUE") {
-            self.name = name
-            self.takesValue = takesValue
-            self.help = help
-            self.valueName = valueName
-        }
-    }
-
-    /// Every lesson's flags, then `extraFlags` (a step's own); `hiding` the
+    /// Every lesson's flags, then `stepFlags` (a step's own, `Flag.step`); `hiding` the
     /// common ones a step does not take, which it then parses only to refuse.
     public static func table(
-        scenarios: [String], extraFlags: [ExtraFlag] = [], hiding: Set<String> = []
+        scenarios: [String], stepFlags: [Flag<LessonOptions>] = [], hiding: Set<String> = []
     ) -> FlagTable<LessonOptions> {
         let common: [Flag<LessonOptions>] = [
             .switch("--help", short: "-h", \.help, help: "what this lesson shows, these flags, an example"),
@@ -78,25 +62,22 @@ public struct LessonOptions: Codable, Equatable, Sendable {
             .value("--catalog", .text("FILE"), \.catalogPath, help: "load another app catalog (plist)"),
             .switch("--clear-cache", \.clearCache, help: "empty this step's disk cache first"),
         ]
-        let own = extraFlags.map { extra in
-            Flag<LessonOptions>(
-                "--" + extra.name, valueName: extra.takesValue ? extra.valueName : nil, help: extra.help, hidden: false
-            ) { options, value in options.extra[extra.name] = value ?? "true" }
-        }
-        let flags = (common + own).map { hiding.contains($0.name) ? $0.hidden : $0 }
+        let flags = (common + stepFlags).map { hiding.contains($0.name) ? $0.hidden : $0 }
         return FlagTable(LessonOptions(), flags: flags, helpColumn: 23, flagsSummary: "flags")
     }
 
     /// Parses the arguments (without the program name). Unknown flags,
     /// missing values and malformed numbers are errors that say which flag.
-    public static func parse(_ arguments: [String], extraFlags: [ExtraFlag] = []) throws(UsageError) -> LessonOptions {
+    public static func parse(
+        _ arguments: [String], stepFlags: [Flag<LessonOptions>] = []
+    ) throws(UsageError) -> LessonOptions {
         // The table has a `--help` of its own, so it always gives options.
-        try table(scenarios: [], extraFlags: extraFlags).parse(arguments) ?? LessonOptions()
+        try table(scenarios: [], stepFlags: stepFlags).parse(arguments) ?? LessonOptions()
     }
 
     /// The flag list `--help` and usage errors print.
-    public static func usage(program: String, scenarios: [String], extraFlags: [ExtraFlag] = []) -> String {
-        table(scenarios: scenarios, extraFlags: extraFlags).usage(program: program)
+    public static func usage(program: String, scenarios: [String], stepFlags: [Flag<LessonOptions>] = []) -> String {
+        table(scenarios: scenarios, stepFlags: stepFlags).usage(program: program)
     }
 }
 

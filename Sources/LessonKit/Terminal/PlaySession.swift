@@ -4,16 +4,13 @@ import Foundation
 /// on the live screen, the learner's keys as the script, or a session's keys
 /// replayed from a file (`--script`). The same measures, the same report.
 struct PlaySession: Sendable {
-    static let flags = [
-        LessonOptions.ExtraFlag(
-            name: "play", takesValue: false, help: "drive the table yourself with keys (? lists them)"),
-        LessonOptions.ExtraFlag(
-            name: "script", takesValue: true, help: "replay a --play session's keys from FILE",
-            valueName: "FILE"),
-        LessonOptions.ExtraFlag(
-            name: "record", takesValue: true, help: "with --play: write the session's keys to FILE",
-            valueName: "FILE"),
-    ]
+    static var flags: [Flag<LessonOptions>] {
+        [
+            .step("--play", help: "drive the table yourself with keys (? lists them)"),
+            .step("--script", .text("FILE"), help: "replay a --play session's keys from FILE"),
+            .step("--record", .text("FILE"), help: "with --play: write the session's keys to FILE"),
+        ]
+    }
 
     let keys: PlayKeys
     let scenario: Scenario

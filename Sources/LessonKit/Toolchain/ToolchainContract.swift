@@ -82,14 +82,18 @@ public enum ToolchainContract {
             name: "rename",
             what: "Foundation's Data.write(to:options: .atomic) ends in rename, which this program's own rename "
                 + "replaces",
-            usedIn: ["Sources/DispatchSeam/DispatchSeam.c", "Sources/LessonKit/Watchers/CachesFolderWatch.swift"],
+            usedIn: [
+                "Sources/DispatchSeam/DispatchSeam.c", "Sources/LessonKit/Engine/RunSeams.swift",
+                "Sources/LessonKit/Engine/MeasuredFigures.swift", "Sources/LessonKit/Engine/ScenarioRunner.swift",
+            ],
             probed: .atEveryStart, probe: "an atomic write into a temporary folder reaches the seam's rename",
             check: ToolchainProbes.atomicWriteRenames),
         ToolchainFact(
             name: "inotify",
             what: "Linux's inotify reports a file opened and closed unwritten (a read) in a folder it watches, not in "
                 + "the folders under it, and reports a folder made in a watched one, so that it can be watched in turn",
-            usedIn: ["Sources/LessonKit/Watchers/DiskReadWatch.swift"], probed: .atEveryStart,
+            usedIn: ["Sources/HostOS/Files.swift", "Sources/LessonKit/Watchers/DiskReadWatch.swift"],
+            probed: .atEveryStart,
             probe:
                 "a file read in a subfolder there at the start, and one in a subfolder made after, are each seen once",
             check: ToolchainProbes.diskReads),
@@ -112,7 +116,7 @@ public enum ToolchainContract {
                 + "and inside it OperationQueue.current is its queue",
             usedIn: [
                 "Sources/LessonKit/Engine/AppActivity.swift", "Sources/LessonKit/Engine/StoryClock.swift",
-                "Sources/LessonKit/Engine/SleepClock.swift",
+                "Sources/LessonKit/Engine/SleepClock.swift", "Sources/LessonKit/Engine/WatchedWork.swift",
             ],
             probed: .atEveryStart,
             probe: "an operation added to a queue reaches the seam and sees its queue as current",

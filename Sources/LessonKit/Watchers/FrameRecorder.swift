@@ -10,6 +10,7 @@ import TableKit
 /// Times are story milliseconds; frames fall on whole nanoseconds, so a gap of
 /// one frame is 1000/60 ms give or take a millionth.
 /// Each row is judged by `RowJudge`.
+// More than 12 stored properties: the frame figures of the report, each counted as the frames are committed.
 final class FrameRecorder {
     private static let frameMs = FrameClock.frameMs
     private let judge: RowJudge

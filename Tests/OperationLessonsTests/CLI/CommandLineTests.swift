@@ -37,19 +37,27 @@ import Testing
     }
 
     @Test func aLessonsOwnFlagsAreParsedAndListed() throws {
-        let extra = [
-            LessonOptions.ExtraFlag(name: "script", takesValue: true, help: "keys to press"),
-            LessonOptions.ExtraFlag(name: "slow-motion", takesValue: false, help: "one digit a second"),
+        let extra: [Flag<LessonOptions>] = [
+            .step("--script", .list("STEPS"), help: "keys to press"),
+            .step("--slow-motion", help: "one digit a second"),
+            .step("--variant", .choice(["broken", "fixed"]), help: "which"),
         ]
-        let options = try LessonOptions.parse(["--script", "sp.r", "--slow-motion", "--json"], extraFlags: extra)
+        let options = try LessonOptions.parse(["--script", "sp.r", "--slow-motion", "--json"], stepFlags: extra)
         #expect(options.extra == ["script": "sp.r", "slow-motion": "true"])
         #expect(options.json)
         #expect(throws: UsageError("--script needs a value")) {
-            try LessonOptions.parse(["--script"], extraFlags: extra)
+            try LessonOptions.parse(["--script"], stepFlags: extra)
         }
+        // A list that names nothing, and a choice that is none, are refused by the table, naming the flag.
+        #expect(throws: UsageError("--script needs a value")) { try LessonOptions.parse(["--script", ","], stepFlags: extra) }
+        #expect(throws: UsageError("--variant takes broken or fixed, not 'both'")) {
+            try LessonOptions.parse(["--variant", "both"], stepFlags: extra)
+        }
+        #expect(try LessonOptions.parse(["--variant", "fixed"], stepFlags: extra).extra == ["variant": "fixed"])
         #expect(throws: UsageError("unknown flag --script")) { try LessonOptions.parse(["--script", "x"]) }
-        let usage = LessonOptions.usage(program: "Lesson09", scenarios: ["standard"], extraFlags: extra)
-        #expect(usage.contains("--script VALUE") && usage.contains("keys to press"))
+        let usage = LessonOptions.usage(program: "Lesson09", scenarios: ["standard"], stepFlags: extra)
+        #expect(usage.contains("--script STEPS") && usage.contains("keys to press"))
+        #expect(usage.contains("--variant broken|fixed"))
         #expect(usage.contains("--slow-motion") && usage.contains("one digit a second"))
     }
 
@@ -104,11 +112,12 @@ import Testing
     }
 }
 
-/// docs/cli.md's "Flags of one step" and each step's `--help` name the same flags of its own: those its
-/// table adds to every lesson's (a variant's, a story's), the keys of `--play` aside (`lessons play`'s row).
+/// docs/cli.md's "Flags of one step" and each step's `--help` name the same flags of its own, as the flag table
+/// writes them (`--part LIST`): those its table adds to every lesson's (a variant's, a story's), the keys of
+/// `--play` aside (`lessons play`'s row).
 @Suite struct StepFlagsDocsTests {
-    /// Each step's documented flags, by number: the first word of each code span of its rows' second cell.
-    static func documented() throws -> [Int: Set<String>] {
+    /// Each step's documented flags as written, by number: the code spans of its rows' second cell.
+    static func documentedSynopses() throws -> [Int: Set<String>] {
         let text = try String(contentsOf: CLIDocs.url, encoding: .utf8)
         let table = text.components(separatedBy: "## Flags of one step")[1].components(separatedBy: "\n## ")[0]
         var flags: [Int: Set<String>] = [:]
@@ -116,14 +125,20 @@ import Testing
             let cells = line.components(separatedBy: " | ")
             guard cells.count > 2, let step = Int(cells[0].dropFirst(2)) else { continue }
             let spans = cells[1].split(separator: "`", omittingEmptySubsequences: false).enumerated()
-                .filter { $0.offset % 2 == 1 }.compactMap { $0.element.split(separator: " ").first.map(String.init) }
+                .filter { $0.offset % 2 == 1 }.map { $0.element.replacingOccurrences(of: "\\|", with: "|") }
             flags[step, default: []].formUnion(spans)
         }
         return flags
     }
 
+    /// Each step's documented flags, by number: the first word of each code span of its rows' second cell.
+    static func documented() throws -> [Int: Set<String>] {
+        try documentedSynopses().mapValues { Set($0.compactMap { $0.split(separator: " ").first.map(String.init) }) }
+    }
+
     @Test func everyStepsOwnFlagsAreDocumented() async throws {
         let documented = try Self.documented()
+        let synopsesWritten = try Self.documentedSynopses()
         let common = Set(LessonOptions.table(scenarios: []).flags.map(\.name))
         for entry in LessonCatalog.all {
             let help = try await SharedRuns.shared.product(entry.target, ["--help"])
@@ -135,6 +150,12 @@ import Testing
             let written = documented[entry.number] ?? []
             #expect(own.isSubset(of: written), "step \(entry.number): --help has \(own), docs/cli.md \(written)")
             #expect(written.isSubset(of: listed), "step \(entry.number): --help has \(listed), docs/cli.md \(written)")
+            // As the table writes them: the flag, then what its help calls the value.
+            let synopses = Set(
+                help.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  --") }
+                    .map { $0.dropFirst(2).components(separatedBy: "  ")[0] })
+            let writtenWhole = synopsesWritten[entry.number] ?? []
+            #expect(writtenWhole.isSubset(of: synopses), "step \(entry.number): --help has \(synopses)")
         }
     }
 }

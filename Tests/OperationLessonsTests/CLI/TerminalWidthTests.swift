@@ -49,8 +49,8 @@ import Testing
     @Test func aVariantsHelpWrapsUnderTheHelpColumn() {
         let help = "a help text long enough to need a second line on a terminal of eighty columns"
         for name in ["short", "seventeen-letterz", "eighteen-character", "a-name-wider-than-the-column"] {
-            let flag = LessonOptions.ExtraFlag(name: name, takesValue: false, help: help)
-            let usage = LessonOptions.usage(program: "LessonNN", scenarios: ["standard"], extraFlags: [flag])
+            let usage = LessonOptions.usage(
+                program: "LessonNN", scenarios: ["standard"], stepFlags: [.step("--" + name, help: help)])
             let lines = TerminalText.wrapped(usage, width: 80).split(separator: "\n").map(String.init)
             let first = lines.firstIndex { $0.hasPrefix("  --\(name)") } ?? lines.endIndex
             let helpLines = lines[first...].dropFirst().prefix { $0.hasPrefix("   ") }

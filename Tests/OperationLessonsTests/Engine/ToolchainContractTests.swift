@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    /// What a file that relies on each fact names (any one of them): a row that cites a file which names none of
+    /// its fact's words cites it wrongly (a file the code moved out of, or one that never used it).
+    static let evidence: [String: [String]] = [
+        "dispatch-seam": ["dispatch_async"], "interceptor": ["__interceptor_"], "main-queue": ["_dispatch_main_q"],
+        "overcommit": ["overcommit"], "block-abi": ["_Block_copy"],
+        "rename": ["rename", "seam_watch_writes_in", "seam_main_queue_file_writes"], "inotify": ["inotify"],
+        "task-hook": ["swift_task_enqueueGlobal_hook"], "task-hook-alone": ["swift_task_enqueueGlobal_hook"],
+        "operation-queue": ["OperationQueue"], "launch-seed": ["_swift_stdlib_Hashing_parameters"],
+        "pool-growth": ["pool"], "tsan-wording": ["WARNING: ThreadSanitizer"], "tsan-frames": ["TRTA"],
+        "backtrace": ["Backtrace took"],
+    ]
+
+    @Test func everyFileARowCitesNamesWhatItReliesOn() throws {
+        #expect(Set(Self.evidence.keys) == Set(ToolchainContract.facts.map(\.name)), "a fact with no evidence words")
+        for fact in ToolchainContract.facts {
+            let words = Self.evidence[fact.name] ?? []
+            for file in fact.usedIn {
+                let url = Rig.packageRoot.appendingPathComponent(file)
+                let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+                #expect(words.contains { text.contains($0) }, "\(fact.name): \(file) names none of \(words)")
+            }
+        }
+    }
+
     /// The toolchain this suite runs on keeps the contract: no run of it is refused.
     @Test func everyStartUpProbeHoldsHere() {
         #expect(ToolchainContract.refusal == nil)

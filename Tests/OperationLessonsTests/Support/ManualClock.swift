@@ -1,37 +1,32 @@
 import Foundation
 import SlowNetwork
 
+@testable import LessonKit
+
 /// A network clock that moves only when a test moves it: a fetch stays in
 /// flight until `advance(by:)` passes its end, so a test sees "under way" for
 /// sure, however late a busy machine runs it. A test waits for a request to
-/// start on its `changes`.
+/// start on its `changes`. Its time and deliveries are the story clock's core
+/// (`StoryTimeline`), so work due together runs in the order it was asked for,
+/// by the same rule as in every story.
 final class ManualClock: WatchedNetworkClock, @unchecked Sendable {
     let changes = Changes()
 
-    private struct Pending {
-        let instant: StoryTime
-        let order: Int
-        let queue: DispatchQueue
-        let work: @Sendable () -> Void
-    }
-
     // NSCondition, as WallClock: Thread Sanitizer on Linux does not see Mutex.
     private let condition = NSCondition()
-    private var time = StoryTime.zero
-    private var pending: [Pending] = []
-    private var scheduled = 0
+    private var timeline = StoryTimeline()
     private var isShutDown = false
 
-    var now: StoryTime { condition.withLock { time } }
+    var now: StoryTime { condition.withLock { timeline.now } }
 
-    func admit(_ url: String) -> StoryTime? { condition.withLock { isShutDown ? nil : time } }
+    func admit(_ url: String) -> StoryTime? { condition.withLock { isShutDown ? nil : timeline.now } }
 
     /// A blocking request sleeps once it is logged in flight.
     func sleep(until due: StoryTime) -> Bool {
         changes.notify()
         condition.lock()
         defer { condition.unlock() }
-        while !isShutDown, time < due { condition.wait() }
+        while !isShutDown, timeline.now < due { condition.wait() }
         return !isShutDown
     }
 
@@ -41,7 +36,7 @@ final class ManualClock: WatchedNetworkClock, @unchecked Sendable {
     func shutDown() {
         condition.withLock {
             isShutDown = true
-            pending = []
+            timeline.dropDeliveries()
             condition.broadcast()
         }
         changes.notify()
@@ -53,29 +48,25 @@ final class ManualClock: WatchedNetworkClock, @unchecked Sendable {
     func finishTask(_ token: Int) { changes.notify() }
 
     func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        let now = condition.withLock { () -> Bool in
+        let runsNow = condition.withLock { () -> Bool in
             guard !isShutDown else { return false }
-            if instant <= time { return true }
-            scheduled += 1
-            pending.append(Pending(instant: instant, order: scheduled, queue: queue, work: work))
+            if instant <= timeline.now { return true }
+            timeline.deliver(at: instant, on: queue, work)
             return false
         }
-        if now { queue.async(execute: work) }
+        if runsNow { queue.async(execute: work) }
         changes.notify()
     }
 
     /// Work scheduled for later that has not run yet.
-    var pendingCount: Int { condition.withLock { pending.count } }
+    var pendingCount: Int { condition.withLock { timeline.deliveries.count } }
 
     /// Moves time on by `seconds`: what fell due runs, in the order of its instants.
     func advance(by seconds: Double) {
-        let due = condition.withLock { () -> [Pending] in
-            time = time + .seconds(seconds)
-            let due = pending.filter { $0.instant <= time }
-            pending.removeAll { $0.instant <= time }
-            condition.broadcast()
-            return due.sorted { ($0.instant, $0.order) < ($1.instant, $1.order) }
+        let due = condition.withLock { () -> StoryTimeline.Due in
+            defer { condition.broadcast() }
+            return timeline.advance(to: timeline.now + .seconds(seconds))
         }
-        for item in due { item.queue.async(execute: item.work) }
+        for delivery in due.deliveries { delivery.queue.async(execute: delivery.work) }
     }
 }

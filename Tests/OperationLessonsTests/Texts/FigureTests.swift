@@ -69,9 +69,7 @@ import Testing
         let report: Report
         if let controller = ScoreboardRuns.controllers[run.step], !ScoreboardRuns.inChildProcess.contains(run.step) {
             var options = try LessonOptions.parse(
-                run.arguments, extraFlags: controller.variants.map {
-                    LessonOptions.ExtraFlag(name: $0.flag, takesValue: false, help: $0.help)
-                })
+                run.arguments, stepFlags: controller.variants.map { .step("--" + $0.flag, help: $0.help) })
             let variant = controller.variants.first { options.extra[$0.flag] != nil }
             // No --scenario: the step's own, as `lessons run N` plays it.
             let entry = try #require(LessonCatalog.entry(run.step))
