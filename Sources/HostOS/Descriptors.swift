@@ -26,6 +26,12 @@ public enum HostDescriptor {
         return nil
     }
 
+    /// The next byte read from `descriptor`, waiting for it (`read`); nil at the end of input or on an error.
+    public static func readByte(from descriptor: Int32) -> UInt8? {
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) == 1 ? byte : nil
+    }
+
     /// A descriptor open on `path` for reading, nil if it cannot be opened.
     public static func openForReading(_ path: String) -> Int32? {
         let descriptor = open(path, O_RDONLY)

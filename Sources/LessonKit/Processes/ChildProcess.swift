@@ -1,9 +1,6 @@
 import Foundation
 import HarnessSync
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// The one way this package starts a child process: `swift build`, the
 /// workbench, `diff`, a step's own executable for the scoreboard, and the
@@ -264,7 +261,7 @@ public final class RunningChild: @unchecked Sendable {
         LiveChildren.endOrphans()
         // A child ended because this program is ending (Ctrl-C): its end is
         // no crash to report or to play again. The signal handling exits.
-        while LiveChildren.isEnding { sleep(60) }
+        while LiveChildren.isEnding { Thread.sleep(forTimeInterval: 60) }
         let outputText = Self.collected(output)
         let errorText = Self.collected(errors)
         let report = reportFile.flatMap { try? Data(contentsOf: $0) }
@@ -289,7 +286,7 @@ public final class RunningChild: @unchecked Sendable {
     /// to whatever is left after a grace period.
     public func stop(askingForBacktrace: Bool = false) {
         if askingForBacktrace, case .file(let file) = errors {
-            kill(pid, SIGABRT)
+            HostSignals.send(HostSignals.abort, to: pid)
             let deadline = ContinuousClock.now + RunningChild.backtraceLimit
             while ContinuousClock.now < deadline, process.isRunning {
                 let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
@@ -297,7 +294,7 @@ public final class RunningChild: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
-        LiveChildren.end([pid], with: SIGTERM)
+        LiveChildren.end([pid], with: HostSignals.terminate)
     }
 
     /// The last line of the runtime's backtrace ("Backtrace took 0.41s").
@@ -377,12 +374,7 @@ enum LiveChildren {
             // SIGTERM and SIGINT for good, and never show a backtrace. So the
             // mask is emptied while it starts (measured: SigBlk fffffffe3bfbea27
             // in a child started from a Dispatch thread, 0 from the main thread).
-            var none = sigset_t()
-            var previous = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, &previous)
-            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-            try process.run()
+            try HostSignals.withNoneBlocked { try process.run() }
             state.pids.insert(process.processIdentifier)
         }
     }
@@ -395,13 +387,13 @@ enum LiveChildren {
         let table = ProcessTable.now()
         let own = Array(lock.withLock { state.pids }).filter(ProcessTable.isRunning)
         let theirs = Set(table.running(own))
-        return (own, table.running(table.children(of: getpid())).filter { !theirs.contains($0) })
+        return (own, table.running(table.children(of: HostProcess.id)).filter { !theirs.contains($0) })
     }
 
     /// What `fg` continues: everything below this process.
     static func continueTargets() -> [pid_t] {
         let table = ProcessTable.now()
-        return table.running(table.children(of: getpid()))
+        return table.running(table.children(of: HostProcess.id))
     }
 
     static func ended(_ pid: pid_t) {
@@ -416,15 +408,8 @@ enum LiveChildren {
     /// killed when the next child ends: whatever a command starts is gone when
     /// it ends. Called once at start-up, before any child starts.
     static func adoptOrphans() {
-        // `prctl` is variadic, which Swift does not import; its integer
-        // arguments pass the same way through a fixed signature.
-        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "prctl") else { return }
-        adopting = unsafeBitCast(symbol, to: Prctl.self)(setChildSubreaper, 1, 0, 0, 0) == 0
+        adopting = HostProcess.adoptOrphans()
     }
-
-    /// `PR_SET_CHILD_SUBREAPER` (linux/prctl.h), which the Glibc module leaves out.
-    private static let setChildSubreaper: Int32 = 36
 
     /// Sends `signal` to the child's process group, as Ctrl-C reaches a
     /// terminal's: what the child started elsewhere is the child's to end
@@ -432,8 +417,8 @@ enum LiveChildren {
     static func send(_ signal: Int32, toGroupOf pid: pid_t) {
         // The child leads its group (Foundation makes one per child); should it
         // have left the group, it still gets the signal itself.
-        kill(-pid, signal)
-        kill(pid, signal)
+        HostSignals.send(signal, toGroup: pid)
+        HostSignals.send(signal, to: pid)
     }
 
     /// What `pids` have running now: themselves, everything they started, and
@@ -447,7 +432,7 @@ enum LiveChildren {
     private static func orphans(in table: ProcessTable) -> [pid_t] {
         guard adopting else { return [] }
         let known = lock.withLock { state.pids }
-        return table.children(of: getpid()).filter { !known.contains($0) }
+        return table.children(of: HostProcess.id).filter { !known.contains($0) }
     }
 
     /// Sends `signal` to each child and what it started, waits up to `grace`
@@ -456,14 +441,14 @@ enum LiveChildren {
     /// spared because its parent went first and it now belongs to PID 1.
     static func end(_ pids: [pid_t], with signal: Int32) {
         let started = remnants(of: pids)
-        for pid in pids { kill(-pid, signal) }
-        for pid in started { kill(pid, signal) }
+        for pid in pids { HostSignals.send(signal, toGroup: pid) }
+        for pid in started { HostSignals.send(signal, to: pid) }
         func left() -> Set<pid_t> { remnants(of: pids).union(started.filter(ProcessTable.isRunning)) }
         let deadline = ContinuousClock.now + grace
         while ContinuousClock.now < deadline, !left().isEmpty {
             Thread.sleep(forTimeInterval: 0.02)
         }
-        for pid in left() { kill(pid, SIGKILL) }
+        for pid in left() { HostSignals.send(HostSignals.kill, to: pid) }
         endOrphans()
     }
 
@@ -477,11 +462,8 @@ enum LiveChildren {
             let table = ProcessTable.now()
             let orphans = orphans(in: table)
             guard !orphans.isEmpty else { return }
-            for pid in table.running(orphans) { kill(pid, SIGKILL) }
-            for pid in orphans {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            }
+            for pid in table.running(orphans) { HostSignals.send(HostSignals.kill, to: pid) }
+            for pid in orphans { HostProcess.collectEnd(of: pid) }
         }
     }
 
@@ -512,7 +494,9 @@ extension ChildProcess {
     public static let sameFiguresEnvironment = ["SWIFT_DETERMINISTIC_HASHING": "1"]
 
     /// The signals that end a command-line program run by a person or a script.
-    public static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    public static let endingSignals = [
+        HostSignals.interrupt, HostSignals.terminate, HostSignals.hangUp, HostSignals.quit,
+    ]
 
     /// From now on, SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT end this
     /// process the careful way: the terminal is put back (`ExitCleanup`: raw
@@ -530,7 +514,7 @@ extension ChildProcess {
         let sources = endingSignals.map { number in
             // Ignored first, so only the source sees it; a child gets the
             // default again (libdispatch catches it, and exec resets a caught signal).
-            signal(number, SIG_IGN)
+            HostSignals.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 // First: the person who pressed Ctrl-C gets their terminal back while the children end, and
@@ -540,7 +524,7 @@ extension ChildProcess {
                 LiveChildren.endAll(with: number)
                 ScratchFolder.removeAll()
                 beforeExit()
-                _exit(128 + number)
+                SignalSafe.exit(128 + number)
             }
             source.resume()
             return source

@@ -1,8 +1,5 @@
+import HostOS
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What a lesson executable puts right when a signal ends it — Ctrl-C
 /// (SIGINT), Ctrl-\ (SIGQUIT), SIGTERM, or SIGHUP when its terminal goes: the
@@ -13,7 +10,7 @@ import Synchronization
 /// print a backtrace and let the run carry on, its story stalled for the
 /// seconds that took: a person who presses Ctrl-\ wants out.
 ///
-/// A signal handler may only call async-signal-safe functions (`tcsetattr`,
+/// A signal handler may only call `SignalSafe`'s functions (`tcsetattr`,
 /// `write`, `unlink`, `_exit`) and can reach only globals: everything it needs
 /// is prepared here beforehand, as C strings.
 public enum ExitCleanup {
@@ -23,10 +20,12 @@ public enum ExitCleanup {
         cleanup.installed = true
         // A global's first use runs its initializer, which a signal handler must not: these are made now.
         _ = (wayOut.load(ordering: .relaxed), modesSaved.load(ordering: .relaxed))
-        for number in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] {
-            signal(number) { received in
+        _ = (HostDescriptor.standardInput, HostDescriptor.standardOutput)
+        for number in [HostSignals.interrupt, HostSignals.quit, HostSignals.terminate, HostSignals.hangUp] {
+            // A signal handler: only `SignalSafe`'s calls, on the globals prepared above.
+            HostSignals.handle(number) { received in
                 runCleanup()
-                _exit(128 + received)
+                SignalSafe.exit(128 + received)
             }
         }
     }
@@ -41,12 +40,12 @@ public enum ExitCleanup {
     /// Text written to standard output on the way out (nil: none), when it is a terminal.
     public static func restoreScreen(with text: String?) {
         let old = cleanup.screenReset
-        cleanup.screenReset = text.map { strdup($0) }
-        free(old)
+        cleanup.screenReset = text.map(SignalSafe.prepare)
+        SignalSafe.discard(old)
     }
 
     /// Terminal modes to put back on standard input on the way out (nil: none).
-    static func restoreModes(_ modes: termios?) {
+    static func restoreModes(_ modes: TerminalModes?) {
         cleanup.modes = modes
         modesSaved.store(modes != nil, ordering: .sequentiallyConsistent)
     }
@@ -60,7 +59,7 @@ public enum ExitCleanup {
     /// A file to delete on the way out.
     public static func removeOnExit(_ path: String) {
         guard cleanup.files.count < ExitCleanup.maxFiles else { return }
-        cleanup.files.append(strdup(path))
+        cleanup.files.append(SignalSafe.prepare(path))
     }
 
     /// What the handler would do, done now (for a normal way out).
@@ -73,7 +72,7 @@ public enum ExitCleanup {
 
 private struct Cleanup {
     var installed = false
-    var modes: termios?
+    var modes: TerminalModes?
     var screenReset: UnsafeMutablePointer<CChar>?
     var files: [UnsafeMutablePointer<CChar>?] = []
 
@@ -92,13 +91,14 @@ nonisolated(unsafe) private var cleanup = Cleanup()
 private let wayOut = Atomic<Bool>(false)
 private let modesSaved = Atomic<Bool>(false)
 
+/// Runs in a signal handler: only `SignalSafe`'s calls, on what `cleanup` holds.
 private func runCleanup() {
     wayOut.store(true, ordering: .sequentiallyConsistent)
-    if modesSaved.load(ordering: .sequentiallyConsistent), var modes = cleanup.modes {
-        _ = tcsetattr(STDIN_FILENO, TCSANOW, &modes)
+    if modesSaved.load(ordering: .sequentiallyConsistent), let modes = cleanup.modes {
+        SignalSafe.setModes(modes, on: HostDescriptor.standardInput)
     }
-    if let reset = cleanup.screenReset, isatty(STDOUT_FILENO) == 1 {
-        _ = write(STDOUT_FILENO, reset, strlen(reset))
+    if let reset = cleanup.screenReset, SignalSafe.isTerminal(HostDescriptor.standardOutput) {
+        SignalSafe.write(reset, to: HostDescriptor.standardOutput)
     }
-    for case let file? in cleanup.files { unlink(file) }
+    for case let file? in cleanup.files { SignalSafe.remove(file) }
 }

@@ -1,9 +1,6 @@
 import Foundation
 import HarnessSync
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// Ctrl-Z and `fg` for a program with children. The shell stops the
 /// terminal's foreground process group, but `Process` puts each child in a
@@ -47,10 +44,10 @@ public enum JobControl {
         }
         guard first else { return }
         // Ignored first, so only the sources see them (as `ChildProcess.endChildrenOnSignals` does).
-        signal(SIGTSTP, SIG_IGN)
-        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: signals)
+        HostSignals.ignore(HostSignals.terminalStop)
+        let stop = DispatchSource.makeSignalSource(signal: HostSignals.terminalStop, queue: signals)
         stop.setEventHandler { heardStop() }
-        let continued = DispatchSource.makeSignalSource(signal: SIGCONT, queue: signals)
+        let continued = DispatchSource.makeSignalSource(signal: HostSignals.continued, queue: signals)
         continued.setEventHandler { continueWithChildren() }
         for source in [stop, continued] { source.resume() }
         sources = [stop, continued]
@@ -71,25 +68,25 @@ public enum JobControl {
     private static func stopWithChildren() {
         runHooks { $0.before }
         let (own, others) = LiveChildren.stopTargets()
-        for pid in own { kill(pid, SIGTSTP) }
-        for pid in others { kill(pid, SIGSTOP) }
+        for pid in own { HostSignals.send(HostSignals.terminalStop, to: pid) }
+        for pid in others { HostSignals.send(HostSignals.stop, to: pid) }
         // The job stops as a whole: the shell's prompt comes once nothing of it runs.
         let deadline = ContinuousClock.now + .seconds(2)
         while ContinuousClock.now < deadline, !(own + others).allSatisfy(ProcessTable.isStoppedOrGone) {
             Thread.sleep(forTimeInterval: 0.01)
         }
         // A child that takes no SIGTSTP (one whose group is orphaned ignores it) is stopped all the same.
-        for pid in own where !ProcessTable.isStoppedOrGone(pid) { kill(pid, SIGSTOP) }
+        for pid in own where !ProcessTable.isStoppedOrGone(pid) { HostSignals.send(HostSignals.stop, to: pid) }
         // SIGSTOP cannot be caught: the process stops here. The SIGCONT that continues it reaches `signals`
         // after any SIGTSTP heard before the stop, which `heardStop` then leaves to this stop.
-        kill(getpid(), SIGSTOP)
+        HostSignals.send(HostSignals.stop, to: HostProcess.id)
     }
 
     /// SIGCONT, after a stop of this process's own or of anyone's (`kill -STOP`, a terminal's SIGTTOU): the
     /// children go on too, and the terminal is made raw again.
     private static func continueWithChildren() {
         lock.withLock { state.stopping = false }
-        for pid in LiveChildren.continueTargets() { kill(pid, SIGCONT) }
+        for pid in LiveChildren.continueTargets() { HostSignals.send(HostSignals.continued, to: pid) }
         runHooks { $0.after }
     }
 

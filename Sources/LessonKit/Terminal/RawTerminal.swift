@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HostOS
 
 /// The keyboard, one key at a time, for a step you play by hand (step 9's
 /// button): the terminal in raw mode (no line editing, no echo, Ctrl-C
@@ -17,36 +14,28 @@ public final class RawTerminal: Sendable {
     private init() {}
 
     /// Whether standard input is a keyboard (a terminal) at all.
-    public static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    public static var inputIsTerminal: Bool { HostTerminal.isTerminal(HostDescriptor.standardInput) }
 
     /// Raw mode on standard input, or nil when standard input is not a
     /// terminal (a pipe, a file, a test): then there are no keys to read.
     /// `keepingInterrupt`: Ctrl-C still sends SIGINT, for a program whose
     /// children it must end too.
     public static func enter(keepingInterrupt: Bool = false) -> RawTerminal? {
-        guard inputIsTerminal else { return nil }
-        var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
+        guard inputIsTerminal, var original = TerminalModes.of(HostDescriptor.standardInput) else { return nil }
         // A relaunch's new process finds the terminal raw already: the modes to put back are those the first found.
         if let handedOn = modesHandedOn() { original = handedOn }
         savedTerminal.original = original
-        savedTerminal.outputIsTerminal = isatty(STDOUT_FILENO) == 1
-        savedTerminal.isSaved = true
+        savedTerminal.outputIsTerminal = HostTerminal.isTerminal(HostDescriptor.standardOutput)
 
         // Put it back however the process ends; killed mid-screen, the
         // shell's prompt should start on a line of its own.
-        atexit { restoreForGood() }
+        HostProcess.atExit { restoreForGood() }
         ExitCleanup.restoreModes(original)
         if savedTerminal.outputIsTerminal { ExitCleanup.restoreScreen(with: resetSequence + "\n") }
         ExitCleanup.install()
 
-        var raw = original
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | (keepingInterrupt ? 0 : ISIG))
-        withUnsafeMutableBytes(of: &raw.c_cc) { controls in
-            controls[Int(VMIN)] = 1
-            controls[Int(VTIME)] = 0
-        }
-        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        let raw = original.raw(keepingInterrupt: keepingInterrupt)
+        guard raw.apply(to: HostDescriptor.standardInput) else { return nil }
         // A signal that ends the program came meanwhile, and may have found no modes to put back yet.
         if ExitCleanup.hasBegun {
             restoreSavedTerminal()
@@ -61,14 +50,12 @@ public final class RawTerminal: Sendable {
     /// it is continued in the foreground (`fg`). The shell puts back its own
     /// modes when a job stops, not the job's when it continues: keys then
     /// needed Enter, and were echoed.
-    private static func keepRawAcrossStops(_ raw: termios) {
+    private static func keepRawAcrossStops(_ raw: TerminalModes) {
         // One handler owns SIGTSTP (it stops the children too): the terminal is put back before it, raw after.
         JobControl.aroundStops(before: { restoreSavedTerminal() }) {
             // Only in the foreground: setting a terminal's modes from the background stops the program (SIGTTOU).
-            let foreground = tcgetpgrp(STDIN_FILENO)
-            guard foreground == -1 || foreground == getpgrp() else { return }
-            var modes = raw
-            _ = tcsetattr(STDIN_FILENO, TCSANOW, &modes)
+            guard HostTerminal.isInForeground(HostDescriptor.standardInput) else { return }
+            raw.apply(to: HostDescriptor.standardInput)
         }
     }
 
@@ -77,8 +64,7 @@ public final class RawTerminal: Sendable {
     /// end of input.
     public func readKeys(_ onKey: @escaping @Sendable (UInt8) -> Void) {
         let reader = Thread {
-            var byte: UInt8 = 0
-            while read(STDIN_FILENO, &byte, 1) == 1 {
+            while let byte = HostDescriptor.readByte(from: HostDescriptor.standardInput) {
                 onKey(byte)
             }
         }
@@ -98,17 +84,16 @@ public final class RawTerminal: Sendable {
 
     /// Hands the modes saved by `enter()`, if any, to the process this one is about to become.
     static func handSavedModesOn() {
-        guard savedTerminal.isSaved else { return }
-        let bytes = withUnsafeBytes(of: savedTerminal.original) { Array($0) }
-        setenv(savedModesVariable, bytes.map { String(format: "%02x", $0) }.joined(), 1)
+        guard let original = savedTerminal.original else { return }
+        HostProcess.setEnvironment(savedModesVariable, to: original.bytes.map { String(format: "%02x", $0) }.joined())
     }
 
     /// The modes an earlier process handed on, read once; nil if none did, or they do not read as modes.
-    private static func modesHandedOn() -> termios? {
+    private static func modesHandedOn() -> TerminalModes? {
         guard let text = ProcessInfo.processInfo.environment[savedModesVariable] else { return nil }
-        unsetenv(savedModesVariable)
+        HostProcess.removeFromEnvironment(savedModesVariable)
         let digits = Array(text.utf8)
-        guard digits.count == 2 * MemoryLayout<termios>.size else { return nil }
+        guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
         for offset in stride(from: 0, to: digits.count, by: 2) {
             guard let byte = UInt8(String(decoding: digits[offset..<offset + 2], as: UTF8.self), radix: 16) else {
@@ -116,16 +101,15 @@ public final class RawTerminal: Sendable {
             }
             bytes.append(byte)
         }
-        var modes = termios()
-        withUnsafeMutableBytes(of: &modes) { $0.copyBytes(from: bytes) }
-        return modes
+        return TerminalModes(bytes: bytes)
     }
 
     /// Whether standard input is in the mode it was in before `enter()`.
     public static var isRestored: Bool {
-        var now = termios()
-        guard savedTerminal.isSaved, tcgetattr(STDIN_FILENO, &now) == 0 else { return true }
-        return now.c_lflag == savedTerminal.original.c_lflag
+        guard let original = savedTerminal.original, let now = TerminalModes.of(HostDescriptor.standardInput) else {
+            return true
+        }
+        return now.hasLocalModes(of: original)
     }
 }
 
@@ -133,9 +117,9 @@ public final class RawTerminal: Sendable {
 /// `atexit` handler (a C function) can reach nothing else; written once in
 /// `enter()`, only read afterwards.
 private struct SavedTerminal {
-    var original = termios()
+    /// Nil until `enter()` saved them.
+    var original: TerminalModes?
     var outputIsTerminal = false
-    var isSaved = false
 }
 
 nonisolated(unsafe) private var savedTerminal = SavedTerminal()
@@ -150,9 +134,8 @@ private func restoreForGood() {
 }
 
 private func restoreSavedTerminal() {
-    guard savedTerminal.isSaved else { return }
-    var original = savedTerminal.original
-    _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
+    guard let original = savedTerminal.original else { return }
+    original.apply(to: HostDescriptor.standardInput)
     guard savedTerminal.outputIsTerminal else { return }
     StandardStream.output.write(resetSequence)
 }

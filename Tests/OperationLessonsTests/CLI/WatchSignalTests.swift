@@ -230,9 +230,30 @@ enum SwiftStandIn {
     /// had a turn: with every suite running, after the check's watchdog had given the workbench up (29 s).
     static let controlZ = "kill -TSTP $PPID"
 
-    @Test func aStoppedWatchStopsItsWorkbenchAndCountsNoHang() async throws {
+    /// A stand-in workbench under `lessons watch` that says its pid, presses Ctrl-Z itself, then waits for the
+    /// test's word (`go`) and ends with no verdict; `takingNoStop`: it ignores SIGTSTP, as a child whose process
+    /// group is orphaned does.
+    struct SelfStoppingWorkbench {
+        let announcements: Announcements
+        /// Once this file is made, the workbench ends.
+        let go: String
+        fileprivate let root: URL
+        fileprivate let path: String
+
+        /// `lessons watch` on a terminal, with this workbench, given `keys`.
+        func watch(keys: [PseudoTerminal.Key]) async throws -> PseudoTerminal.Run {
+            try await PseudoTerminal.run(
+                "lessons", arguments: ["watch", "--root", root.path], keys: keys, environment: ["PATH": path],
+                size: (24, 80))
+        }
+    }
+
+    /// Runs `body` with a `SelfStoppingWorkbench` whose files are in a scratch folder named `name`, removed after.
+    static func withSelfStoppingWorkbench(
+        _ name: String, takingNoStop: Bool = false, _ body: (SelfStoppingWorkbench) async throws -> Void
+    ) async throws {
         let root = try SwiftStandIn.sandbox()
-        let folder = try ScratchFolder.make("stopped-watch")
+        let folder = try ScratchFolder.make(name)
         defer {
             try? FileManager.default.removeItem(at: root)
             ScratchFolder.remove(folder)
@@ -240,68 +261,53 @@ enum SwiftStandIn {
         let announcements = try Announcements(in: folder)
         defer { announcements.stop() }
         let go = folder.appendingPathComponent("go").path
-        // Says its pid, presses Ctrl-Z itself, then waits for the test's word (a file) and ends with no verdict.
         let workbench = """
+            \(takingNoStop ? "trap '' TSTP" : "")
             echo $$ > '\(announcements.path)'
-            \(Self.controlZ)
+            \(controlZ)
             while [ ! -e '\(go)' ]; do sleep 0.1; done
             exit 1
             """
         let path = try SwiftStandIn.path(in: folder, build: "", workbench: workbench)
-        let pids = Mutex<[pid_t]>([])
-        let run = try await PseudoTerminal.run(
-            "lessons", arguments: ["watch", "--root", root.path],
-            keys: [
+        try await body(SelfStoppingWorkbench(announcements: announcements, go: go, root: root, path: path))
+    }
+
+    @Test func aStoppedWatchStopsItsWorkbenchAndCountsNoHang() async throws {
+        try await Self.withSelfStoppingWorkbench("stopped-watch") { workbench in
+            let pids = Mutex<[pid_t]>([])
+            let run = try await workbench.watch(keys: [
                 PseudoTerminal.Key(after: "") { program in
-                    let pid = try await announcements.line(1, "the workbench to start")
+                    let pid = try await workbench.announcements.line(1, "the workbench to start")
                     pids.withLock { $0 = pid_t(pid).map { [$0] } ?? [] }
                     #expect(await WatchSignalTests.stopped(program.pid), "Ctrl-Z did not stop the watch")
-                    let workbench = try #require(pids.withLock { $0.first })
-                    #expect(Self.state(workbench) == "T", "the workbench ran on while the watch was stopped")
+                    let stopped = try #require(pids.withLock { $0.first })
+                    #expect(Self.state(stopped) == "T", "the workbench ran on while the watch was stopped")
                     // Stopped longer than the check's watchdog gives a workbench that has not started a scenario.
                     try await Task.sleep(for: CheckWatch.hangLimit + .seconds(2))
                     // Given before `fg`, so that nothing after it waits for this process's turn.
-                    #expect(FileManager.default.createFile(atPath: go, contents: nil))
+                    #expect(FileManager.default.createFile(atPath: workbench.go, contents: nil))
                     kill(program.pid, SIGCONT)
                 },
                 .type("q", after: "First check"),
-            ], environment: ["PATH": path], size: (24, 80))
-        defer { for pid in pids.withLock({ $0 }) where isAlive(pid) { kill(pid, SIGKILL) } }
-        #expect(run.status == 1, "no verdict: not solved")
-        #expect(!run.output.contains("was stopped after"), "\(run.output.suffix(900))")
-        #expect(run.output.contains("the workbench ended (status 1)"), "\(run.output.suffix(900))")
-        #expect(run.restored)
+            ])
+            defer { for pid in pids.withLock({ $0 }) where isAlive(pid) { kill(pid, SIGKILL) } }
+            #expect(run.status == 1, "no verdict: not solved")
+            #expect(!run.output.contains("was stopped after"), "\(run.output.suffix(900))")
+            #expect(run.output.contains("the workbench ended (status 1)"), "\(run.output.suffix(900))")
+            #expect(run.restored)
+        }
     }
 
     /// Ctrl-Z pressed twice (the second while the watch still waits for its workbench to stop), `kill -TSTP`
     /// once it is stopped, then one `fg`: one stop. Before, the second SIGTSTP was heard after the continue as a
     /// stop of its own: the watch and its workbench stopped again at once, the terminal left for the shell.
     @Test func aSecondStopBeforeFgIsPartOfTheFirst() async throws {
-        let root = try SwiftStandIn.sandbox()
-        let folder = try ScratchFolder.make("stopped-twice")
-        defer {
-            try? FileManager.default.removeItem(at: root)
-            ScratchFolder.remove(folder)
-        }
-        let announcements = try Announcements(in: folder)
-        defer { announcements.stop() }
-        let go = folder.appendingPathComponent("go").path
-        // Takes no SIGTSTP (as a child whose process group is orphaned): the watch waits 2 s for it to stop,
-        // then stops it. The second Ctrl-Z comes in those 2 s.
-        let workbench = """
-            trap '' TSTP
-            echo $$ > '\(announcements.path)'
-            \(Self.controlZ)
-            while [ ! -e '\(go)' ]; do sleep 0.1; done
-            exit 1
-            """
-        let path = try SwiftStandIn.path(in: folder, build: "", workbench: workbench)
-        let pid = Mutex<pid_t?>(nil)
-        let run = try await PseudoTerminal.run(
-            "lessons", arguments: ["watch", "--root", root.path],
-            keys: [
+        // Takes no SIGTSTP: the watch waits 2 s for it to stop, then stops it. The second Ctrl-Z comes in those 2 s.
+        try await Self.withSelfStoppingWorkbench("stopped-twice", takingNoStop: true) { workbench in
+            let pid = Mutex<pid_t?>(nil)
+            let run = try await workbench.watch(keys: [
                 PseudoTerminal.Key(after: "") { program in
-                    let said = try await announcements.line(1, "the workbench to start")
+                    let said = try await workbench.announcements.line(1, "the workbench to start")
                     pid.withLock { $0 = pid_t(said) }
                     // The terminal given back for the shell: the stop is under way, waiting for the workbench.
                     #expect(await WatchSignalTests.cooked(program.terminal), "Ctrl-Z did not give the terminal back")
@@ -309,20 +315,21 @@ enum SwiftStandIn {
                 },
                 PseudoTerminal.Key(after: "") { program in
                     #expect(await WatchSignalTests.stopped(program.pid), "Ctrl-Z did not stop the watch")
-                    let workbench = try #require(pid.withLock { $0 })
-                    #expect(Self.state(workbench) == "T", "the workbench ran on while the watch was stopped")
+                    let stopped = try #require(pid.withLock { $0 })
+                    #expect(Self.state(stopped) == "T", "the workbench ran on while the watch was stopped")
                     kill(program.pid, SIGTSTP)
-                    #expect(FileManager.default.createFile(atPath: go, contents: nil))
+                    #expect(FileManager.default.createFile(atPath: workbench.go, contents: nil))
                     // `fg`: the shell gives the terminal back as it was when the job stopped, and continues it.
                     kill(program.pid, SIGCONT)
                     #expect(await WatchSignalTests.raw(program.terminal), "after fg the watch was not raw again")
                 },
                 // Shown only if the watch and its workbench both run after fg; q then works without Enter.
                 .type("q", after: "the workbench ended (status 1)"),
-            ], environment: ["PATH": path], size: (24, 80))
-        defer { if let workbench = pid.withLock({ $0 }), isAlive(workbench) { kill(workbench, SIGKILL) } }
-        #expect(run.status == 1, "no verdict: not solved")
-        #expect(!run.output.contains("was stopped after"), "\(run.output.suffix(900))")
-        #expect(run.restored)
+            ])
+            defer { if let stopped = pid.withLock({ $0 }), isAlive(stopped) { kill(stopped, SIGKILL) } }
+            #expect(run.status == 1, "no verdict: not solved")
+            #expect(!run.output.contains("was stopped after"), "\(run.output.suffix(900))")
+            #expect(run.restored)
+        }
     }
 }

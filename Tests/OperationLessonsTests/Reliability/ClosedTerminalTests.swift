@@ -73,8 +73,8 @@ import Testing
             played.phase == .building
             ? try SwiftStandIn.path(in: folder, build: forEver)
             : try SwiftStandIn.path(in: folder, build: "", workbench: forEver)
-        let ready: @Sendable (PseudoTerminal.Running) async throws -> Void = { _ in
-            _ = try await announcements.line(2, "the \(played.phase) to start")
+        let ready: @Sendable (PseudoTerminal.Running) async throws -> Void = { command in
+            try await waitUntilStarted(announcements, "the \(played.phase) to start", by: command.pid)
         }
         let run = try await PseudoTerminal.run(
             "lessons", arguments: [played.command, "--root", root.path],
@@ -91,6 +91,40 @@ import Testing
         left += try FileManager.default.contentsOfDirectory(atPath: temporary.path).map { "scratch folder \($0)" }
         if ending == .controlC && !run.restored { left.append("the terminal's modes changed") }
         return left
+    }
+
+    /// Returns once the stand-in's two processes said they started. The wait is on their word; when its hang guard
+    /// (60 s) runs out, what the command ran meanwhile judges it: a command that ended, or whose processes used no
+    /// processor time in that minute, is stuck, and the wait fails (with the screen so far, `PseudoTerminal`); one
+    /// that ran is waited for again: a command's start is as slow as the machine is busy, and a learner's terminal
+    /// has no deadline for it (docs/reliability.md). A command that runs but never starts the stand-in is ended by
+    /// the run's own watchdog (`PseudoTerminal.keysGuard`), and the wait then fails.
+    static func waitUntilStarted(_ announcements: Announcements, _ what: String, by command: pid_t) async throws {
+        var ran = processorTicks(of: command)
+        while true {
+            do {
+                _ = try await announcements.line(2, what)
+                return
+            } catch {
+                let now = processorTicks(of: command)
+                guard isAlive(command), now != ran else { throw error }
+                ran = now
+            }
+        }
+    }
+
+    /// The processor time `pid` and everything it runs have used, with what their ended children used, in clock
+    /// ticks (`/proc/PID/stat`: utime, stime, cutime, cstime).
+    static func processorTicks(of pid: pid_t) -> Int {
+        ProcessTable.now().running([pid]).reduce(0) { total, pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return total }
+            // After "PID (name) ": state is field 3, utime to cstime fields 14 to 17.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 14 else { return total }
+            return total + fields[11...14].compactMap { Int($0) }.reduce(0, +)
+        }
     }
 
     /// `play 5` or `run 5` (the step in `lessons`'s place) ended once its screen is up: what was left.
