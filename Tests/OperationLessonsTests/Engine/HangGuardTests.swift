@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import LessonKit
+
+/// The hang guard measures the run, not the machine: an endless loop runs out
+/// its processor time, a deadlock its wall time with every thread blocked, and
+/// a run the machine is too busy to give a processor to is no hang however long
+/// it takes. Played on a double of what the guard reads, so that "slow" and
+/// "loaded" are exact and cost no wall time.
+@Suite struct HangGuardTests {
+    static let limit = Duration.seconds(30)
+
+    /// An operation or a main-queue block that never returns: the process runs a processor's worth of time
+    /// for every second of wall time, and is stopped once it has run the limit.
+    @Test func anEndlessLoopIsStoppedAfterItsProcessorTime() throws {
+        let machine = MachineDouble()
+        var hangGuard = HangGuard(limit: Self.limit, meter: machine.meter)
+        var looked = Duration.zero
+        hangGuard.note("1 block running")
+        while !hangGuard.isPastLimit && looked < .seconds(120) {
+            machine.pass(wall: .milliseconds(50), ran: .milliseconds(50), anotherThreadCanRun: false)
+            looked += .milliseconds(50)
+            hangGuard.note("1 block running")
+        }
+        #expect(looked == Self.limit, "stopped after \(looked) of looks")
+        let verdict = try #require(hangGuard.verdict)
+        #expect(verdict == "the app ran for 30.0 seconds of processor time without the story moving on: 1 block running")
+    }
+
+    /// Threads that wait on each other for good: nothing runs and nothing could, and the wall time says so.
+    @Test func aDeadlockIsStoppedAfterItsWallTimeBlocked() throws {
+        let machine = MachineDouble()
+        var hangGuard = HangGuard(limit: Self.limit, meter: machine.meter)
+        var looked = Duration.zero
+        hangGuard.note("2 operations running")
+        while !hangGuard.isPastLimit && looked < .seconds(120) {
+            // The harness's own looks run a little: far less than a tenth of a processor.
+            machine.pass(wall: .milliseconds(100), ran: .microseconds(200), anotherThreadCanRun: false)
+            looked += .milliseconds(100)
+            hangGuard.note("2 operations running")
+        }
+        #expect(looked == Self.limit, "stopped after \(looked) of looks")
+        let verdict = try #require(hangGuard.verdict)
+        #expect(
+            verdict == "every thread of the app was blocked for 30.0 seconds of wall time without the story moving on: "
+                + "2 operations running")
+    }
+
+    /// A run on a machine too loaded to give it a processor: ten minutes of wall time, in which its threads
+    /// wait for one and get a hundredth of it, is no hang. (The guard of wall time alone stopped it at 30 s:
+    /// step 8's priority race at a load of 21-36.)
+    @Test func aRunStarvedByLoadIsNotStopped() {
+        let machine = MachineDouble()
+        var hangGuard = HangGuard(limit: Self.limit, meter: machine.meter)
+        for _ in 0..<(10 * 60 * 20) {
+            hangGuard.note("2 operations running")
+            machine.pass(wall: .milliseconds(50), ran: .microseconds(500), anotherThreadCanRun: true)
+        }
+        #expect(!hangGuard.isPastLimit && hangGuard.verdict == nil)
+    }
+
+    /// Only the wall time in which nothing could run counts as blocked: a stretch at whose end a thread waits
+    /// for a processor, or in which a tenth of one ran, is the machine's or the run's, never a deadlock's.
+    @Test func onlyStretchesWithNothingRunnableCountAsBlocked() {
+        let machine = MachineDouble()
+        var hangGuard = HangGuard(limit: Self.limit, meter: machine.meter)
+        hangGuard.note("1 block running")
+        for look in 1...(3 * 20 * 20) {
+            switch look % 3 {
+            case 0: machine.pass(wall: .milliseconds(50), ran: .zero, anotherThreadCanRun: true)
+            case 1: machine.pass(wall: .milliseconds(50), ran: .milliseconds(10), anotherThreadCanRun: false)
+            default: machine.pass(wall: .milliseconds(50), ran: .zero, anotherThreadCanRun: false)
+            }
+            hangGuard.note("1 block running")
+        }
+        // 60 s of wall time, 20 s of it blocked, 4 s run: no hang yet; 30 s more of the same make 30 s blocked.
+        #expect(!hangGuard.isPastLimit, "\(hangGuard.verdict ?? "")")
+        for look in 1...(3 * 10 * 20) {
+            machine.pass(
+                wall: .milliseconds(50), ran: look % 3 == 1 ? .milliseconds(10) : .zero,
+                anotherThreadCanRun: look % 3 == 0)
+            hangGuard.note("1 block running")
+        }
+        #expect(hangGuard.verdict?.hasPrefix("every thread of the app was blocked for 30.0 seconds") == true)
+    }
+
+    /// The story moving on ends the stretch: what came before it counts no more.
+    @Test func theStoryMovingOnStartsAgain() {
+        let machine = MachineDouble()
+        var hangGuard = HangGuard(limit: Self.limit, meter: machine.meter)
+        for _ in 0..<3 {
+            for _ in 0..<(20 * 20) {
+                hangGuard.note("1 block running")
+                machine.pass(wall: .milliseconds(50), ran: .milliseconds(50), anotherThreadCanRun: false)
+            }
+            hangGuard.clear()
+        }
+        #expect(!hangGuard.isPastLimit && hangGuard.reason == nil)
+    }
+}
+
+/// What the hang guard reads, set by the test: this process's processor time, its awake wall time, and whether
+/// another of its threads could run.
+final class MachineDouble: @unchecked Sendable {
+    private let lock = NSLock()
+    private let start = ContinuousClock.now
+    private var processor = Duration.zero
+    private var awake = Duration.zero
+    private var canRun = false
+
+    var meter: HangGuard.Meter {
+        HangGuard.Meter(
+            processorTime: { self.lock.withLock { self.processor } },
+            awakeTime: { self.lock.withLock { self.start + self.awake } },
+            anotherThreadCanRun: { self.lock.withLock { self.canRun } })
+    }
+
+    /// `wall` passes, in which the process runs `ran`; at its end another thread can run or not.
+    func pass(wall: Duration, ran: Duration, anotherThreadCanRun: Bool) {
+        lock.withLock {
+            awake += wall
+            processor += ran
+            canRun = anotherThreadCanRun
+        }
+    }
+}
