@@ -125,3 +125,94 @@ final class MachineDouble: @unchecked Sendable {
         }
     }
 }
+
+/// The guard on a real story clock (`SleepClock`, the operation stories' and exercise 10's): a learner's endless
+/// loop, on a worker or on the main queue, and a deadlock are each still stopped, saying what hung and on what.
+@Suite struct HangGuardOnTheClockTests {
+    /// The story wants time (it waits a second of it) while `operation` keeps it still, on `queue`; the
+    /// guard's limit 0.3 s. What the clock said when it gave up.
+    static func stuck(_ operation: Operation, on queue: OperationQueue, until release: () -> Void) async
+        -> String?
+    {
+        await ExclusiveRun.run { _ in
+            let clock = SleepClock(hangSeconds: 0.3)
+            defer { clock.shutDown() }
+            clock.watch(queue)
+            clock.storyTurn { queue.addOperation(operation) }
+            let moved = await clock.wait(atMost: 1)
+            release()
+            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    operation.waitUntilFinished()
+                    finished.resume()
+                }
+            }
+            return moved ? "the story moved on" : clock.stuck
+        }
+    }
+
+    @Test func anEndlessLoopOnAWorkerRunsOutItsProcessorTime() async throws {
+        let queue = OperationQueue()
+        queue.name = "spinning queue"
+        let stop = Latch()
+        let stuck = try #require(
+            await Self.stuck(BlockOperation { while !stop.isSet {} }, on: queue, until: stop.set))
+        #expect(
+            stuck == "the app ran for 0.3 seconds of processor time without the story moving on: "
+                + "spinning queue: 1 running, 0 ready to start")
+    }
+
+    @Test func anEndlessLoopOnTheMainQueueRunsOutItsProcessorTime() async throws {
+        let stop = Latch()
+        let stuck = try #require(
+            await Self.stuck(BlockOperation { while !stop.isSet {} }, on: .main, until: stop.set))
+        #expect(stuck.hasPrefix("the app ran for 0.3 seconds of processor time without the story moving on: "), "\(stuck)")
+        // Running, or ready to start as corelibs reads an operation of the main queue before it marks it executing.
+        #expect(stuck.contains("without the story moving on: NSOperationQueue Main Queue: "), "\(stuck)")
+    }
+
+    /// Two operations that each wait for the other. Whether the guard finds it by the wall time blocked or by
+    /// the processor time of the tests running beside it in this process, it stops the story and names them.
+    @Test func aDeadlockIsStoppedNamingWhatWaits() async throws {
+        let queue = OperationQueue()
+        queue.name = "deadlocked queue"
+        let (first, second) = (Latch(), Latch())
+        let pair = BlockOperation()
+        pair.addExecutionBlock {
+            second.wait()
+            first.set()
+        }
+        pair.addExecutionBlock {
+            first.wait()
+            second.set()
+        }
+        let stuck = try #require(
+            await Self.stuck(pair, on: queue) {
+                first.set()
+                second.set()
+            })
+        #expect(
+            stuck.hasPrefix("every thread of the app was blocked for 0.3 seconds of wall time")
+                || stuck.hasPrefix("the app ran for 0.3 seconds of processor time"), "\(stuck)")
+        #expect(stuck.hasSuffix("deadlocked queue: 1 running, 0 ready to start"), "\(stuck)")
+    }
+}
+
+/// Set once, waited for on a condition (no Dispatch semaphore: the harness hands those out).
+private final class Latch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value = false
+
+    var isSet: Bool { condition.withLock { value } }
+
+    func set() {
+        condition.withLock {
+            value = true
+            condition.broadcast()
+        }
+    }
+
+    func wait() {
+        condition.withLock { while !value { condition.wait() } }
+    }
+}
