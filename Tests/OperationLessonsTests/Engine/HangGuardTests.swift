@@ -11,37 +11,37 @@ import Testing
 @Suite struct HangGuardTests {
     static let limit = Duration.seconds(30)
 
+    /// Looks at a run every `look` of wall time, in each of which it runs `ran` and no other thread can run,
+    /// until the guard stops it (or two minutes pass): how much wall time that took, and what the guard said.
+    static func stopped(lookingEvery look: Duration, running ran: Duration, _ reason: String)
+        -> (after: Duration, verdict: String?)
+    {
+        let machine = MachineDouble()
+        var hangGuard = HangGuard(limit: limit, meter: machine.meter)
+        var looked = Duration.zero
+        hangGuard.note(reason)
+        while !hangGuard.isPastLimit && looked < .seconds(120) {
+            machine.pass(wall: look, ran: ran, anotherThreadCanRun: false)
+            looked += look
+            hangGuard.note(reason)
+        }
+        return (looked, hangGuard.verdict)
+    }
+
     /// An operation or a main-queue block that never returns: the process runs a processor's worth of time
     /// for every second of wall time, and is stopped once it has run the limit.
-    @Test func anEndlessLoopIsStoppedAfterItsProcessorTime() throws {
-        let machine = MachineDouble()
-        var hangGuard = HangGuard(limit: Self.limit, meter: machine.meter)
-        var looked = Duration.zero
-        hangGuard.note("1 block running")
-        while !hangGuard.isPastLimit && looked < .seconds(120) {
-            machine.pass(wall: .milliseconds(50), ran: .milliseconds(50), anotherThreadCanRun: false)
-            looked += .milliseconds(50)
-            hangGuard.note("1 block running")
-        }
-        #expect(looked == Self.limit, "stopped after \(looked) of looks")
-        let verdict = try #require(hangGuard.verdict)
+    @Test func anEndlessLoopIsStoppedAfterItsProcessorTime() {
+        let (after, verdict) = Self.stopped(lookingEvery: .milliseconds(50), running: .milliseconds(50), "1 block running")
+        #expect(after == Self.limit, "stopped after \(after) of looks")
         #expect(verdict == "the app ran for 30.0 seconds of processor time without the story moving on: 1 block running")
     }
 
     /// Threads that wait on each other for good: nothing runs and nothing could, and the wall time says so.
-    @Test func aDeadlockIsStoppedAfterItsWallTimeBlocked() throws {
-        let machine = MachineDouble()
-        var hangGuard = HangGuard(limit: Self.limit, meter: machine.meter)
-        var looked = Duration.zero
-        hangGuard.note("2 operations running")
-        while !hangGuard.isPastLimit && looked < .seconds(120) {
-            // The harness's own looks run a little: far less than a tenth of a processor.
-            machine.pass(wall: .milliseconds(100), ran: .microseconds(200), anotherThreadCanRun: false)
-            looked += .milliseconds(100)
-            hangGuard.note("2 operations running")
-        }
-        #expect(looked == Self.limit, "stopped after \(looked) of looks")
-        let verdict = try #require(hangGuard.verdict)
+    /// (The harness's own looks run a little: far less than a tenth of a processor.)
+    @Test func aDeadlockIsStoppedAfterItsWallTimeBlocked() {
+        let (after, verdict) = Self.stopped(
+            lookingEvery: .milliseconds(100), running: .microseconds(200), "2 operations running")
+        #expect(after == Self.limit, "stopped after \(after) of looks")
         #expect(
             verdict == "every thread of the app was blocked for 30.0 seconds of wall time without the story moving on: "
                 + "2 operations running")
