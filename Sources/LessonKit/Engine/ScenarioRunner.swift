@@ -24,8 +24,9 @@ public struct ScenarioSetup: Sendable {
     /// person watching; otherwise as fast as the machine allows. The figures
     /// are the same either way.
     public var paced: Bool
-    /// How long the clock may wait for the app, in wall time, before the run
-    /// gives up and says what was still busy.
+    /// The hang guard's limit: how much processor time the app may run, or how
+    /// long in wall time every thread of it may stay blocked, without the story
+    /// moving on, before the run gives up and says what was still busy.
     public var hangLimit: Duration = .seconds(30)
     /// Called on the main queue with the story's report once the requests in
     /// flight at its end have had their answers, just before the network is
@@ -321,8 +322,8 @@ private final class ActiveRun: @unchecked Sendable {
     /// fall meanwhile are dropped, as they are on a phone.
     private func playWhileMainThreadWaits() {
         while !seams.clock.mainThreadIsReleased {
-            if wall.hangGuard.isPastLimit, let reason = wall.hangGuard.reason {
-                stuck = reason
+            if let verdict = wall.hangGuard.verdict {
+                stuck = verdict
                 seams.clock.shutDown()
                 return
             }
@@ -344,10 +345,7 @@ private final class ActiveRun: @unchecked Sendable {
     /// Records what keeps the clock waiting; past the hang limit the run ends.
     private func noteBusy(_ reason: String) {
         wall.hangGuard.note(reason)
-        if wall.hangGuard.isPastLimit {
-            stuck = "the app stayed busy for \(setup.hangLimit) of wall time without the story moving on: \(reason)\n  "
-                + seams.activity.whatIsBusy
-        }
+        if let verdict = wall.hangGuard.verdict { stuck = verdict + "\n  " + seams.activity.whatIsBusy }
     }
 
     /// With pacing on, schedules a turn for when the wall clock catches up

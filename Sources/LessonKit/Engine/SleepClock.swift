@@ -23,10 +23,11 @@ import SlowNetwork
 /// learns by waiting for that operation on a thread of its own, and a queue
 /// letting go of a finished operation from the Dispatch seam's signal as the
 /// block doing it ends (`watchDispatchWork`): it never looks again on a timer,
-/// and never spins. One wall-time limit is left, the hang guard: when
-/// the same work keeps it still for `hangSeconds`, or it is waited on with
-/// nothing running and nothing due, it gives up, wakes everyone, and says what
-/// was busy (`stuck`).
+/// and never spins. Its `HangGuard` ends a story that cannot go on: when
+/// what keeps it still runs for the guard's limit of processor time, or every
+/// thread stays blocked that long in wall time (so too when it is waited on
+/// with nothing running and nothing due), it gives up, wakes everyone, and
+/// says what was busy (`stuck`).
 ///
 /// Work it does not watch (a thread of its own, a GCD block) it cannot wait
 /// for: the time may move on while that work runs.
@@ -40,7 +41,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// Story seconds per wall second when paced for a person watching; nil:
     /// as fast as the app allows.
     private let pace: Double?
-    private let hangSeconds: Double
+    /// Read and moved only by the driving thread.
+    private var hangGuard: HangGuard
     // NSCondition, not Synchronization's Mutex: Thread Sanitizer on Linux does not see Mutex.
     private let condition = NSCondition()
     private var state = State()
@@ -70,10 +72,11 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
 
     /// - Parameters:
     ///   - pace: story seconds per wall second, for a run a person watches.
-    ///   - hangSeconds: wall seconds the same work may keep the clock still.
+    ///   - hangSeconds: the hang guard's limit: seconds of processor time, or of wall time with every thread
+    ///     blocked, that the app may keep the clock still for.
     public init(pace: Double? = nil, hangSeconds: Double = 30) {
         self.pace = pace
-        self.hangSeconds = hangSeconds
+        hangGuard = HangGuard(limit: .seconds(hangSeconds))
         let driver = Thread { [self] in drive() }
         driver.name = "story clock"
         driver.start()
@@ -363,7 +366,6 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// The clock's own thread: moves the time on whenever nothing watched is
     /// busy, and something waits for a time to come.
     private func drive() {
-        var busySince: (what: String, at: ContinuousClock.Instant)?
         // Paced, story time runs with the wall clock from here; reset while nothing waits for a time, so that a
         // person who presses start after a minute sees the first roll 50 ms later, not a minute of them at once.
         var paceOrigin = (wall: ContinuousClock.now, story: StoryTime.zero)
@@ -372,32 +374,38 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
                 (state.changeCount, state.wantsTime, state.isShutDown)
             }
             if isShutDown { return }
+            // The guard's stretch lasts until the story moves on: it lets the time run no more, or the time moves.
             guard wantsTime else {
-                busySince = nil
+                hangGuard.clear()
                 paceOrigin = (.now, now)
                 waitForChange(since: count, until: nil)
                 continue
             }
             if let busy = busyWork() {
-                if busySince?.what != busy { busySince = (busy, .now) }
-                guard waitWhileBusy(since: count, busySince!) else { return }
+                guard waitUnderGuard(since: count, busy) else { return }
                 continue
             }
-            busySince = nil
             guard moveOnWhenIdle(since: count, pacedFrom: paceOrigin) else { return }
         }
     }
 
-    /// Waits for a change while `busy` keeps the time still; false if the
-    /// hang guard gave up on it.
-    private func waitWhileBusy(since count: Int, _ busy: (what: String, at: ContinuousClock.Instant)) -> Bool {
-        let limit = busy.at + .seconds(hangSeconds)
-        if !waitForChange(since: count, until: limit) && ContinuousClock.now >= limit {
-            giveUp("the story clock waited \(Int(hangSeconds)) s of wall time for \(busy.what)")
-            return false
+    /// Waits for a change since `count` (true) while `what` keeps the time
+    /// still, the hang guard looking at the run every `guardLook` meanwhile;
+    /// false if it gave up.
+    private func waitUnderGuard(since count: Int, _ what: String) -> Bool {
+        while true {
+            hangGuard.note(what)
+            if let verdict = hangGuard.verdict {
+                giveUp(verdict)
+                return false
+            }
+            if waitForChange(since: count, until: .now + Self.guardLook) { return true }
         }
-        return true
     }
+
+    /// How often the hang guard looks at a run that keeps the clock still: it only reads the run, never the
+    /// clock's state, so the clock still hears of changes and nothing else.
+    private static let guardLook = Duration.milliseconds(100)
 
     /// Nothing watched is busy: lets held work go, or moves the time to the
     /// next thing due, or ends the waits for the story's end. False if the
@@ -406,9 +414,15 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         -> Bool
     {
         // Idle: app work waiting on a semaphore that can be taken takes it, earliest handed over first.
-        if condition.withLock({ state.seamRun != nil }) && seam_grant_semaphores() > 0 { return true }
+        if condition.withLock({ state.seamRun != nil }) && seam_grant_semaphores() > 0 {
+            hangGuard.clear()
+            return true
+        }
         guard let next = nextDue(ifUnchangedSince: count) else {
-            if endWaitsForIdle(ifUnchangedSince: count) { return true }
+            if endWaitsForIdle(ifUnchangedSince: count) {
+                hangGuard.clear()
+                return true
+            }
             return waitWithNothingDue(since: count)
         }
         // Paced for a person watching: not before the wall clock has caught up (anything new comes first).
@@ -417,6 +431,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         {
             return true
         }
+        hangGuard.clear()
         advance(to: next, ifUnchangedSince: count)
         return true
     }
@@ -424,14 +439,16 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// Waited on with nothing running and nothing due: only the hang guard
     /// ends that, unless something changes. False if it gave up.
     private func waitWithNothingDue(since count: Int) -> Bool {
-        guard condition.withLock({ state.changeCount == count && state.timeline.sleepers.isEmpty }) else { return true }
-        if waitForChange(since: count, until: ContinuousClock.now + .seconds(hangSeconds)) { return true }
-        let fetches = condition.withLock { state.timeline.fetchesInFlight.count }
-        giveUp(
+        let fetches = condition.withLock { () -> Int? in
+            guard state.changeCount == count && state.timeline.sleepers.isEmpty else { return nil }
+            return state.timeline.fetchesInFlight.count
+        }
+        guard let fetches else { return true }
+        return waitUnderGuard(
+            since: count,
             fetches > 0
                 ? "\(counted(fetches, "request")) in flight with nothing of it due"
                 : "waited on for something that nothing running will do, and nothing is due")
-        return false
     }
 
     /// The earliest time due, if nothing changed since `count`.

@@ -1,8 +1,9 @@
 import SlowNetwork
 
-/// A run's dealings with the wall clock, kept apart from the story's time:
-/// the pace for a person watching, the hang guard, and how long the run has
-/// taken on this machine (`runWallMs`). No story figure is read from here.
+/// A run's dealings with the machine's clocks, kept apart from the story's
+/// time: the pace for a person watching, the hang guard (processor time, and
+/// wall time with every thread blocked), and how long the run has taken on
+/// this machine (`runWallMs`). No story figure is read from here.
 struct WallTime {
     /// Nil when the run plays as fast as the machine allows.
     var pacer: Pacer?

@@ -122,7 +122,7 @@ import Testing
         _ = clock.startTask()
         let ended = await clock.waitUntilIdle()
         #expect(!ended, "the story ended with a fetch in flight")
-        #expect(clock.stuck == "1 request in flight with nothing of it due")
+        #expect(clock.stuck?.hasSuffix(": 1 request in flight with nothing of it due") == true, "\(clock.stuck ?? "")")
     }
 }
 
