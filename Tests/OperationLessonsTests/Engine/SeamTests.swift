@@ -184,22 +184,26 @@ final class StopFlag: @unchecked Sendable {
     func raise() { lock.withLock { raised = true } }
 }
 
-/// Both cores kept busy by threads of their own while `body` runs: the
-/// machine under load, as on a CI runner beside other work.
+/// Both cores kept busy by threads of their own while `body`'s runs play: the
+/// machine under load, as on a CI runner beside other work. The runs hold the
+/// scenario gate from before the threads start: spinning while they waited
+/// their turn would load the machine for every other test's run instead.
 func withBusyCores<T>(_ body: () async -> T) async -> T {
-    let stop = StopFlag()
-    let spinners = (0..<2).map { _ in
-        let thread = Thread {
-            var counter = 0
-            while !stop.isRaised { counter &+= 1 }
+    await ScenarioGate.holding {
+        let stop = StopFlag()
+        let spinners = (0..<2).map { _ in
+            let thread = Thread {
+                var counter = 0
+                while !stop.isRaised { counter &+= 1 }
+            }
+            thread.start()
+            return thread
         }
-        thread.start()
-        return thread
+        let result = await body()
+        stop.raise()
+        _ = spinners
+        return result
     }
-    let result = await body()
-    stop.raise()
-    _ = spinners
-    return result
 }
 
 /// Read between the main queue and the Dispatch work: as it is read, the
@@ -237,17 +241,21 @@ struct AnswerHeardAsItIsLooked: ActivitySource {
     /// app's. The story plays as it does alone, never held "busy" by them.
     @Test func mainActorJobsOfAnotherTestAreNotTheRunsWork() async {
         let alone = await HarnessTests.run(PendingOperationsController.self, HarnessTests.firstScreen).report
-        let stop = StopFlag()
-        let hoppers = (0..<4).map { _ in
-            Task.detached {
-                while !stop.isRaised { await MainActor.run {} }
+        // The hoppers start once the run is next at the gate, not while it waits behind other tests' runs.
+        let beside = await ScenarioGate.holding {
+            let stop = StopFlag()
+            let hoppers = (0..<4).map { _ in
+                Task.detached {
+                    while !stop.isRaised { await MainActor.run {} }
+                }
             }
+            let beside = await HarnessTests.run(
+                PendingOperationsController.self, HarnessTests.firstScreen, hangLimit: .seconds(5)
+            ).report
+            stop.raise()
+            for hopper in hoppers { await hopper.value }
+            return beside
         }
-        let beside = await HarnessTests.run(
-            PendingOperationsController.self, HarnessTests.firstScreen, hangLimit: .seconds(5)
-        ).report
-        stop.raise()
-        for hopper in hoppers { await hopper.value }
         #expect(beside.stuck == nil, "\(beside.stuck ?? "")")
         #expect(beside.withoutWallTime == alone.withoutWallTime)
     }
