@@ -58,8 +58,8 @@ extension ReportFigure {
         "failedRequests", \.network.failedRequests, .count, noun: "request", label: "failed requests",
         meaning: """
             requests that gave no usable image: offline, connection lost (`--fail-rate`, fail-first rules), HTTP \
-            errors, the network shut down at the end of the run, fetches the app cancelled (`NetworkTask.cancel()`, \
-            step 10), and corrupt or truncated bodies
+            errors, the network shut down at the end of the run, fetches the app cancelled (`NetworkTask.cancel()`), \
+            and corrupt or truncated bodies
             """)
 
     public static let bytes = ReportFigure(
@@ -88,14 +88,14 @@ extension ReportFigure {
     public static let requestsOnMainQueue = ReportFigure(
         "requestsOnMainQueue", \.network.requestsOnMainQueue, .count, noun: "request",
         label: "requests made on the main queue", sentence: "{} waited on the main queue.",
-        meaning: "requests made from the main queue (the step 1 mistake)")
+        meaning: "requests made from the main queue (the synchronous load's mistake)")
 
     public static let requestsStartedWhileScrolling = ReportFigure(
         "requestsStartedWhileScrolling", \.network.requestsStartedWhileScrolling, .count, noun: "request",
         label: "requests started while the user scrolled", sentence: "{} started while the user was scrolling.",
         meaning: """
             requests that started while the user was scrolling (finger down, or the table still gliding): downloads \
-            competing with the scroll (step 7 suspends its queue to bring it to 0)
+            competing with the scroll (a queue suspended while the user drags brings it to 0)
             """)
 
     public static let iconRequests = ReportFigure(
@@ -242,7 +242,7 @@ extension ReportFigure {
     public static let progressReports = ReportFigure(
         "progressReports", \.app.progressReports, .count, label: "load progress shown",
         meaning: """
-            load progress values above 0 that image views showed (step 10's library sets `ImageView.progress`, drawn \
+            load progress values above 0 that image views showed (a library that sets `ImageView.progress`, drawn \
             as a bar in the row), watched by the harness from the table
             """)
 
@@ -264,8 +264,8 @@ extension ReportFigure {
         meaning: """
             entries the step's caches folder held when the run began, counted as `diskCacheFiles` is: icons an \
             earlier run left there. More than 0 is a warm start, and the summary says so ("Disk cache: 28 icons from \
-            an earlier run — `--clear-cache` to start cold"). Steps 7 and 10 empty the folder before a run of their \
-            own scenario (their point is downloads, which a warm cache would skip); other runs start with what is \
+            an earlier run — `--clear-cache` to start cold"). A step whose point is downloads empties the folder \
+            before a run of its own scenario (a warm cache would skip them); other runs start with what is \
             there
             """)
 
@@ -285,7 +285,7 @@ extension ReportFigure {
         meaning: """
             files the app read from the step's caches folder (opened and closed unwritten), seen from outside with \
             Linux's inotify, from the launch on. `null` when the run could not follow the folder throughout: no \
-            folder at the launch (steps 1–5, and step 10, whose disk cache makes its folder at its first write), the \
+            folder at the launch (an app with no disk cache, or one whose disk cache makes its folder at its first write), the \
             folder deleted or moved mid-run, a subfolder it could not watch, or the kernel's event queue overflowed. \
             Reads in subfolders count (a library's `Caches/images/…`): inotify watches one folder, so each subfolder \
             gets a watch of its own, those there at the launch and each made later as its making is seen
@@ -304,7 +304,7 @@ extension ReportFigure {
         meaning: """
             files the app put into its caches folder from the main queue (its blocks there, or its `cellForRowAt`), \
             each seen by the harness's Dispatch seam at the `rename` that ends `Data.write(to:options: .atomic)`; \
-            step 6's `--write-on-main-queue` writes there, the steps none
+            a variant that writes from the main queue shows here; the steps' own code writes none there
             """)
 
     public static let durationMs = ReportFigure(
@@ -313,7 +313,7 @@ extension ReportFigure {
 
     public static let measures = ReportFigure(
         "measures", .numbers,
-        meaning: "always empty for the image list (steps 8 and 9 have a report of their own, below)")
+        meaning: "always empty for the image list (the operation stories have a report of their own, below)")
 
     public static let clockNotes = ReportFigure(
         "clockNotes", .sentences,
@@ -368,7 +368,7 @@ extension ReportFigure {
         "cellForRowAtWallMs", \.machine.cellForRowAtWallMs, .wallMs,
         meaning: """
             what all the `cellRequests` cost the main queue together, timed by the table from outside the app (a \
-            disk read in `cellForRowAt`, step 6's, shows here)
+            disk read in `cellForRowAt` shows here)
             """)
 
     public static let mainQueueWriteStallWallMs = ReportFigure(
