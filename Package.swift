@@ -157,6 +157,12 @@ let package = Package(
             name: "AssertedDownloadFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
             path: "Tests/Fixtures/AssertedDownload", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
             linkerSettings: appSanitizerLink),
+        // A controller whose `deinit` crashes as its screen goes away at the story's end, played by EndOfStoryTests:
+        // a crash the harness's end of the story sets off costs no verdict.
+        .executableTarget(
+            name: "TeardownCrashFixture", dependencies: ["LessonKit", "LessonSupport", "TableKit"],
+            path: "Tests/Fixtures/TeardownCrash", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
+            linkerSettings: appSanitizerLink),
         // Step 6 with files named by `url.hashValue`, and with a static memory cache and no disk, played by
         // RelaunchTests: what a process keeps (its hash seed, its statics) must not survive a relaunch.
         .executableTarget(

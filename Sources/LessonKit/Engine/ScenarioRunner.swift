@@ -33,6 +33,12 @@ public struct ScenarioSetup: Sendable {
     /// shut down: a program hands its report over here, so that a crash from
     /// what the shutdown fails is known to have come after the story.
     public var storyOver: (@Sendable (Report) -> Void)?
+    /// Called on the main queue with the story's report just before the
+    /// screen goes away at the end of the run, and with nil once it has gone:
+    /// a program hands the report over for that moment, so that a crash in the
+    /// controller's teardown (its `deinit`), which only the harness's end of the
+    /// story sets off, is known to have come after the story.
+    public var screenGoesAway: (@Sendable (Report?) -> Void)?
     /// Set by a program that plays the story as a device would (a step's
     /// executable, `lessons play`): a relaunch ends this process and starts a
     /// new one (`CarriedLaunch`). False, in a process that must go on (the
@@ -537,7 +543,12 @@ private final class ActiveRun: @unchecked Sendable {
         var report = Report(
             measuring: setup, seams: seams, app: app, frames: frames, events: events, wall: wall, stuck: stuck,
             earlier: setup.carried?.earlier)
+        // A teardown runs only once nothing holds the controller: if it crashes, the controller was being freed.
+        var beingFreed = report
+        beingFreed.controllerFreed = true
+        setup.screenGoesAway?(beingFreed)
         app.retire()
+        setup.screenGoesAway?(nil)
         // One more turn of the main queue, so work already queued there can
         // drop its references, then ask whether the last controller is gone.
         let saved = seam_leave_run()

@@ -29,4 +29,10 @@ public enum ReportChannel {
             return false
         }
     }
+
+    /// Takes back a report handed over to the harness, as if none had been sent; nothing to do without a harness.
+    static func withdraw() {
+        guard isToHarness, let path = ProcessInfo.processInfo.environment[variable] else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
 }

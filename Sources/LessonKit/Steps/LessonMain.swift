@@ -177,10 +177,13 @@ public enum LessonMain {
         setup.carried = launch.carried
         setup.relaunchesAsNewProcess = true
         // Handed over as the story ends: a crash after that, from what the network's shutdown fails, is one the
-        // harness knows came after the story.
+        // harness knows came after the story; so is one while the screen goes away (the controller's teardown).
         if line.handsOverAtTheEnd {
             let program = entry.target
             setup.storyOver = { report in _ = ReportChannel.send(report.json(), program: program) }
+            setup.screenGoesAway = { report in
+                if let report { _ = ReportChannel.send(report.json(), program: program) } else { ReportChannel.withdraw() }
+            }
         }
         let result = await ScenarioRunner.run(setup)
         keyboard?.restore()

@@ -45,6 +45,26 @@ struct EndOfStoryTests {
         #expect(diagnosis.place?.hasPrefix("Tests/Fixtures/AssertedDownload/AppsViewController.swift:61:") == true)
     }
 
+    /// The harness takes the screen away at every story's end: a controller
+    /// whose `deinit` crashes there (Tests/Fixtures/TeardownCrash) crashed
+    /// after the story, and its report, handed over for that moment, is judged.
+    @Test func aCrashInTheControllersTeardownIsSaidAsAfterTheStory() async throws {
+        let program = Rig.productsDirectory.appendingPathComponent("TeardownCrashFixture")
+        let narrated = Mutex<[String]>([])
+        let run = ImageListChecks.inChildProcesses(program, root: Rig.packageRoot) { line in
+            narrated.withLock { $0.append(line) }
+        }
+        let judged = try await run(.standard)
+        #expect(judged.scenario == "standard" && judged.controllerFreed && judged.cellsCreated > 0)
+        let crashes = narrated.withLock { $0 }.filter { $0.contains("crashed") }
+        #expect(crashes.count == 1, "\(crashes)")
+        #expect(
+            crashes.allSatisfy {
+                $0.hasPrefix("it crashed after the story ended, which no verdict counts: ")
+                    && $0.contains("Tests/Fixtures/TeardownCrash/AppsViewController.swift")
+            }, "\(crashes)")
+    }
+
     /// A crash once the report is handed over is said as after the story,
     /// and costs no verdict: the report handed over is judged.
     @Test func aCrashAfterTheReportIsHandedOverIsSaidAsAfterTheStory() async throws {
