@@ -43,6 +43,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private let pace: Double?
     /// Read and moved only by the driving thread.
     private var hangGuard: HangGuard
+    /// Starts the thread that hears the Dispatch seam.
+    private let startThread: (@escaping @Sendable () -> Void) -> Void
     // NSCondition, not Synchronization's Mutex: Thread Sanitizer on Linux does not see Mutex.
     private let condition = NSCondition()
     private var state = State()
@@ -74,9 +76,19 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     ///   - pace: story seconds per wall second, for a run a person watches.
     ///   - hangSeconds: the hang guard's limit: seconds of processor time, or of wall time with every thread
     ///     blocked, that the app may keep the clock still for.
-    public init(pace: Double? = nil, hangSeconds: Double = 30) {
+    public convenience init(pace: Double? = nil, hangSeconds: Double = 30) {
+        self.init(pace: pace, hangGuard: HangGuard(limit: .seconds(hangSeconds)))
+    }
+
+    /// A clock whose hang guard is `hangGuard`, and whose thread that hears the Dispatch seam
+    /// (`watchDispatchWork`) `startThread` starts: a test holds it back to play a late start.
+    init(
+        pace: Double?, hangGuard: HangGuard,
+        startThread: @escaping (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) }
+    ) {
         self.pace = pace
-        hangGuard = HangGuard(limit: .seconds(hangSeconds))
+        self.hangGuard = hangGuard
+        self.startThread = startThread
         let driver = Thread { [self] in drive() }
         driver.name = "story clock"
         driver.start()
@@ -103,15 +115,18 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// process at a time (the seam counts one run).
     /// Called again, it changes nothing.
     public func watchDispatchWork() {
-        let begins = condition.withLock { () -> Bool in
-            guard state.seamRun == nil && !state.isShutDown else { return false }
+        let since = condition.withLock { () -> UInt64? in
+            guard state.seamRun == nil && !state.isShutDown else { return nil }
+            // Read here, not when the watching thread starts: the run's work may change the seam before then (step
+            // 8's cancelled download ends), and a change read as the start would never be told to the clock.
+            let generation = seam_generation()
             state.seamRun = seam_begin_run()
             changed()
-            return true
+            return generation
         }
-        guard begins else { return }
-        Thread.detachNewThread { [self] in
-            var generation = seam_generation()
+        guard let since else { return }
+        startThread { [self] in
+            var generation = since
             while !condition.withLock({ state.isShutDown }) {
                 seam_wait_for_change(generation, 60_000_000_000)
                 generation = seam_generation()
