@@ -56,6 +56,9 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var watched = WatchedQueues()
         /// The network's deliveries handed to their queues and not returned yet.
         var deliveriesRunning = 0
+        /// Threads woken from a story sleep that are not back from it yet: busy from the moment they are woken,
+        /// though the Dispatch seam counts a block asleep until its own thread says otherwise.
+        var waking: Set<UInt> = []
         /// The Dispatch seam's number for the run this clock counts (nil: it counts none, `watchDispatchWork`).
         var seamRun: UInt64?
         /// The story's own hold: the time stands still while the story does
@@ -325,7 +328,11 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         wake.wait()
         seam_restore(saved)
         seam_park(0)
-        return condition.withLock { !state.isShutDown }
+        return condition.withLock {
+            state.waking.remove(thread)
+            changed()
+            return !state.isShutDown
+        }
     }
 
     public func leave() {}
@@ -502,6 +509,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         let ended = condition.withLock { () -> [StoryWaits.Wait] in
             guard state.changeCount == count else { return [] }
             let due = state.timeline.advance(to: instant)
+            state.waking.formUnion(due.wokenThreads)
             for delivery in due.deliveries { start(delivery) }
             guard due.isEmpty else {
                 changed()
@@ -536,13 +544,14 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// to install): nothing busy counts only once a second look reads the
     /// same. States only move forward, so it was then true at one instant.
     private func busyWork() -> String? {
-        let (queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
+        let (waking, queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
             (
-                state.watched.queues, Array(state.timeline.sleepers.values), state.deliveriesRunning,
-                Array(state.waits.operations.values.joined()), Array(state.waits.conditions.values),
-                state.seamRun != nil
+                state.waking.count, state.watched.queues, Array(state.timeline.sleepers.values),
+                state.deliveriesRunning, Array(state.waits.operations.values.joined()),
+                Array(state.waits.conditions.values), state.seamRun != nil
             )
         }
+        if waking > 0 { return "\(counted(waking, "thread")) woken from a story sleep, not back from it yet" }
         var look = WatchedWork(queues: queues, waitedFor: waitedFor, conditions: conditions)
         while true {
             if let busy = BusyWork(

@@ -128,6 +128,29 @@ import Testing
         #expect(movedTo == .seconds(1))
     }
 
+    /// A block woken from a story sleep is busy from that moment: the time waits for what it does next (here, its
+    /// next sleep), however long its thread takes to run again. (The seam counts it asleep until its own thread
+    /// says otherwise, and the time jumped meanwhile to the story's next step, 10 s.)
+    @Test func aBlockWokenFromASleepKeepsTheTimeStillUntilItIsBack() async {
+        let woke = await ExclusiveRun.run { _ in
+            let clock = SleepClock()
+            defer { clock.shutDown() }
+            clock.watchDispatchWork()
+            let woke = Stamps()
+            clock.storyTurn {
+                DispatchQueue.global().async {
+                    for _ in 1...50 {
+                        clock.sleep(seconds: 0.01)
+                        woke.append(clock.milliseconds)
+                    }
+                }
+            }
+            _ = await clock.wait(atMost: 10)
+            return woke.all
+        }
+        #expect(woke == (1...50).map { Double($0) * 10 }, "woke at \(woke) ms")
+    }
+
     /// Waits, on the seam's signal, until no block of the run is left.
     private static func waitUntilTheRunsBlocksAreDone() {
         while true {
@@ -211,4 +234,13 @@ private final class HeldThread: @unchecked Sendable {
     func start() {
         if let body = lock.withLock({ body }) { Thread.detachNewThread(body) }
     }
+}
+
+/// Story times noted from any thread, in the order they were.
+private final class Stamps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stamps: [Double] = []
+
+    func append(_ stamp: Double) { lock.withLock { stamps.append(stamp) } }
+    var all: [Double] { lock.withLock { stamps } }
 }
