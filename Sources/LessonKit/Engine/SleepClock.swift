@@ -43,6 +43,8 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     private let pace: Double?
     /// Read and moved only by the driving thread.
     private var hangGuard: HangGuard
+    /// Starts the thread that hears the Dispatch seam.
+    private let startThread: (@escaping @Sendable () -> Void) -> Void
     // NSCondition, not Synchronization's Mutex: Thread Sanitizer on Linux does not see Mutex.
     private let condition = NSCondition()
     private var state = State()
@@ -54,6 +56,9 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         var watched = WatchedQueues()
         /// The network's deliveries handed to their queues and not returned yet.
         var deliveriesRunning = 0
+        /// Threads woken from a story sleep that are not back from it yet: busy from the moment they are woken,
+        /// though the Dispatch seam counts a block asleep until its own thread says otherwise.
+        var waking: Set<UInt> = []
         /// The Dispatch seam's number for the run this clock counts (nil: it counts none, `watchDispatchWork`).
         var seamRun: UInt64?
         /// The story's own hold: the time stands still while the story does
@@ -74,9 +79,19 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     ///   - pace: story seconds per wall second, for a run a person watches.
     ///   - hangSeconds: the hang guard's limit: seconds of processor time, or of wall time with every thread
     ///     blocked, that the app may keep the clock still for.
-    public init(pace: Double? = nil, hangSeconds: Double = 30) {
+    public convenience init(pace: Double? = nil, hangSeconds: Double = 30) {
+        self.init(pace: pace, hangGuard: HangGuard(limit: .seconds(hangSeconds)))
+    }
+
+    /// A clock whose hang guard is `hangGuard`, and whose thread that hears the Dispatch seam
+    /// (`watchDispatchWork`) `startThread` starts: a test holds it back to play a late start.
+    init(
+        pace: Double?, hangGuard: HangGuard,
+        startThread: @escaping (@escaping @Sendable () -> Void) -> Void = { Thread.detachNewThread($0) }
+    ) {
         self.pace = pace
-        hangGuard = HangGuard(limit: .seconds(hangSeconds))
+        self.hangGuard = hangGuard
+        self.startThread = startThread
         let driver = Thread { [self] in drive() }
         driver.name = "story clock"
         driver.start()
@@ -103,15 +118,18 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// process at a time (the seam counts one run).
     /// Called again, it changes nothing.
     public func watchDispatchWork() {
-        let begins = condition.withLock { () -> Bool in
-            guard state.seamRun == nil && !state.isShutDown else { return false }
+        let since = condition.withLock { () -> UInt64? in
+            guard state.seamRun == nil && !state.isShutDown else { return nil }
+            // Read here, not when the watching thread starts: the run's work may change the seam before then (step
+            // 8's cancelled download ends), and a change read as the start would never be told to the clock.
+            let generation = seam_generation()
             state.seamRun = seam_begin_run()
             changed()
-            return true
+            return generation
         }
-        guard begins else { return }
-        Thread.detachNewThread { [self] in
-            var generation = seam_generation()
+        guard let since else { return }
+        startThread { [self] in
+            var generation = since
             while !condition.withLock({ state.isShutDown }) {
                 seam_wait_for_change(generation, 60_000_000_000)
                 generation = seam_generation()
@@ -310,7 +328,11 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         wake.wait()
         seam_restore(saved)
         seam_park(0)
-        return condition.withLock { !state.isShutDown }
+        return condition.withLock {
+            state.waking.remove(thread)
+            changed()
+            return !state.isShutDown
+        }
     }
 
     public func leave() {}
@@ -487,6 +509,7 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
         let ended = condition.withLock { () -> [StoryWaits.Wait] in
             guard state.changeCount == count else { return [] }
             let due = state.timeline.advance(to: instant)
+            state.waking.formUnion(due.wokenThreads)
             for delivery in due.deliveries { start(delivery) }
             guard due.isEmpty else {
                 changed()
@@ -521,13 +544,14 @@ public final class SleepClock: NetworkClock, @unchecked Sendable {
     /// to install): nothing busy counts only once a second look reads the
     /// same. States only move forward, so it was then true at one instant.
     private func busyWork() -> String? {
-        let (queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
+        let (waking, queues, sleepers, deliveries, waitedFor, conditions, watchesDispatchWork) = condition.withLock {
             (
-                state.watched.queues, Array(state.timeline.sleepers.values), state.deliveriesRunning,
-                Array(state.waits.operations.values.joined()), Array(state.waits.conditions.values),
-                state.seamRun != nil
+                state.waking.count, state.watched.queues, Array(state.timeline.sleepers.values),
+                state.deliveriesRunning, Array(state.waits.operations.values.joined()),
+                Array(state.waits.conditions.values), state.seamRun != nil
             )
         }
+        if waking > 0 { return "\(counted(waking, "thread")) woken from a story sleep, not back from it yet" }
         var look = WatchedWork(queues: queues, waitedFor: waitedFor, conditions: conditions)
         while true {
             if let busy = BusyWork(

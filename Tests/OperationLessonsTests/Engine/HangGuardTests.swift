@@ -197,22 +197,3 @@ final class MachineDouble: @unchecked Sendable {
         #expect(stuck.hasSuffix("deadlocked queue: 1 running, 0 ready to start"), "\(stuck)")
     }
 }
-
-/// Set once, waited for on a condition (no Dispatch semaphore: the harness hands those out).
-private final class Latch: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value = false
-
-    var isSet: Bool { condition.withLock { value } }
-
-    func set() {
-        condition.withLock {
-            value = true
-            condition.broadcast()
-        }
-    }
-
-    func wait() {
-        condition.withLock { while !value { condition.wait() } }
-    }
-}

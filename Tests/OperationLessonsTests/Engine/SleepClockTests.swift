@@ -1,7 +1,9 @@
+import DispatchSeam
 import Foundation
-import LessonKit
 import SlowNetwork
 import Testing
+
+@testable import LessonKit
 
 /// The story's end on a `SleepClock` (`waitUntilIdle`): it comes when nothing
 /// is left to play, not before (work a delivery handed on, a fetch in
@@ -91,6 +93,73 @@ import Testing
         #expect(ran, "the story moved on before the work started before the second call was done")
     }
 
+    /// A block of the run that ends before the clock's thread hearing the seam has started (step 8's cancelled
+    /// download, on a machine slow to start that thread) is still heard: the clock, which found it running, moves
+    /// on once it is done. (That thread took the seam's count of changes as it stood when it started, so the
+    /// block's end was never told, and the clock stood still until the hang guard: step 8's `cancel` in 19 of
+    /// 300 runs with both cores kept busy.) The thread is held back until the block is done, so the late start
+    /// is played exactly.
+    @Test func aBlockEndingBeforeTheSeamIsHeardStillLetsTheTimeMoveOn() async {
+        let (movedTo, stuck) = await ExclusiveRun.run { _ in
+            let (keptStill, finish) = (Latch(), Latch())
+            var meter = HangGuard.Meter.host
+            let awakeTime = meter.awakeTime
+            // The guard reads the time only while something keeps the clock still: here, the block below.
+            meter.awakeTime = {
+                keptStill.set()
+                return awakeTime()
+            }
+            let hearing = HeldThread()
+            let clock = SleepClock(
+                pace: nil, hangGuard: HangGuard(limit: .seconds(0.3), meter: meter), startThread: hearing.hold)
+            defer { clock.shutDown() }
+            clock.watchDispatchWork()
+            clock.storyTurn { DispatchQueue.global().async { finish.wait() } }
+            Thread.detachNewThread {
+                keptStill.wait()
+                finish.set()
+                Self.waitUntilTheRunsBlocksAreDone()
+                hearing.start()
+            }
+            _ = await clock.wait(atMost: 1)
+            return (clock.now, clock.stuck)
+        }
+        #expect(stuck == nil, "\(stuck ?? "")")
+        #expect(movedTo == .seconds(1))
+    }
+
+    /// A block woken from a story sleep is busy from that moment: the time waits for what it does next (here, its
+    /// next sleep), however long its thread takes to run again. (The seam counts it asleep until its own thread
+    /// says otherwise, and the time jumped meanwhile to the story's next step, 10 s.)
+    @Test func aBlockWokenFromASleepKeepsTheTimeStillUntilItIsBack() async {
+        let woke = await ExclusiveRun.run { _ in
+            let clock = SleepClock()
+            defer { clock.shutDown() }
+            clock.watchDispatchWork()
+            let woke = Stamps()
+            clock.storyTurn {
+                DispatchQueue.global().async {
+                    for _ in 1...50 {
+                        clock.sleep(seconds: 0.01)
+                        woke.append(clock.milliseconds)
+                    }
+                }
+            }
+            _ = await clock.wait(atMost: 10)
+            return woke.all
+        }
+        #expect(woke == (1...50).map { Double($0) * 10 }, "woke at \(woke) ms")
+    }
+
+    /// Waits, on the seam's signal, until no block of the run is left.
+    private static func waitUntilTheRunsBlocksAreDone() {
+        while true {
+            let generation = seam_generation()
+            if seam_count().elsewhere == 0 { return }
+            seam_wait_for_change(generation, 1_000_000_000)
+        }
+    }
+
     /// A queue that never lets go of an operation that says it is finished
     /// (it never announced it) keeps the time still, waited for on the
     /// seam's signal and never by spinning, until the hang guard ends the
@@ -153,4 +222,25 @@ private final class FinishedUnannounced: Operation, @unchecked Sendable {
         lock.withLock { startedOn = pthread_self() }
         started.signal()
     }
+}
+
+/// A thread's body held back until `start`.
+private final class HeldThread: @unchecked Sendable {
+    private let lock = NSLock()
+    private var body: (@Sendable () -> Void)?
+
+    func hold(_ body: @escaping @Sendable () -> Void) { lock.withLock { self.body = body } }
+
+    func start() {
+        if let body = lock.withLock({ body }) { Thread.detachNewThread(body) }
+    }
+}
+
+/// Story times noted from any thread, in the order they were.
+private final class Stamps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stamps: [Double] = []
+
+    func append(_ stamp: Double) { lock.withLock { stamps.append(stamp) } }
+    var all: [Double] { lock.withLock { stamps } }
 }
