@@ -54,6 +54,47 @@ public struct FixWalk: Sendable {
         }
         self.files = files
         let overrides = Self.anchorOverrides(document.comment(named: "code steps"))
+        var parts = Self.numberedParts(fix, overrides: overrides)
+        // Every line the diff adds, file by file in the order of the diff commands.
+        let contents = try files.map { file in
+            (old: try file.before.map { try Self.lines(root, $0) } ?? [], new: try Self.lines(root, file.after))
+        }
+        let blocks = contents.map { lineChanges(from: $0.old, to: $0.new) }
+        let added = blocks.enumerated().flatMap { file, fileBlocks in
+            fileBlocks.flatMap { block in block.new.map { AddedLine(file: file, line: $0) } }
+        }
+        let placed = Self.claims(of: parts, added: added, contents: contents, overrides: overrides)
+        var owner = Self.claimedOwners(added, placed.claims, fileCount: files.count)
+        for file in files.indices {
+            let lines = added.filter { $0.file == file }.map(\.line)
+            guard !lines.isEmpty else { continue }
+            if owner[file].isEmpty {
+                parts.append(Self.partOfItsOwn(files[file], in: fix, number: parts.count + 1))
+                for line in lines { owner[file][line] = parts.count - 1 }
+            } else {
+                Self.giveUnclaimedLines(lines, in: contents[file].new, to: &owner[file])
+            }
+        }
+        self.parts = parts
+        self.unplaced = placed.unplaced
+        steps = Self.codeSteps(parts, files, blocks, contents, owner, anchorsFound: placed.anchorsFound)
+    }
+
+    /// A line the diff adds: its file's index in the walk and its index in that file's new lines.
+    private struct AddedLine {
+        let file: Int
+        let line: Int
+    }
+
+    /// Lines a part claims in a file.
+    private struct Claim {
+        let file: Int
+        let lines: ClosedRange<Int>
+        let part: Int
+    }
+
+    /// The fix's numbered items that open with bold words, each a part with its anchors.
+    private static func numberedParts(_ fix: [MarkdownBlock], overrides: [Int: [String]]) -> [FixPart] {
         var parts: [FixPart] = []
         for case .list(true, let items) in fix {
             for item in items where item.hasPrefix("**") {
@@ -65,20 +106,18 @@ public struct FixWalk: Sendable {
                         text: item, anchors: overrides[number] ?? item.codeSpans))
             }
         }
-        // Every line the diff adds, file by file in the order of the diff commands.
-        let contents = try files.map { file in
-            (old: try file.before.map { try Self.lines(root, $0) } ?? [], new: try Self.lines(root, file.after))
-        }
-        let blocks = contents.map { lineChanges(from: $0.old, to: $0.new) }
-        var added: [(file: Int, line: Int)] = []
-        for (file, fileBlocks) in blocks.enumerated() {
-            for block in fileBlocks { added += block.new.map { (file, $0) } }
-        }
-        // A part claims each line that holds one of its anchors, and, when that line opens a brace and everything up
-        // to the one that closes it is new, all of those lines: a nested part's claim is inside, and wins. The search
-        // for a part's code spans starts where the part before it was found, so common words find the right line;
-        // the anchors a text's `code steps` comment gives are exact, and found anywhere.
-        var claims: [(file: Int, lines: ClosedRange<Int>, part: Int)] = []
+        return parts
+    }
+
+    /// A part claims each line that holds one of its anchors, and, when that line opens a brace and everything up
+    /// to the one that closes it is new, all of those lines: a nested part's claim is inside, and wins. The search
+    /// for a part's code spans starts where the part before it was found, so common words find the right line;
+    /// the anchors a text's `code steps` comment gives are exact, and found anywhere.
+    private static func claims(
+        of parts: [FixPart], added: [AddedLine], contents: [(old: [String], new: [String])],
+        overrides: [Int: [String]]
+    ) -> (claims: [Claim], anchorsFound: [Int: [(file: Int, line: Int, anchor: String)]], unplaced: [FixPart]) {
+        var claims: [Claim] = []
         var anchorsFound: [Int: [(file: Int, line: Int, anchor: String)]] = [:]
         var unplaced: [FixPart] = []
         var cursor = 0
@@ -86,10 +125,10 @@ public struct FixWalk: Sendable {
             var found: [(position: Int, anchor: String)] = []
             for anchor in part.anchors {
                 // `queue.addOperation { … }`: the words before the ellipsis are the line.
-                let wanted = Self.collapsed(anchor.components(separatedBy: "…")[0])
+                let wanted = collapsed(anchor.components(separatedBy: "…")[0])
                 guard !wanted.isEmpty else { continue }
                 if let position = added.indices.dropFirst(overrides[part.number] == nil ? cursor : 0).first(where: {
-                    Self.collapsed(contents[added[$0].file].new[added[$0].line]).contains(wanted)
+                    collapsed(contents[added[$0].file].new[added[$0].line]).contains(wanted)
                 }) {
                     found.append((position, anchor))
                 }
@@ -100,75 +139,78 @@ public struct FixWalk: Sendable {
             }
             cursor = max(cursor, first)
             for (position, anchor) in found {
-                let (file, line) = added[position]
-                let end = Self.braceEnd(contents[file].new, from: line)
+                let (file, line) = (added[position].file, added[position].line)
+                let new = contents[file].new
+                let end = braceEnd(new, from: line)
                 let isAdded = { (next: Int) in added.contains { $0.file == file && $0.line == next } }
                 let whole = (line...end).allSatisfy(isAdded)
                 // New comment lines just above the line say what it does: they come with it.
                 var start = line
-                while start > 0, isAdded(start - 1),
-                    contents[file].new[start - 1].trimmingCharacters(in: .whitespaces).hasPrefix("//")
-                {
+                while start > 0, isAdded(start - 1), new[start - 1].trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                     start -= 1
                 }
-                claims.append((file, start...(whole ? end : line), index))
+                claims.append(Claim(file: file, lines: start...(whole ? end : line), part: index))
                 anchorsFound[index, default: []].append((file, line, anchor))
             }
         }
-        // Every added line's part: the innermost claim, else (a new comment) the part of the claimed line below it,
-        // else the part of the added line before it in its file, else of the one after it. A file no part claims (a
-        // new file of a library, or a walk without numbered parts) is a part of its own.
-        var owner: [[Int: Int]] = files.map { _ in [:] }
-        for (file, line) in added {
-            if let claim = claims.filter({ $0.file == file && $0.lines.contains(line) }).max(by: {
+        return (claims, anchorsFound, unplaced)
+    }
+
+    /// Each added line's part where a claim holds it: the innermost claim.
+    private static func claimedOwners(_ added: [AddedLine], _ claims: [Claim], fileCount: Int) -> [[Int: Int]] {
+        var owner: [[Int: Int]] = Array(repeating: [:], count: fileCount)
+        for added in added {
+            if let claim = claims.filter({ $0.file == added.file && $0.lines.contains(added.line) }).max(by: {
                 $0.lines.lowerBound < $1.lines.lowerBound
             }) {
-                owner[file][line] = claim.part
+                owner[added.file][added.line] = claim.part
             }
         }
-        for file in files.indices {
-            let lines = added.filter { $0.file == file }.map(\.line)
-            guard !lines.isEmpty else { continue }
-            if owner[file].isEmpty {
-                let name = files[file].name
-                let title = files[file].before == nil ? "New: \(name)" : "The changes to \(name)"
-                let about = Self.sentence(about: files[file].name, in: fix)
-                parts.append(
-                    FixPart(
-                        number: parts.count + 1, title: title, text: about.map { "**\(title).** " + $0 } ?? "",
-                        anchors: []))
-                for line in lines { owner[file][line] = parts.count - 1 }
-                continue
-            }
-            // A comment the diff adds speaks of the code below it: it goes with the next line a part claims, unless
-            // new code no part claims comes first.
-            var next: Int? = nil
-            for line in lines.reversed() {
-                let text = contents[file].new[line].trimmingCharacters(in: .whitespaces)
-                if let known = owner[file][line] {
-                    next = known
-                } else if text.hasPrefix("//") {
-                    owner[file][line] = next
-                } else if !text.isEmpty {
-                    next = nil
-                }
-            }
-            var last: Int? = nil
-            for line in lines {
-                if let known = owner[file][line] { last = known } else if let last { owner[file][line] = last }
-            }
-            let firstKnown = lines.compactMap { owner[file][$0] }.first!
-            for line in lines where owner[file][line] == nil { owner[file][line] = firstKnown }
-        }
-        self.parts = parts
-        self.unplaced = unplaced
+        return owner
+    }
 
-        // Apply the parts in order, one code step per part and file it changes.
+    /// A file no part claims (a new file of a library, or a walk without numbered parts): a part of its own.
+    private static func partOfItsOwn(_ file: ChangedFile, in fix: [MarkdownBlock], number: Int) -> FixPart {
+        let title = file.before == nil ? "New: \(file.name)" : "The changes to \(file.name)"
+        let about = sentence(about: file.name, in: fix)
+        return FixPart(number: number, title: title, text: about.map { "**\(title).** " + $0 } ?? "", anchors: [])
+    }
+
+    /// The part of each added line no claim holds: (a new comment) the part of the claimed line below it, else the
+    /// part of the added line before it in its file, else of the one after it.
+    private static func giveUnclaimedLines(_ lines: [Int], in new: [String], to owner: inout [Int: Int]) {
+        // A comment the diff adds speaks of the code below it: it goes with the next line a part claims, unless
+        // new code no part claims comes first.
+        var next: Int? = nil
+        for line in lines.reversed() {
+            let text = new[line].trimmingCharacters(in: .whitespaces)
+            if let known = owner[line] {
+                next = known
+            } else if text.hasPrefix("//") {
+                owner[line] = next
+            } else if !text.isEmpty {
+                next = nil
+            }
+        }
+        var last: Int? = nil
+        for line in lines {
+            if let known = owner[line] { last = known } else if let last { owner[line] = last }
+        }
+        let firstKnown = lines.compactMap { owner[$0] }.first!
+        for line in lines where owner[line] == nil { owner[line] = firstKnown }
+    }
+
+    /// The parts applied in order, one code step per part and file it changes.
+    private static func codeSteps(
+        _ parts: [FixPart], _ files: [ChangedFile], _ blocks: [[ChangeBlock]],
+        _ contents: [(old: [String], new: [String])], _ owner: [[Int: Int]],
+        anchorsFound: [Int: [(file: Int, line: Int, anchor: String)]]
+    ) -> [CodeStep] {
         var steps: [CodeStep] = []
         for (index, part) in parts.enumerated() {
             for file in files.indices where owner[file].values.contains(index) {
-                let before = Self.apply(blocks[file], contents[file], owner[file], upTo: index - 1)
-                let after = Self.apply(blocks[file], contents[file], owner[file], upTo: index)
+                let before = apply(blocks[file], contents[file], owner[file], upTo: index - 1)
+                let after = apply(blocks[file], contents[file], owner[file], upTo: index)
                 let highlighted = after.added.filter { owner[file][$0.newLine] == index }.map { $0.line + 1 }
                 let anchor = anchorsFound[index]?.first { $0.file == file }?.anchor
                 steps.append(
@@ -177,7 +219,7 @@ public struct FixWalk: Sendable {
                         highlighted: highlighted, anchor: anchor))
             }
         }
-        self.steps = steps
+        return steps
     }
 
     /// A file after the parts up to `last`: each added line comes with its own part, and a change block's old

@@ -104,110 +104,136 @@ public struct TutorialPage: Sendable {
     public func text(next: TutorialPage?) -> String { layout(next: next).text }
 
     func layout(next: TutorialPage?) -> (text: String, steps: [PageStep]) {
-        var steps: [PageStep] = []
-        var out = DirectiveWriter()
-        out.open("@Tutorial(time: \(max(10, 5 * walk.steps.count + 5)))")
+        var page = PageWriter()
+        page.out.open("@Tutorial(time: \(max(10, 5 * walk.steps.count + 5)))")
         let seen = document.section("What you will see") ?? []
+        writeIntro(seen, &page)
+        writeWatchTheBug(seen, &page)
+        writeTheBugInCode(&page)
+        writeTheFix(&page)
+        writeWhyItWorks(next: next, &page)
+        writeQuiz(&page.out)
+        page.out.close()
+        return (page.out.text, page.steps)
+    }
+
+    /// The page's markup and its `@Step`s, written together in reading order.
+    struct PageWriter {
+        var out = DirectiveWriter()
+        var steps: [PageStep] = []
+
+        /// A `@Step` of one paragraph, and its media lines.
+        mutating func step(_ paragraph: String, _ shown: PageStep? = nil, media: (inout DirectiveWriter) -> Void = { _ in }) {
+            out.open("@Step")
+            out.paragraph(paragraph)
+            steps.append(shown ?? PageStep(text: paragraph, code: nil, highlighted: []))
+            media(&out)
+            out.close()
+        }
+    }
+
+    /// The intro: the first paragraph of "What you will see".
+    private func writeIntro(_ seen: [MarkdownBlock], _ page: inout PageWriter) {
         let paragraphs = seen.compactMap { block -> String? in
             if case .paragraph(let text) = block { return text }
             return nil
         }
-        out.open("@Intro(title: \(quoted(document.title)))")
-        out.text(paragraphs.first ?? entry.lesson)
-        out.close()
+        page.out.open("@Intro(title: \(quoted(document.title)))")
+        page.out.text(paragraphs.first ?? entry.lesson)
+        page.out.close()
+    }
 
-        // The bug, played: the whole of "What you will see" beside a step per command it runs.
-        out.open("@Section(title: \"Watch the bug\")")
-        out.open("@ContentAndMedia")
-        out.text((document.opening + seen).compactMap(Markdown.docc).joined(separator: "\n\n"))
-        out.close()
-        out.open("@Steps")
+    /// The bug, played: the whole of "What you will see" beside a step per command it runs.
+    private func writeWatchTheBug(_ seen: [MarkdownBlock], _ page: inout PageWriter) {
+        page.out.open("@Section(title: \"Watch the bug\")")
+        page.out.open("@ContentAndMedia")
+        page.out.text((document.opening + seen).compactMap(Markdown.docc).joined(separator: "\n\n"))
+        page.out.close()
+        page.out.open("@Steps")
         for (index, group) in Self.commandGroups(seen).enumerated() {
-            out.open("@Step")
-            out.paragraph(Self.instruction(group))
-            steps.append(PageStep(text: Self.instruction(group), code: nil, highlighted: []))
-            if index == 0 {
+            page.step(Self.instruction(group)) { out in
+                guard index == 0 else { return }
                 out.line("@Image(source: \(quoted(timeline)), alt: \(quoted("The timeline of step \(entry.number): what the screen, the main queue and each worker thread did")))")
                 out.paragraph("What every thread did, on the story clock: docs/timelines/\(timeline).")
             }
-            out.close()
         }
-        out.close()
-        out.close()
+        page.out.close()
+        page.out.close()
+    }
 
-        // The bug, in the step before's code: its quoted lines highlighted.
-        out.open("@Section(title: \"The bug, in code\")")
-        out.open("@ContentAndMedia")
+    /// The bug, in the step before's code: its quoted lines highlighted.
+    private func writeTheBugInCode(_ page: inout PageWriter) {
+        page.out.open("@Section(title: \"The bug, in code\")")
+        page.out.open("@ContentAndMedia")
         let bug = (document.section("The bug, in code") ?? []).filter {
             if case .code("swift", _) = $0 { return false }
             return true
         }
-        out.text(bug.compactMap(Markdown.docc).joined(separator: "\n\n"))
-        out.close()
-        out.open("@Steps")
-        out.open("@Step")
+        page.out.text(bug.compactMap(Markdown.docc).joined(separator: "\n\n"))
+        page.out.close()
+        page.out.open("@Steps")
         let bugStep =
             bugFile.quoted == nil
             ? "The code, in `\(bugFile.name)`." : "The lines that hold the bug, in `\(bugFile.name)`."
-        out.paragraph(bugStep)
-        steps.append(
-            PageStep(
-                text: bugStep, code: bugResource(previous: false),
-                highlighted: bugFile.quoted.map { Array(($0.lowerBound + 1)...$0.upperBound) } ?? [],
-                highlightedText: bugFile.quoted.map { Array(bugFile.lines[$0]) } ?? []))
-        out.line(
-            "@Code(name: \(quoted(bugFile.name)), file: \(quoted(bugResource(previous: false))), previousFile: \(quoted(bugResource(previous: true))))"
-        )
-        out.close()
-        out.close()
-        out.close()
+        let shown = PageStep(
+            text: bugStep, code: bugResource(previous: false),
+            highlighted: bugFile.quoted.map { Array(($0.lowerBound + 1)...$0.upperBound) } ?? [],
+            highlightedText: bugFile.quoted.map { Array(bugFile.lines[$0]) } ?? [])
+        page.step(bugStep, shown) { out in
+            out.line(
+                "@Code(name: \(quoted(bugFile.name)), file: \(quoted(bugResource(previous: false))), previousFile: \(quoted(bugResource(previous: true))))"
+            )
+        }
+        page.out.close()
+        page.out.close()
+    }
 
-        // The fix, a part at a time.
-        if !walk.steps.isEmpty {
-            out.open("@Section(title: \"Fix it, a part at a time\")")
-            out.open("@ContentAndMedia")
-            let fix = document.section("The fix") ?? []
-            var intro = fix.filter {
-                switch $0 {
-                // A paragraph that leads into the diff or the list of parts has nothing to lead into here.
-                case .paragraph(let text): return !text.hasSuffix(":")
-                case .code("sh", _): return true
-                default: return false
-                }
-            }.compactMap(Markdown.docc)
-            if let library = entry.builds { intro.append("The library's API, page by page: ``\(library.library)``.") }
-            out.text(intro.joined(separator: "\n\n"))
-            out.close()
-            out.open("@Steps")
-            var shown = Set<Int>()
-            for (index, step) in walk.steps.enumerated() {
-                out.open("@Step")
-                let paragraph =
-                    (shown.insert(step.part.number).inserted
-                        ? Markdown.inline(step.part.text.isEmpty ? "**\(step.part.title).**" : step.part.text)
-                        : "**\(Markdown.inline(step.part.title))**, continued in `\(step.file.name)`.")
-                    + Self.takenOut(step)
-                out.paragraph(paragraph)
-                steps.append(
-                    PageStep(
-                        text: paragraph, code: resource(step: index, previous: false), highlighted: step.highlighted,
-                        highlightedText: step.highlighted.map { step.lines[$0 - 1] }))
+    /// The fix, a part at a time.
+    private func writeTheFix(_ page: inout PageWriter) {
+        guard !walk.steps.isEmpty else { return }
+        page.out.open("@Section(title: \"Fix it, a part at a time\")")
+        page.out.open("@ContentAndMedia")
+        let fix = document.section("The fix") ?? []
+        var intro = fix.filter {
+            switch $0 {
+            // A paragraph that leads into the diff or the list of parts has nothing to lead into here.
+            case .paragraph(let text): return !text.hasSuffix(":")
+            case .code("sh", _): return true
+            default: return false
+            }
+        }.compactMap(Markdown.docc)
+        if let library = entry.builds { intro.append("The library's API, page by page: ``\(library.library)``.") }
+        page.out.text(intro.joined(separator: "\n\n"))
+        page.out.close()
+        page.out.open("@Steps")
+        var shown = Set<Int>()
+        for (index, step) in walk.steps.enumerated() {
+            let paragraph =
+                (shown.insert(step.part.number).inserted
+                    ? Markdown.inline(step.part.text.isEmpty ? "**\(step.part.title).**" : step.part.text)
+                    : "**\(Markdown.inline(step.part.title))**, continued in `\(step.file.name)`.")
+                + Self.takenOut(step)
+            let pageStep = PageStep(
+                text: paragraph, code: resource(step: index, previous: false), highlighted: step.highlighted,
+                highlightedText: step.highlighted.map { step.lines[$0 - 1] })
+            page.step(paragraph, pageStep) { out in
                 out.line(
                     "@Code(name: \(quoted(step.file.name)), file: \(quoted(resource(step: index, previous: false))), previousFile: \(quoted(resource(step: index, previous: true))))"
                 )
-                out.close()
             }
-            out.close()
-            out.close()
         }
+        page.out.close()
+        page.out.close()
+    }
 
-        // Why it works, and what is still broken.
-        out.open("@Section(title: \"Why it works, and what is still broken\")")
-        out.open("@ContentAndMedia")
+    /// Why it works, and what is still broken, a step per item; then the next page.
+    private func writeWhyItWorks(next: TutorialPage?, _ page: inout PageWriter) {
+        page.out.open("@Section(title: \"Why it works, and what is still broken\")")
+        page.out.open("@ContentAndMedia")
         let why = (document.section("Why it works") ?? []).compactMap(Markdown.docc).joined(separator: "\n\n")
-        out.text(why.isEmpty ? entry.lesson : why)
-        out.close()
-        out.open("@Steps")
+        page.out.text(why.isEmpty ? entry.lesson : why)
+        page.out.close()
+        page.out.open("@Steps")
         for block in document.section("Still broken") ?? [] {
             let items: [String]
             switch block {
@@ -215,42 +241,32 @@ public struct TutorialPage: Sendable {
             case .paragraph(let text): items = [text]
             default: items = []
             }
-            for item in items {
-                out.open("@Step")
-                out.paragraph(Markdown.inline(item))
-                steps.append(PageStep(text: Markdown.inline(item), code: nil, highlighted: []))
-                out.close()
-            }
+            for item in items { page.step(Markdown.inline(item)) }
         }
-        if let next {
-            out.open("@Step")
-            out.paragraph("Next: <doc:\(next.pageName)>.")
-            steps.append(PageStep(text: "Next: <doc:\(next.pageName)>.", code: nil, highlighted: []))
-            out.close()
-        }
-        out.close()
-        out.close()
+        if let next { page.step("Next: <doc:\(next.pageName)>.") }
+        page.out.close()
+        page.out.close()
+    }
 
-        if !quiz.isEmpty {
-            out.open("@Assessments")
-            for question in quiz {
-                out.open("@MultipleChoice")
-                out.text(Markdown.inline(question.question))
-                for choice in question.choices {
-                    out.open("@Choice(isCorrect: \(choice.isCorrect))")
-                    out.text(Markdown.inline(choice.answer))
-                    // DocC never shows `reaction:`; the justification's first words carry it.
-                    out.open("@Justification(reaction: \(quoted(choice.isCorrect ? "Right" : "Not quite")))")
-                    out.text(Markdown.inline(choice.justification))
-                    out.close()
-                    out.close()
-                }
+    /// The lesson's own quiz, when it has one.
+    private func writeQuiz(_ out: inout DirectiveWriter) {
+        guard !quiz.isEmpty else { return }
+        out.open("@Assessments")
+        for question in quiz {
+            out.open("@MultipleChoice")
+            out.text(Markdown.inline(question.question))
+            for choice in question.choices {
+                out.open("@Choice(isCorrect: \(choice.isCorrect))")
+                out.text(Markdown.inline(choice.answer))
+                // DocC never shows `reaction:`; the justification's first words carry it.
+                out.open("@Justification(reaction: \(quoted(choice.isCorrect ? "Right" : "Not quite")))")
+                out.text(Markdown.inline(choice.justification))
+                out.close()
                 out.close()
             }
             out.close()
         }
         out.close()
-        return (out.text, steps)
     }
 
     /// The code lines a step takes out of its file, said in its text: the code pane shows only what is added, and

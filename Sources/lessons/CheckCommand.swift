@@ -50,22 +50,7 @@ enum CheckCommand: LessonsCommand {
     /// `.operationlessons/last-check.json` for `hint` and `watch`.
     static func check(_ exercise: Exercise, _ workspace: Workspace) throws -> Outcome {
         workspace.forgetLastCheck()
-        let state = workspace.workbenchState()
-        if case .missing = state {
-            say(
-                "There is no \(WorkbenchLayout.code) folder. Put an exercise there: swift run lessons exercise "
-                    + "\(exercise.number)")
-            return Outcome(status: 1, results: nil)
-        }
-        if let held = state.exercise, held != exercise.number {
-            say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
-        }
-        if let (path, kind) = workspace.entriesNoBuildCanRead().first {
-            say(
-                "\(path) is \(kind), not a source file: swift build would wait on it for ever. Remove it (rm \(path)),"
-                    + " or start over: swift run lessons reset")
-            return Outcome(status: 1, results: nil)
-        }
+        guard canBuild(exercise, workspace) else { return Outcome(status: 1, results: nil) }
         // The learner's code plays with full write access: what it removes is put back when the check ends.
         let sources = workspace.keepSources(checking: exercise)
         defer { sources.putBackRemoved() }
@@ -89,12 +74,48 @@ enum CheckCommand: LessonsCommand {
         guard let product = try executableProduct(workspace),
             let workbench = playable(product, builtIn: products, copiedInto: scratch.appendingPathComponent("played"))
         else { return Outcome(status: 1, results: nil) }
-        let verdictFile = scratch.appendingPathComponent("verdict.json")
+        var tally = try played(exercise, workspace, workbench, verdictFile: scratch.appendingPathComponent("verdict.json"))
+        try judgeWithOwnBuilds(&tally, exercise, workspace, raceBuild, product: product, scratch: scratch)
+        notMeasuredIfChanged(&tally, workspace, since: seen)
+        return try concluded(tally, exercise, workspace)
+    }
+
+    /// Where a check stands: its exit status, each bug's result once the checks ran to a verdict, and whether the
+    /// summary is this command's to say (builds of its own judge more bugs, or the workbench gave no verdict of its
+    /// own).
+    struct Tally {
         var status: Int32 = 1
         var results: [CheckResult]?
-        // Set when the workbench's summary is this command's to say: builds of its own judge more bugs, or the
-        // workbench gave no verdict of its own.
-        var saysTheCount = exercise.checksSwift6 || exercise.checksRaces
+        var saysTheCount: Bool
+    }
+
+    /// Whether the workbench is there to build; if not, said why.
+    private static func canBuild(_ exercise: Exercise, _ workspace: Workspace) -> Bool {
+        let state = workspace.workbenchState()
+        if case .missing = state {
+            say(
+                "There is no \(WorkbenchLayout.code) folder. Put an exercise there: swift run lessons exercise "
+                    + "\(exercise.number)")
+            return false
+        }
+        if let held = state.exercise, held != exercise.number {
+            say("Note: the workbench holds exercise \(held)'s code; checking it against exercise \(exercise.number).")
+        }
+        if let (path, kind) = workspace.entriesNoBuildCanRead().first {
+            say(
+                "\(path) is \(kind), not a source file: swift build would wait on it for ever. Remove it (rm \(path)),"
+                    + " or start over: swift run lessons reset")
+            return false
+        }
+        return true
+    }
+
+    /// Plays the exercise's checks in `workbench` (again after a crash, up to `attempts` runs) and reads the
+    /// verdict it wrote.
+    private static func played(
+        _ exercise: Exercise, _ workspace: Workspace, _ workbench: URL, verdictFile: URL
+    ) throws -> Tally {
+        let stopped = Tally(status: 1, results: nil, saysTheCount: exercise.checksSwift6 || exercise.checksRaces)
         for attempt in 1...attempts {
             // A verdict is this run's, or none: never one an earlier run left.
             try? FileManager.default.removeItem(at: verdictFile)
@@ -116,8 +137,7 @@ enum CheckCommand: LessonsCommand {
             shown.finish()
             if let ranFor = run.stoppedAfter {
                 say("\n" + watch.stoppedMessage(after: ranFor, errors: run.errors))
-                status = 1
-                break
+                return stopped
             }
             if let signal = run.signal {
                 say(
@@ -130,36 +150,54 @@ enum CheckCommand: LessonsCommand {
                         : "All \(attempts) runs crashed: a crash counts as not fixed.")
                 continue
             }
-            if !run.errors.isEmpty { StandardStream.error.write(TerminalText.printableLines(run.errors)) }
-            status = run.status
-            results = (try? Data(contentsOf: verdictFile)).flatMap {
-                try? JSONDecoder().decode([CheckResult].self, from: $0)
-            }
-            // Status 2 without a verdict is the workbench refusing its arguments, and it said why.
-            if !(status == 2 && results == nil),
-                let why = CheckEvidence.missing(in: results, status: status, exercise: exercise)
-            {
-                results = CheckEvidence.unmeasured(
-                    exercise, because: why, hint: CheckEvidence.endedEarlyHint(exercise))
-                say("\n" + (results ?? []).renderedBugs)
-                status = 1
-                saysTheCount = true
-            }
-            break
+            return verdict(of: run, exercise, verdictFile: verdictFile, saysTheCount: stopped.saysTheCount)
         }
-        var swift6 = exercise.checksSwift6 && status != 2 ? try swift6Check(workspace) : nil
+        return stopped
+    }
+
+    /// The verdict a run that ended wrote, when it holds every bug's: else each bug not measured, and why.
+    private static func verdict(
+        of run: ChildProcess.Finished, _ exercise: Exercise, verdictFile: URL, saysTheCount: Bool
+    ) -> Tally {
+        if !run.errors.isEmpty { StandardStream.error.write(TerminalText.printableLines(run.errors)) }
+        var tally = Tally(status: run.status, saysTheCount: saysTheCount)
+        tally.results = (try? Data(contentsOf: verdictFile)).flatMap {
+            try? JSONDecoder().decode([CheckResult].self, from: $0)
+        }
+        // Status 2 without a verdict is the workbench refusing its arguments, and it said why.
+        if !(tally.status == 2 && tally.results == nil),
+            let why = CheckEvidence.missing(in: tally.results, status: tally.status, exercise: exercise)
+        {
+            tally.results = CheckEvidence.unmeasured(
+                exercise, because: why, hint: CheckEvidence.endedEarlyHint(exercise))
+            say("\n" + (tally.results ?? []).renderedBugs)
+            tally.status = 1
+            tally.saysTheCount = true
+        }
+        return tally
+    }
+
+    /// The bugs only builds of this command's own judge (unless the workbench refused its arguments): the Swift 6
+    /// compile and the race runs, each said, then read together and put into the workbench's verdict.
+    private static func judgeWithOwnBuilds(
+        _ tally: inout Tally, _ exercise: Exercise, _ workspace: Workspace, _ raceBuild: RaceBuild?, product: String,
+        scratch: URL
+    ) throws {
+        let refused = tally.status == 2
+        var swift6 = exercise.checksSwift6 && !refused ? try swift6Check(workspace) : nil
         if let swift6 {
             say("\n" + [swift6].renderedBugs)
-            if !swift6.passed { status = 1 }
+            if !swift6.passed { tally.status = 1 }
         }
         let race =
-            status != 2
-            ? try raceBuild.map {
+            refused
+            ? nil
+            : try raceBuild.map {
                 exercise.listed(race: try raceCheck(exercise, workspace, $0, product: product, scratch: scratch))
-            } : nil
+            }
         if let race {
             say("\n" + [race].renderedBugs)
-            if !race.passed { status = 1 }
+            if !race.passed { tally.status = 1 }
         }
         if let compiled = swift6, let race {
             let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
@@ -167,30 +205,40 @@ enum CheckCommand: LessonsCommand {
             if kept != compiled { say("\nThe compiler's verdict, read with the race run's:\n" + [kept].renderedBugs) }
             swift6 = kept
         }
-        results = results.map { exercise.verdict(workbench: $0, swift6: swift6, race: race) }
+        tally.results = tally.results.map { exercise.verdict(workbench: $0, swift6: swift6, race: race) }
+    }
+
+    /// A verdict of files that changed while they were built and played is of no one version of them: not measured.
+    private static func notMeasuredIfChanged(_ tally: inout Tally, _ workspace: Workspace, since seen: WorkbenchSnapshot) {
         let changed = WorkbenchSnapshot(package: workspace.workbenchPackage).changed(since: seen)
-        if !changed.isEmpty, let measured = results {
-            let files = changed.map { WorkbenchLayout.package + "/" + $0 }.joined(separator: ", ")
-            let why = "your files changed while the check built and played them (\(files))"
-            say("\nNot measured: \(why): this verdict is of no one version of them. Check again once they are saved.")
-            results = measured.map { $0.unmeasured(because: why, hint: "Check again: swift run lessons check") }
-            status = 1
-            saysTheCount = true
-        }
-        if saysTheCount, status != 2, let results {
+        guard !changed.isEmpty, let measured = tally.results else { return }
+        let files = changed.map { WorkbenchLayout.package + "/" + $0 }.joined(separator: ", ")
+        let why = "your files changed while the check built and played them (\(files))"
+        say("\nNot measured: \(why): this verdict is of no one version of them. Check again once they are saved.")
+        tally.results = measured.map { $0.unmeasured(because: why, hint: "Check again: swift run lessons check") }
+        tally.status = 1
+        tally.saysTheCount = true
+    }
+
+    /// The summary when it is this command's, the verdict kept for `hint` and `watch`, and the exercise recorded
+    /// solved when every check passed.
+    private static func concluded(_ tally: Tally, _ exercise: Exercise, _ workspace: Workspace) throws -> Outcome {
+        if tally.saysTheCount, tally.status != 2, let results = tally.results {
             // The one summary, at the end: the workbench left it to this command, whose builds judge more bugs.
             say("\n" + results.summary(exercise: exercise.number))
         }
-        if let results { try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results)) }
-        if status == 0 {
+        if let results = tally.results {
+            try workspace.save(LastCheck(exercise: exercise.number, date: Date(), results: results))
+        }
+        if tally.status == 0 {
             let progress = try workspace.updateProgress { $0.solved.insert(exercise.number) }
             say("\n\(progress.summary).")
             say("Compare with the step's own fix: swift run lessons solution \(exercise.number)")
             if progress.next != nil { say("Next: swift run lessons next") }
-            return Outcome(status: 0, results: results)
+            return Outcome(status: 0, results: tally.results)
         }
         say("\n\(try workspace.progress().summary).")
-        return Outcome(status: status == 2 ? 2 : 1, results: results)
+        return Outcome(status: tally.status == 2 ? 2 : 1, results: tally.results)
     }
 
     /// The longest a build may take, like a scenario's limit: a cold Thread
@@ -366,77 +414,103 @@ enum CheckCommand: LessonsCommand {
     static func raceCheck(
         _ exercise: Exercise, _ workspace: Workspace, _ raceBuild: RaceBuild, product: String, scratch: URL
     ) throws -> CheckResult {
-        // An image list plays the race run's story; an operation (exercise 10), the checks that play it.
-        let playsStory = exercise.kind == .imageList
-        let subject = exercise.raceSubject
         say("\nThe data race: the workbench built with Thread Sanitizer (the first time takes a minute or so):")
         say(raceBuild.command)
+        let workbench: URL
+        switch try racedWorkbench(raceBuild, product: product, scratch: scratch, of: exercise.raceSubject) {
+        case .playable(let built): workbench = built
+        case .judged(let result): return result
+        }
+        var verdict = exercise.raceSubject.bug.result(passed: true, measured: "")
+        // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
+        // unless a later run sees a race.
+        var unmeasured: CheckResult?
+        for attempt in 1...RaceCheck.runs {
+            let (judged, isFinal) = try raceRun(attempt, exercise, workspace, workbench, scratch: scratch)
+            if isFinal || (!judged.passed && judged.wasMeasured) { return judged }
+            if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
+        }
+        return unmeasured ?? verdict
+    }
+
+    /// The race build's workbench, ready to play, or the race bug's verdict when there is none.
+    private enum RacedWorkbench {
+        case playable(URL)
+        case judged(CheckResult)
+    }
+
+    /// Waits for the race build and copies its workbench to play it; when it cannot, the verdict that says why.
+    private static func racedWorkbench(
+        _ raceBuild: RaceBuild, product: String, scratch: URL, of subject: RaceCheck.Subject
+    ) throws -> RacedWorkbench {
         let products: URL
         switch try raceBuild.finish() {
         case .built(let built): products = built
         case .failed, .cannotBuild:
-            return subject.bug.result(passed: false, measured: "the Thread Sanitizer build failed")
+            return .judged(subject.bug.result(passed: false, measured: "the Thread Sanitizer build failed"))
         case .failedInTheSuite(let sentence):
-            return CheckResult(
-                bug: subject.bug.name, passed: false, measured: "not measured: \(sentence)",
-                expected: subject.bug.expected, hint: "Nothing in your code to fix: the race run was not built.",
-                isSafeguard: subject.bug.isSafeguard, notMeasured: true)
+            return .judged(
+                CheckResult(
+                    bug: subject.bug.name, passed: false, measured: "not measured: \(sentence)",
+                    expected: subject.bug.expected, hint: "Nothing in your code to fix: the race run was not built.",
+                    isSafeguard: subject.bug.isSafeguard, notMeasured: true))
         }
         guard let workbench = playable(product, builtIn: products, copiedInto: scratch.appendingPathComponent("raced"))
         else {
-            return CheckResult(
-                bug: subject.bug.name, passed: false, measured: "not measured: the race build could not be played",
-                expected: subject.bug.expected, hint: "Check again: swift run lessons check",
-                isSafeguard: subject.bug.isSafeguard, notMeasured: true)
+            return .judged(
+                CheckResult(
+                    bug: subject.bug.name, passed: false, measured: "not measured: the race build could not be played",
+                    expected: subject.bug.expected, hint: "Check again: swift run lessons check",
+                    isSafeguard: subject.bug.isSafeguard, notMeasured: true))
         }
-        var verdict = subject.bug.result(passed: true, measured: "")
-        let startingCode = LearnerCode.read(workspace.root.appendingPathComponent(exercise.startFolder))
-        // A run that crashed (or ended early) measured nothing: the next run is played, and it is the verdict
-        // unless a later run sees a race.
-        var unmeasured: CheckResult?
+        return .playable(workbench)
+    }
+
+    /// Run `attempt` of the race build, judged on what TSan wrote; final when the run was stopped or ended early.
+    private static func raceRun(
+        _ attempt: Int, _ exercise: Exercise, _ workspace: Workspace, _ workbench: URL, scratch: URL
+    ) throws -> (judged: CheckResult, isFinal: Bool) {
+        // An image list plays the race run's story; an operation (exercise 10), the checks that play it.
+        let playsStory = exercise.kind == .imageList
+        let subject = exercise.raceSubject
         let arguments = playsStory ? RaceCheck.arguments : RaceCheck.checkArguments(exercise: exercise.number)
         let played = RaceCheck.played(arguments)
         // Checks played in the workbench (not a story) have played to their end when they wrote their verdict.
         let verdictFile = scratch.appendingPathComponent("raced-verdict.json")
-        let runArguments = playsStory ? arguments : arguments + ["--verdict", verdictFile.path]
-        for attempt in 1...RaceCheck.runs {
-            say("run \(attempt) of \(RaceCheck.runs): Workbench " + arguments.joined(separator: " "))
-            try? FileManager.default.removeItem(at: verdictFile)
-            var child = ChildProcess.scenario(workbench, runArguments)
-            child.receivesReport = playsStory
-            child.environment.merge(RaceCheck.environment) { $1 }
-            // A working directory of its own, as every scenario's: not the package's folder, where the learner's are.
-            let folder = try ScratchFolder.make("race-run")
-            defer { ScratchFolder.remove(folder) }
-            child.directory = folder
-            child.output = .discard
-            let watch = CheckWatch(exercise)
-            watch.playing(played)
-            let run = try child.run(watchdog: watch.watchdog)
-            let wroteVerdict = FileManager.default.fileExists(atPath: verdictFile.path)
-            let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
-            if let ranFor = run.stoppedAfter {
-                say(watch.stoppedMessage(after: ranFor, errors: run.errors))
-                return RaceCheck.unfinished(
-                    "the \(played) run was stopped after \(ranFor.components.seconds) s", errors: run.errors, code: code,
-                    replaying: arguments, of: subject)
-            }
-            // Checks not solved yet exit 1 having played to their end: their verdict is the race run's evidence.
-            let ended = run.status == 0 || run.status == RaceCheck.reportedStatus || (wroteVerdict && run.status == 1)
-            guard run.signal != nil || ended else {
-                return RaceCheck.unfinished(
-                    RaceCheck.endedEarly(status: run.status, errors: run.errors, played: arguments), errors: run.errors,
-                    code: code, replaying: arguments, of: subject)
-            }
-            let report = run.report.flatMap { try? Report.decoded(from: $0) }
-            let judged = RaceCheck.judge(
-                errors: run.errors, crashed: run.signal != nil, reported: playsStory ? run.report != nil : wroteVerdict,
-                requests: report?.requests, code: code, start: exercise.raceIsAFixToKeep ? startingCode : nil,
-                of: subject)
-            if !judged.passed && judged.wasMeasured { return judged }
-            if judged.wasMeasured { verdict = judged } else { unmeasured = unmeasured ?? judged }
+        say("run \(attempt) of \(RaceCheck.runs): Workbench " + arguments.joined(separator: " "))
+        try? FileManager.default.removeItem(at: verdictFile)
+        var child = ChildProcess.scenario(workbench, playsStory ? arguments : arguments + ["--verdict", verdictFile.path])
+        child.receivesReport = playsStory
+        child.environment.merge(RaceCheck.environment) { $1 }
+        // A working directory of its own, as every scenario's: not the package's folder, where the learner's are.
+        let folder = try ScratchFolder.make("race-run")
+        defer { ScratchFolder.remove(folder) }
+        child.directory = folder
+        child.output = .discard
+        let watch = CheckWatch(exercise)
+        watch.playing(played)
+        let run = try child.run(watchdog: watch.watchdog)
+        let wroteVerdict = FileManager.default.fileExists(atPath: verdictFile.path)
+        let code = LearnerCode.read(workspace.root.appendingPathComponent(WorkbenchLayout.code))
+        if let ranFor = run.stoppedAfter {
+            say(watch.stoppedMessage(after: ranFor, errors: run.errors))
+            let why = "the \(played) run was stopped after \(ranFor.components.seconds) s"
+            return (RaceCheck.unfinished(why, errors: run.errors, code: code, replaying: arguments, of: subject), true)
         }
-        return unmeasured ?? verdict
+        // Checks not solved yet exit 1 having played to their end: their verdict is the race run's evidence.
+        let ended = run.status == 0 || run.status == RaceCheck.reportedStatus || (wroteVerdict && run.status == 1)
+        guard run.signal != nil || ended else {
+            let why = RaceCheck.endedEarly(status: run.status, errors: run.errors, played: arguments)
+            return (RaceCheck.unfinished(why, errors: run.errors, code: code, replaying: arguments, of: subject), true)
+        }
+        let report = run.report.flatMap { try? Report.decoded(from: $0) }
+        // A race a fix must keep is judged against the exercise's starting code.
+        let start = exercise.raceIsAFixToKeep
+            ? LearnerCode.read(workspace.root.appendingPathComponent(exercise.startFolder)) : nil
+        let judged = RaceCheck.judge(
+            errors: run.errors, crashed: run.signal != nil, reported: playsStory ? run.report != nil : wroteVerdict,
+            requests: report?.requests, code: code, start: start, of: subject)
+        return (judged, false)
     }
 }
 

@@ -44,68 +44,96 @@ public enum ImageListChecks {
         _ executable: URL, arguments: [String] = [], root: URL, narrate: (@Sendable (String) -> Void)? = nil
     ) -> RunSource {
         { scenario in
-            let source = "the report of `\(scenario.name)`"
-            var run: ChildProcess.Finished
-            var attempt = 1
-            repeat {
-                let caches = try ScratchFolder.make("check-caches")
-                defer { ScratchFolder.remove(caches) }
-                var child = ChildProcess.scenario(executable, arguments + ["--scenario", scenario.name, "--json"])
-                // A working directory of its own: the learner's code, run with full write access, never starts in
-                // the package's folder, where a relative path would reach their sources.
-                child.directory = caches
-                child.environment["XDG_CACHE_HOME"] = caches.path
-                child.environment[StuckRun.backtraceSetting] = "1"
-                // A main queue that never comes back stops the story clock's own guard too: stopped from here,
-                // asked first where it was.
-                run = try await child.finished(watchdog: CheckWatch.watchdog(scenario))
-                if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
-                if let ranFor = run.stoppedAfter {
-                    let stopped = CheckWatch.stopped(scenario, after: ranFor, errors: run.errors)
-                    narrate?(stopped.said)
-                    throw RunFailure(stopped.phrase, unmeasured: true)
-                }
-                if let signal = run.signal, let data = run.report, let report = try? Report.read(data, from: source) {
-                    // Stopped by the story clock, it asked for its own backtrace (`StuckRun`): said first, with where
-                    // the app was; the verdicts its stop affects are not measured.
-                    if let stuck = report.stuck {
-                        narrate?(CheckWatch.stoppedByTheClock(scenario, stuck, errors: run.errors))
-                        return report
-                    }
-                    // A report handed over before the crash: the story was over, and its verdicts stand.
-                    narrate?(CrashDiagnosis(errors: run.errors, signal: signal, root: root).afterTheStory)
-                    return report
-                }
-                // A race crashes some runs, not all: a crashed scenario is played again before its bugs are given up.
-                guard run.signal != nil, attempt < crashAttempts else { break }
-                narrate?(
-                    "it crashed (signal \(run.signal ?? 0)): playing it again (\(attempt + 1) of \(crashAttempts))")
-                attempt += 1
-            } while true
-            if let signal = run.signal {
-                let diagnosis = CrashDiagnosis(errors: run.errors, signal: signal, root: root)
-                let times = attempt == 1 ? "" : ", each of \(attempt) times"
-                throw RunFailure("crashed (signal \(signal)\(times)): " + diagnosis.line, crash: diagnosis)
+            switch try await played(scenario, executable, arguments: arguments, root: root, narrate: narrate) {
+            case .report(let report): return report
+            case .ended(let run, let attempts):
+                return try report(of: run, scenario, attempts: attempts, root: root, narrate: narrate)
             }
-            // A run the hang guard stopped still sends its report, then ends with status 1: said stopped, first.
-            // A report this build cannot read measured nothing: said in its own words.
-            let report = try run.report.map { data in
-                do {
-                    return try Report.read(data, from: source)
-                } catch {
-                    throw RunFailure("\(error)", unmeasured: true)
-                }
-            }
-            guard run.exited, let report, run.status == 0 || report.stuck != nil else {
-                let errors = run.errors.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines)
-                throw RunFailure(
-                    "ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors),
-                    unmeasured: true)
-            }
-            if let stuck = report.stuck { narrate?(CheckWatch.stoppedByTheClock(scenario, stuck, errors: run.errors)) }
-            return report
         }
     }
+
+    /// How a scenario's processes ended: a report handed over before a crash, or the last run and how many were
+    /// played.
+    private enum Played {
+        case report(Report)
+        case ended(ChildProcess.Finished, attempts: Int)
+    }
+
+    /// Plays `scenario` in a process of its own, again after a crash (up to `crashAttempts`).
+    private static func played(
+        _ scenario: Scenario, _ executable: URL, arguments: [String], root: URL,
+        narrate: (@Sendable (String) -> Void)?
+    ) async throws -> Played {
+        var attempt = 1
+        repeat {
+            let caches = try ScratchFolder.make("check-caches")
+            defer { ScratchFolder.remove(caches) }
+            var child = ChildProcess.scenario(executable, arguments + ["--scenario", scenario.name, "--json"])
+            // A working directory of its own: the learner's code, run with full write access, never starts in
+            // the package's folder, where a relative path would reach their sources.
+            child.directory = caches
+            child.environment["XDG_CACHE_HOME"] = caches.path
+            child.environment[StuckRun.backtraceSetting] = "1"
+            // A main queue that never comes back stops the story clock's own guard too: stopped from here,
+            // asked first where it was.
+            let run = try await child.finished(watchdog: CheckWatch.watchdog(scenario))
+            if let narrate, let printed = printedExcerpt(run.output) { narrate(printed) }
+            if let ranFor = run.stoppedAfter {
+                let stopped = CheckWatch.stopped(scenario, after: ranFor, errors: run.errors)
+                narrate?(stopped.said)
+                throw RunFailure(stopped.phrase, unmeasured: true)
+            }
+            if let signal = run.signal, let data = run.report,
+                let report = try? Report.read(data, from: reportSource(scenario))
+            {
+                // Stopped by the story clock, it asked for its own backtrace (`StuckRun`): said first, with where
+                // the app was; the verdicts its stop affects are not measured.
+                if let stuck = report.stuck {
+                    narrate?(CheckWatch.stoppedByTheClock(scenario, stuck, errors: run.errors))
+                    return .report(report)
+                }
+                // A report handed over before the crash: the story was over, and its verdicts stand.
+                narrate?(CrashDiagnosis(errors: run.errors, signal: signal, root: root).afterTheStory)
+                return .report(report)
+            }
+            // A race crashes some runs, not all: a crashed scenario is played again before its bugs are given up.
+            guard run.signal != nil, attempt < crashAttempts else { return .ended(run, attempts: attempt) }
+            narrate?("it crashed (signal \(run.signal ?? 0)): playing it again (\(attempt + 1) of \(crashAttempts))")
+            attempt += 1
+        } while true
+    }
+
+    /// The report of a scenario's last run, or why it has none.
+    private static func report(
+        of run: ChildProcess.Finished, _ scenario: Scenario, attempts: Int, root: URL,
+        narrate: (@Sendable (String) -> Void)?
+    ) throws -> Report {
+        if let signal = run.signal {
+            let diagnosis = CrashDiagnosis(errors: run.errors, signal: signal, root: root)
+            let times = attempts == 1 ? "" : ", each of \(attempts) times"
+            throw RunFailure("crashed (signal \(signal)\(times)): " + diagnosis.line, crash: diagnosis)
+        }
+        // A run the hang guard stopped still sends its report, then ends with status 1: said stopped, first.
+        // A report this build cannot read measured nothing: said in its own words.
+        let report = try run.report.map { data in
+            do {
+                return try Report.read(data, from: reportSource(scenario))
+            } catch {
+                throw RunFailure("\(error)", unmeasured: true)
+            }
+        }
+        guard run.exited, let report, run.status == 0 || report.stuck != nil else {
+            let errors = run.errors.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw RunFailure(
+                "ended with status \(run.status) and no report" + (errors.isEmpty ? "" : ": " + errors),
+                unmeasured: true)
+        }
+        if let stuck = report.stuck { narrate?(CheckWatch.stoppedByTheClock(scenario, stuck, errors: run.errors)) }
+        return report
+    }
+
+    /// How a report that cannot be read is named in its error.
+    private static func reportSource(_ scenario: Scenario) -> String { "the report of `\(scenario.name)`" }
 
     /// How many times a scenario whose run crashed is played before its bugs are not measured.
     static let crashAttempts = 2
@@ -195,53 +223,18 @@ public enum ImageListChecks {
         _ bug: KnownBug, reports: [String: Report], failures: [String: RunFailure], isSafeguard: Bool,
         exercise: Int? = nil, found: MeasuredCause.Found = MeasuredCause.Found([]), code: LearnerCode? = nil
     ) -> CheckResult {
-        func result(_ passed: Bool, _ measured: String) -> CheckResult {
-            bug.text.result(passed: passed, measured: measured, isSafeguard: isSafeguard, code: code)
-        }
         if bug.origin == .hastyFix {
-            // Checked on every run played: a touch off the main queue anywhere counts.
-            guard !reports.isEmpty else {
-                let why = failures.sorted { $0.key < $1.key }.first.map { "the \($0.key) run \($0.value)" }
-                let scenario = failures.keys.sorted().first ?? bug.scenario.name
-                return CheckResult(
-                    bug: bug.name, passed: false,
-                    measured: "not measured: no run gave a report" + (why.map { " (\($0))" } ?? ""),
-                    expected: bug.text.expected,
-                    hint: "Does your code end the program (`exit`) or crash before the scenario is over? Play it as "
-                        + "the check does: \(WorkbenchLayout.run) --scenario \(scenario)",
-                    isSafeguard: isSafeguard, notMeasured: true)
-            }
-            let total = reports.values.compactMap { bug.measure.value($0) }.reduce(0, +)
-            let unreported = failures.isEmpty ? "" : " (in the \(reports.count) runs that gave a report; \(failures.count) gave none)"
-            // What a run cut short did before the cut is evidence; that it did nothing is not.
-            if !bug.presence.isPresent(total),
-                let (name, stuck) = reports.sorted(by: { $0.key < $1.key }).lazy.compactMap({ run in
-                    run.value.stuck.map { (run.key, $0) }
-                }).first, let scenario = Scenario.named(name)
-            {
-                return stoppedUnmeasured(bug, on: scenario, reason: String(stuck.prefix { $0 != "\n" }), isSafeguard)
-            }
-            return result(!bug.presence.isPresent(total), bug.measure.text(total) + unreported)
+            return judgeOnEveryRun(bug, reports: reports, failures: failures, isSafeguard: isSafeguard, code: code)
         }
         if let failed = bug.scenarios.lazy.compactMap({ scenario in
             failures[scenario.name].map { (scenario, $0) }
         }).first {
-            // A crash leaves nothing to judge: the bug is not measured, and the verdict says where it crashed.
-            let (scenario, failure) = failed
-            guard let crash = failure.crash else {
-                // A run that ended early or was stopped measured nothing: neither fixed nor broken.
-                guard failure.unmeasured else { return result(false, "the \(scenario.name) run \(failure)") }
-                return unmeasured(
-                    bug, "not measured: the \(scenario.name) run \(failure)", on: scenario, isSafeguard,
-                    hint: "Does your code end the program (`exit`), or keep the main queue busy for ever? See it: "
-                        + "\(WorkbenchLayout.run) --scenario \(scenario.name)")
-            }
-            return unmeasured(
-                bug, "not measured: \(crash.crashedAt) (the \(scenario.name) run)", on: scenario, isSafeguard,
-                diagnosis: [crash.message, crash.reading].compactMap { $0 }.joined(separator: " · "), hint: crash.hint)
+            return judgeFailedRun(bug, on: failed.0, failed.1, isSafeguard: isSafeguard, code: code)
         }
         guard let report = reports[bug.scenario.name] else {
-            return result(false, "the \(bug.scenario.name) run was not played")
+            return bug.text.result(
+                passed: false, measured: "the \(bug.scenario.name) run was not played", isSafeguard: isSafeguard,
+                code: code)
         }
         if let why = bug.whyNotMeasured(report) {
             return unmeasured(bug, "not measured: " + why, on: bug.scenario, isSafeguard)
@@ -250,9 +243,70 @@ public enum ImageListChecks {
             // A run cut short measured what came before the cut, and a figure it never reached is not a bug's.
             return stoppedUnmeasured(bug, on: scenario, reason: reason, isSafeguard)
         }
+        return judgeMeasured(
+            bug, report, reports: reports, isSafeguard: isSafeguard, exercise: exercise, found: found, code: code)
+    }
+
+    /// A bug only a hasty fix brings in, judged on every run played: a touch off the main queue anywhere counts.
+    private static func judgeOnEveryRun(
+        _ bug: KnownBug, reports: [String: Report], failures: [String: RunFailure], isSafeguard: Bool,
+        code: LearnerCode?
+    ) -> CheckResult {
+        guard !reports.isEmpty else {
+            let why = failures.sorted { $0.key < $1.key }.first.map { "the \($0.key) run \($0.value)" }
+            let scenario = failures.keys.sorted().first ?? bug.scenario.name
+            return CheckResult(
+                bug: bug.name, passed: false,
+                measured: "not measured: no run gave a report" + (why.map { " (\($0))" } ?? ""),
+                expected: bug.text.expected,
+                hint: "Does your code end the program (`exit`) or crash before the scenario is over? Play it as "
+                    + "the check does: \(WorkbenchLayout.run) --scenario \(scenario)",
+                isSafeguard: isSafeguard, notMeasured: true)
+        }
+        let total = reports.values.compactMap { bug.measure.value($0) }.reduce(0, +)
+        let unreported = failures.isEmpty ? "" : " (in the \(reports.count) runs that gave a report; \(failures.count) gave none)"
+        // What a run cut short did before the cut is evidence; that it did nothing is not.
+        if !bug.presence.isPresent(total),
+            let (name, stuck) = reports.sorted(by: { $0.key < $1.key }).lazy.compactMap({ run in
+                run.value.stuck.map { (run.key, $0) }
+            }).first, let scenario = Scenario.named(name)
+        {
+            return stoppedUnmeasured(bug, on: scenario, reason: String(stuck.prefix { $0 != "\n" }), isSafeguard)
+        }
+        return bug.text.result(
+            passed: !bug.presence.isPresent(total), measured: bug.measure.text(total) + unreported,
+            isSafeguard: isSafeguard, code: code)
+    }
+
+    /// A bug one of whose runs failed: a crash leaves nothing to judge, so the bug is not measured, and the verdict
+    /// says where it crashed.
+    private static func judgeFailedRun(
+        _ bug: KnownBug, on scenario: Scenario, _ failure: RunFailure, isSafeguard: Bool, code: LearnerCode?
+    ) -> CheckResult {
+        guard let crash = failure.crash else {
+            // A run that ended early or was stopped measured nothing: neither fixed nor broken.
+            guard failure.unmeasured else {
+                return bug.text.result(
+                    passed: false, measured: "the \(scenario.name) run \(failure)", isSafeguard: isSafeguard,
+                    code: code)
+            }
+            return unmeasured(
+                bug, "not measured: the \(scenario.name) run \(failure)", on: scenario, isSafeguard,
+                hint: "Does your code end the program (`exit`), or keep the main queue busy for ever? See it: "
+                    + "\(WorkbenchLayout.run) --scenario \(scenario.name)")
+        }
+        return unmeasured(
+            bug, "not measured: \(crash.crashedAt) (the \(scenario.name) run)", on: scenario, isSafeguard,
+            diagnosis: [crash.message, crash.reading].compactMap { $0 }.joined(separator: " · "), hint: crash.hint)
+    }
+
+    /// A bug whose runs all measured: its number gone and every condition held, or what the failure points at.
+    private static func judgeMeasured(
+        _ bug: KnownBug, _ report: Report, reports: [String: Report], isSafeguard: Bool, exercise: Int?,
+        found: MeasuredCause.Found, code: LearnerCode?
+    ) -> CheckResult {
         let verdict = bug.verdict(report)
         var measured = [bug.measure.says(report)]
-        var held = true
         var failed: [(condition: Condition, report: Report)] = []
         for condition in bug.conditions {
             guard let report = reports[condition.scenario.name] else { continue }
@@ -260,12 +314,13 @@ public enum ImageListChecks {
             // that ended with 6 would be false.
             let elsewhere = condition.scenario.name == bug.scenario.name ? "" : " on \(condition.scenario.name)"
             measured.append(condition.says(report) + elsewhere)
-            held = held && condition.holds(report)
             if !condition.holds(report) { failed.append((condition, report)) }
         }
         let gone = if case .gone = verdict { true } else { false }
-        let passed = gone && held
-        guard !passed else { return result(true, measured.joined(separator: " · ")) }
+        guard !(gone && failed.isEmpty) else {
+            return bug.text.result(
+                passed: true, measured: measured.joined(separator: " · "), isSafeguard: isSafeguard, code: code)
+        }
         // The evidence is the bug's own run where its number shows it, else the runs of the conditions that failed.
         let evidence = verdict.isPresent ? [report] + failed.map(\.report) : failed.map(\.report)
         guard
@@ -339,12 +394,26 @@ public enum ImageListChecks {
         if let lost = evidence.lazy.compactMap(filesNotFoundAfterARelaunch).first { return lost }
         let ownShape = bug.shape.map { shape in evidence.contains(where: shape.fits) } ?? verdict.isPresent
         if ownShape { return nil }
+        return anotherBugsShape(bug, evidence: evidence, exercise: exercise, found: found, code: code)
+            ?? causeNoBugHas(evidence)
+            ?? nothingFits(bug, evidence: evidence, verdict: verdict, failed: failed)
+    }
+
+    /// Another bug of the table whose shape the evidence has: said as that bug, and as a later step's where the
+    /// exercise has not come to it.
+    private static func anotherBugsShape(
+        _ bug: KnownBug, evidence: [Report], exercise: Int?, found: MeasuredCause.Found, code: LearnerCode?
+    ) -> MeasuredCause? {
+        func later(_ other: KnownBug) -> Bool { exercise.map { other.fixedIn > $0 } ?? false }
+        func nudge(_ other: KnownBug) -> String {
+            other.text.hints.nudge(in: code)
+                + (later(other) ? " (Step \(other.fixedIn) is where the course comes to this bug.)" : "")
+        }
         if let shared = found.sharedFiles, bug.name != MeasuredCause.sharedFiles,
             let report = evidence.first(where: { $0.wrongImageFrames > 0 }),
             let sharedBug = KnownBug.named(MeasuredCause.sharedFiles)
         {
             // Rows showing another row's icon in a check whose runs showed icons sharing a file: that file.
-            let later = exercise.map { sharedBug.fixedIn > $0 } ?? false
             return MeasuredCause(
                 title: sharedBug.name,
                 seen: report.run.scenario == shared.scenario
@@ -353,18 +422,18 @@ public enum ImageListChecks {
                         ?? "\(counted(report.wrongImageFrames, "frame")) with another row's icon")
                         + " on \(report.run.scenario); "
                         + "on \(shared.scenario), " + shared.sentence,
-                hint: sharedBug.text.hints.nudge(in: code)
-                    + (later ? " (Step \(sharedBug.fixedIn) is where the course comes to this bug.)" : ""))
+                hint: nudge(sharedBug))
         }
         // The bugs of the steps up to the exercise before a later step's.
-        func later(_ other: KnownBug) -> Bool { exercise.map { other.fixedIn > $0 } ?? false }
         for other in KnownBug.all.filter({ !later($0) }) + KnownBug.all.filter(later) where other.name != bug.name {
             guard let shape = other.shape, let report = evidence.first(where: shape.fits) else { continue }
-            return MeasuredCause(
-                title: other.name, seen: shape.says(report),
-                hint: other.text.hints.nudge(in: code)
-                    + (later(other) ? " (Step \(other.fixedIn) is where the course comes to this bug.)" : ""))
+            return MeasuredCause(title: other.name, seen: shape.says(report), hint: nudge(other))
         }
+        return nil
+    }
+
+    /// A cause no bug of the table has, said as measured.
+    private static func causeNoBugHas(_ evidence: [Report]) -> MeasuredCause? {
         if let report = evidence.first(where: \.retriedWithoutTheTable) {
             // No known bug asks again from inside the download: said as measured, icon by icon.
             return MeasuredCause(
@@ -394,7 +463,13 @@ public enum ImageListChecks {
                     + "one icon at once: \(again.sentence)",
                 hint: hint(again))
         }
-        // Nothing fits: the title is what failed, not the bug's name.
+        return nil
+    }
+
+    /// Nothing fits: the title is what failed, not the bug's name.
+    private static func nothingFits(
+        _ bug: KnownBug, evidence: [Report], verdict: Verdict, failed: [Condition]
+    ) -> MeasuredCause {
         let said = verdict.isPresent ? [] : failed.compactMap { condition in
             evidence.first { $0.run.scenario == condition.scenario.name }.map(condition.says)
         }

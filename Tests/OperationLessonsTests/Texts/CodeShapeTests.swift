@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The shared modules read like a small library (issue 36): a type holds one concept, at most 12 stored
-/// properties unless a one-line note on it says why, and a function fits a screen (60 lines) unless the list
-/// below says why. The steps' code (Lesson*, Exercise*, Variants) mirrors the tutorials and is not measured.
+/// properties unless a one-line note on it says why, and a function fits a screen (60 lines). The steps' code
+/// (Lesson*, Exercise*, Variants) mirrors the tutorials and is not measured.
 @Suite struct CodeShapeTests {
     static let mostStoredProperties = 12
     static let longestFunction = 60
@@ -16,20 +16,6 @@ import Testing
             "NetworkFigures", "LessonKit/Reports/ReportFigures.swift",
             "the JSON contract's sections: each property is a key of the report (docs/cli.md), owned by the figures"
         )
-    ]
-
-    /// Functions longer than a screen, each with why it stays so for now.
-    static let longFunctions: [(function: String, file: String, why: String)] = [
-        ("func layout", "CourseSite/TutorialPage.swift", "the page's markup in reading order; not split yet (CourseSite)"),
-        ("init", "CourseSite/FixWalk.swift", "one walk through a fix's files; not split yet (CourseSite)"),
-        ("func judge", "LessonChecks/Checks/ImageListChecks.swift", "not split yet: the verdicts' owner reworks it"),
-        ("func diagnosed", "LessonChecks/Checks/ImageListChecks.swift", "not split yet: the verdicts' owner reworks it"),
-        (
-            "func inChildProcesses", "LessonChecks/Checks/ImageListChecks.swift",
-            "not split yet: the verdicts' owner reworks it"
-        ),
-        ("func check", "lessons/CheckCommand.swift", "not split yet: its verdicts' owner reworks it this round"),
-        ("func raceCheck", "lessons/CheckCommand.swift", "not split yet: its verdicts' owner reworks it this round"),
     ]
 
     @Test func noTypeHoldsMoreThanTwelveStoredPropertiesWithoutANote() throws {
@@ -52,23 +38,14 @@ import Testing
             Comment(rawValue: "split each into parts of one concept, or note why:\n" + unexplained.joined(separator: "\n")))
     }
 
-    @Test func everyFunctionFitsAScreenOrIsListedWithItsReason() throws {
+    @Test func everyFunctionFitsAScreen() throws {
         var long: [String] = []
-        var listedAndLong: Set<String> = []
         for file in try SharedSource.files() {
             for function in file.outline.functions where function.lines > Self.longestFunction {
-                if Self.longFunctions.contains(where: { $0.function == function.name && $0.file == file.path }) {
-                    listedAndLong.insert(file.path + " " + function.name)
-                } else {
-                    long.append("\(file.path):\(function.line) \(function.name): \(function.lines) lines")
-                }
+                long.append("\(file.path):\(function.line) \(function.name): \(function.lines) lines")
             }
         }
         #expect(long.isEmpty, Comment(rawValue: "split each into named steps:\n" + long.joined(separator: "\n")))
-        // A listed function that was split since leaves the list.
-        for entry in Self.longFunctions {
-            #expect(listedAndLong.contains(entry.file + " " + entry.function), "\(entry.file) \(entry.function) fits now")
-        }
     }
 
     /// The measure itself, on code whose answer is known: a miscount would pass every file above.
