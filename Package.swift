@@ -63,6 +63,9 @@ struct CourseManifest {
 let raceBuild = ProcessInfo.processInfo.environment["OPERATION_LESSONS_RACE_BUILD"] == "1"
 let appSanitizer: [SwiftSetting] = raceBuild ? [.unsafeFlags(["-sanitize=thread"])] : []
 let appSanitizerLink: [LinkerSetting] = raceBuild ? [.unsafeFlags(["-sanitize=thread"])] : []
+/// What a fixture that plays a controller in the harness links. (Declared before `package`: a manifest's globals
+/// are set in order, and one read before its line is not set yet.)
+let fixtureApp: [Target.Dependency] = ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]
 
 let package = Package(
     name: "OperationLessons",
@@ -139,52 +142,28 @@ let package = Package(
         ),
         // A controller ported from a published tutorial, played by the race check's tests
         // (ThreadSanitizerTests): its model record is written on download threads.
-        .executableTarget(
-            name: "RecordRaceFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
-            path: "Tests/Fixtures/RecordRace",
-            // Kept as the tutorial wrote it, Swift 5 warnings and all; they are not the build's to show.
-            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])] + appSanitizer,
-            linkerSettings: appSanitizerLink),
+        // Kept as the tutorial wrote it, Swift 5 warnings and all; they are not the build's to show.
+        fixture("RecordRace", fixtureApp, settings: [.unsafeFlags(["-suppress-warnings"])]),
         // Step 5's controller with the downloaded image force-unwrapped, played by CrashReplayTests (and, race-built,
         // by ThreadSanitizerTests): every failed download crashes it in its own file.
-        .executableTarget(
-            name: "UnwrappedImageFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
-            path: "Tests/Fixtures/UnwrappedImage", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
-            linkerSettings: appSanitizerLink),
+        fixture("UnwrappedImage", fixtureApp),
         // Step 3's controller `assert`ing on each download's result, played by EndOfStoryTests: the end of a story
         // must fail none of its downloads.
-        .executableTarget(
-            name: "AssertedDownloadFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
-            path: "Tests/Fixtures/AssertedDownload", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
-            linkerSettings: appSanitizerLink),
+        fixture("AssertedDownload", fixtureApp),
         // A controller whose `deinit` crashes as its screen goes away at the story's end, played by EndOfStoryTests:
         // a crash the harness's end of the story sets off costs no verdict.
-        .executableTarget(
-            name: "TeardownCrashFixture", dependencies: ["LessonKit", "LessonSupport", "TableKit"],
-            path: "Tests/Fixtures/TeardownCrash", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
-            linkerSettings: appSanitizerLink),
+        fixture("TeardownCrash", ["LessonKit", "LessonSupport", "TableKit"]),
         // Step 6 with files named by `url.hashValue`, and with a static memory cache and no disk, played by
         // RelaunchTests: what a process keeps (its hash seed, its statics) must not survive a relaunch.
-        .executableTarget(
-            name: "PerProcessCacheFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
-            path: "Tests/Fixtures/PerProcessCache", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
-            linkerSettings: appSanitizerLink),
+        fixture("PerProcessCache", fixtureApp),
         // An exercise 2 whose download blocks sleep for hours, played by CheckWatchTests: the story clock's
         // hang guard stops it, and the check says where the app was.
-        .executableTarget(
-            name: "SleepingBlockFixture", dependencies: ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"],
-            path: "Tests/Fixtures/SleepingBlock", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
-            linkerSettings: appSanitizerLink),
+        fixture("SleepingBlock", fixtureApp),
         // The blogs' `AsyncOperation`, with no lock, played by exercise 10's checks (race-built, by
         // ThreadSanitizerTests): the queue's threads read its state while its download writes it.
-        .executableTarget(
-            name: "BlogOperationFixture", dependencies: ["LessonChecks", "SlowNetwork"],
-            path: "Tests/Fixtures/BlogOperation", swiftSettings: [.swiftLanguageMode(.v5)] + appSanitizer,
-            linkerSettings: appSanitizerLink),
+        fixture("BlogOperation", ["LessonChecks", "SlowNetwork"]),
         // Exercise 9's workbench on its starting machine, played by hand on a pseudo-terminal (PlayTests).
-        .executableTarget(
-            name: "LotteryWorkbenchFixture", dependencies: ["LessonChecks", "LessonSupport", "TableKit"],
-            path: "Tests/Fixtures/LotteryWorkbench", swiftSettings: [.swiftLanguageMode(.v5)]),
+        fixture("LotteryWorkbench", ["LessonChecks", "LessonSupport", "TableKit"], raceBuilt: false),
     ] + exerciseStarts.map {
         .target(
             name: $0.start,
@@ -192,6 +171,17 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)])
     } + course.steps.map(stepTarget)
 )
+
+/// A test fixture: a program of its own that the tests play, its code in `Tests/Fixtures/<name>`. Written in the
+/// tutorials' Swift 5 style, and instrumented by the race build as the steps are unless `raceBuilt` is false.
+func fixture(
+    _ name: String, _ dependencies: [Target.Dependency], settings: [SwiftSetting] = [], raceBuilt: Bool = true
+) -> Target {
+    .executableTarget(
+        name: name + "Fixture", dependencies: dependencies, path: "Tests/Fixtures/" + name,
+        swiftSettings: [.swiftLanguageMode(.v5)] + settings + (raceBuilt ? appSanitizer : []),
+        linkerSettings: raceBuilt ? appSanitizerLink : [])
+}
 
 /// A step's executable target. The tutorials' code predates Swift 6 and is kept in their style (the lesson texts
 /// show what Swift 6 would have said about it). One compile job per file: a batch job prints a file's warnings once
