@@ -34,17 +34,21 @@ extension LessonController {
     public static var variants: [LessonVariant] { [] }
 }
 
-/// Another controller a step can play, chosen by a flag of its own.
-public struct LessonVariant: Sendable {
+/// Another controller a step can play, chosen by a flag of its own: a table controller's, or a screen
+/// controller's (`ScreenVariant`).
+public struct StepVariant<Controller: Sendable>: Sendable {
     /// The flag, without its dashes: `naive-pool`.
     public let flag: String
     /// What the flag plays, for `--help`.
     public let help: String
-    public let controller: any LessonController.Type
+    public let controller: Controller
 
-    public init(flag: String, help: String, controller: any LessonController.Type) {
+    public init(flag: String, help: String, controller: Controller) {
         self.flag = flag
         self.help = help
         self.controller = controller
     }
 }
+
+/// A table controller a step can play instead of its own.
+public typealias LessonVariant = StepVariant<any LessonController.Type>

@@ -29,17 +29,5 @@ extension ScreenController {
     public static var variants: [ScreenVariant] { [] }
 }
 
-/// Another screen controller a step can play, chosen by a flag of its own.
-public struct ScreenVariant: Sendable {
-    /// The flag, without its dashes: `no-check`.
-    public let flag: String
-    /// What the flag plays, for `--help`.
-    public let help: String
-    public let controller: any ScreenController.Type
-
-    public init(flag: String, help: String, controller: any ScreenController.Type) {
-        self.flag = flag
-        self.help = help
-        self.controller = controller
-    }
-}
+/// A screen controller a step can play instead of its own, chosen by a flag of its own (`--no-check`).
+public typealias ScreenVariant = StepVariant<any ScreenController.Type>

@@ -22,38 +22,22 @@ public struct KnownBug: Sendable {
 
     public let text: BugText
     public let fixedIn: Int
-    public let origin: Origin
+    public internal(set) var origin = Origin.stepBefore
     /// The run that shows it; for a hasty-fix bug, every run a check plays.
     public let scenario: Scenario
     public let measure: Measure
-    public let presence: Presence
+    public internal(set) var presence = Presence.above(0)
     /// What a fix must keep true besides (every row shows its icon at the end):
     /// a change that stops the app from downloading at all has no duplicates either.
-    public let conditions: [Condition]
+    public internal(set) var conditions: [Condition] = []
     /// What this bug's evidence looks like in any run, when that tells it
     /// apart from the others: how the checker says which bug a failure shows.
-    public let shape: Shape?
+    public internal(set) var shape: Shape? = nil
     /// What must happen in the run of `scenario` for the number to mean
     /// anything (a file written, a download failed): where it did not, the
     /// bug is not measured, and `Situation.says` tells why. A ✓ with nothing
     /// behind it would be a lie, in a check as in the matrix.
-    public let situation: Situation?
-
-    init(
-        _ text: BugText, fixedIn: Int, origin: Origin = .stepBefore, scenario: Scenario, measure: Measure,
-        presence: Presence = .above(0), conditions: [Condition] = [], shape: Shape? = nil,
-        situation: Situation? = nil
-    ) {
-        self.text = text
-        self.fixedIn = fixedIn
-        self.origin = origin
-        self.scenario = scenario
-        self.measure = measure
-        self.presence = presence
-        self.conditions = conditions
-        self.shape = shape
-        self.situation = situation
-    }
+    public internal(set) var situation: Situation? = nil
 
     public var name: String { text.name }
 
@@ -86,9 +70,10 @@ public struct KnownBug: Sendable {
     }
 }
 
-/// What must have happened in a bug's own run for its number to mean
-/// anything, and the words that say it did not ("no file was written…").
-public struct Situation: Sendable {
+/// A question asked of a report, and the words that say what the report showed: a bug's `Situation` (what
+/// must have happened in its own run for its number to mean anything: "no file was written…" where it did not)
+/// and its `Shape` (its evidence, recognisable in a report of any scenario).
+public struct ReportTest: Sendable {
     let holds: @Sendable (Report) -> Bool
     let says: @Sendable (Report) -> String
 
@@ -97,6 +82,9 @@ public struct Situation: Sendable {
         self.says = says
     }
 }
+
+/// What must have happened in a bug's own run for its number to mean anything.
+public typealias Situation = ReportTest
 
 /// Something a fix must keep true, on one scenario's report, with the words
 /// that say what was measured.
@@ -129,19 +117,9 @@ public struct Condition: Sendable {
     }
 }
 
-/// The evidence of one bug, recognisable in a report of any scenario: a row
-/// showing another row's icon while two icons share a file is the disk cache's
-/// naming, not the reuse of cells.
-public struct Shape: Sendable {
-    let fits: @Sendable (Report) -> Bool
-    /// What was seen, in words, for a report it fits.
-    let says: @Sendable (Report) -> String
-
-    init(_ fits: @escaping @Sendable (Report) -> Bool, says: @escaping @Sendable (Report) -> String) {
-        self.fits = fits
-        self.says = says
-    }
-}
+/// The evidence of one bug, recognisable in a report of any scenario: a row showing another row's icon while
+/// two icons share a file is the disk cache's naming, not the reuse of cells.
+public typealias Shape = ReportTest
 
 /// A number read from a report, with its name (a `--json` key, or how it is
 /// made of keys) and the words that say it.

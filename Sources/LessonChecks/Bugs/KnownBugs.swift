@@ -4,7 +4,7 @@ extension KnownBug {
     /// Every bug the image-list steps fix, in the order the course meets them.
     public static let all: [KnownBug] = [
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "downloads freeze the main queue",
                 expected: "the main queue never stalls · every visible row shows its icon at the end",
                 why:
@@ -47,7 +47,7 @@ extension KnownBug {
             ],
             shape: Shape({ $0.maxMainStallMs > 0 }) { "the main queue stalled \(Int($0.maxMainStallMs)) ms" }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "cells stay blank while their icon loads",
                 expected: "frames with a placeholder, and no blank frame",
                 why:
@@ -74,7 +74,7 @@ extension KnownBug {
             ],
             shape: Shape({ $0.blankFrames > 0 }) { counted($0.blankFrames, "blank frame") }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "every scroll back downloads the icons again",
                 expected: "one request per icon · every row shows its icon at the end",
                 why:
@@ -114,7 +114,7 @@ extension KnownBug {
                 counted($0.iconRequests.downloadedAgainAfterShown, "icon") + " downloaded again after a row had shown it"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "a late icon lands in a reused cell of another row",
                 expected: "no frame with another row's icon on the fast scroll · every row its own icon at the end",
                 why:
@@ -142,7 +142,7 @@ extension KnownBug {
                 counted($0.wrongImageFrames, "frame") + " with another row's icon"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "a memory warning frees nothing",
                 expected: "no image byte kept after the warning · every row shows its icon again at the end",
                 why:
@@ -176,7 +176,7 @@ extension KnownBug {
             ) { $0.liveImageBytes.map(Double.init) },
             conditions: [.everyRowShowsItsIcon(on: .memoryWarningThenScroll)]),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "a slow icon scrolled away and back is downloaded twice at once",
                 expected: "no duplicate in flight · one request per icon · every row shows its icon at the end",
                 why:
@@ -216,7 +216,7 @@ extension KnownBug {
             ],
             shape: Shape({ $0.duplicateRequests > 0 }) { counted($0.duplicateRequests, "duplicate") + " in flight" }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "offline, a failed download asks again, forever",
                 expected: "one request per icon shown, however long the user waits",
                 why:
@@ -249,7 +249,7 @@ extension KnownBug {
                 "\(counted($0.failedRequests, "failed request")) for \(counted($0.uniqueURLs, "icon")): asked again and again"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "the controller is never freed while its downloads run",
                 expected: "the controller freed when the user leaves, slow downloads still out",
                 why:
@@ -294,7 +294,7 @@ extension KnownBug {
                 "no download was still out when the user left, so none could keep the controller"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "a failed icon is never tried again",
                 expected: "row 2's icon (which fails once) shown at the end · every row its own icon",
                 why:
@@ -335,7 +335,7 @@ extension KnownBug {
                 "no download failed (row 2's fails the first time it is asked for), so none had to be tried again"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "a relaunch downloads every icon again",
                 expected: "no request after the relaunch · every row its own icon",
                 why:
@@ -377,7 +377,7 @@ extension KnownBug {
                 counted($0.requestsAfterRelaunch ?? 0, "request") + " after the relaunch"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "icons whose URLs end alike share one file on disk",
                 expected: "one file per icon · no frame with another row's icon after the relaunch",
                 why:
@@ -427,7 +427,7 @@ extension KnownBug {
                     + "so no two icons could share one"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "an offline relaunch shows only placeholders",
                 expected: "every visible row shows its icon after relaunching offline",
                 why:
@@ -467,7 +467,7 @@ extension KnownBug {
                     + "visible rows without their icon at the end, and no frame with another row's icon"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "downloads under way at a memory warning deliver after it",
                 expected: "no icon delivered after the warning by a download started before it",
                 why:
@@ -510,7 +510,7 @@ extension KnownBug {
                 "no download was under way when the memory warning came, so none could deliver after it"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "waiting downloads start after a memory warning",
                 expected: "no download starts after the warning",
                 why:
@@ -553,7 +553,7 @@ extension KnownBug {
                     + "\(counted($0.requestsAfterMemoryWarning ?? 0, "download")) started after it"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "downloads start while the user scrolls",
                 expected: "no download started while scrolling · every row shows its icon once the table rests",
                 why:
@@ -592,7 +592,7 @@ extension KnownBug {
             measure: Measure(.requestsStartedWhileScrolling, unit: "download started while scrolling"),
             conditions: [.downloads(on: .standard), .everyRowShowsItsIcon(on: .standard)]),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "downloads start while the table still glides",
                 expected: "no download started while the table glides after a flick",
                 why:
@@ -632,7 +632,7 @@ extension KnownBug {
                         + "(that is \"downloads start while the user scrolls\")"
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "a thread is blocked for every download in flight",
                 expected: "no thread waits in the network: a fetch that blocks none",
                 why:
@@ -663,7 +663,7 @@ extension KnownBug {
             fixedIn: 10, scenario: .standard,
             measure: Measure(.peakBlockedThreads, unit: "thread blocked at once")),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "a second row on a shared icon stays empty",
                 expected: "every row shows its icon, one request per URL",
                 why:
@@ -695,7 +695,7 @@ extension KnownBug {
                 Double($0.visibleRowsAtEnd - $0.ownIconsAtEnd)
             }),
         KnownBug(
-            BugText(
+            text: BugText(
                 name: "the UI is touched off the main queue",
                 expected: "no main-queue violation in any run",
                 why:

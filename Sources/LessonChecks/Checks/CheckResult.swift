@@ -169,15 +169,7 @@ public struct BugText: Sendable {
     /// Not a bug of the starting code: one an earlier step fixed, or one a
     /// hasty fix brings in (the UI set from a download thread). Checked, and
     /// listed as "keep".
-    public let isSafeguard: Bool
-
-    public init(name: String, expected: String, why: String, hints: Hints, isSafeguard: Bool = false) {
-        self.name = name
-        self.expected = expected
-        self.why = why
-        self.hints = hints
-        self.isSafeguard = isSafeguard
-    }
+    public internal(set) var isSafeguard = false
 
     /// What a failed check says to try: the first hint, a question and where to look.
     public var hint: String { hints.nudge }
@@ -193,7 +185,9 @@ public struct BugText: Sendable {
 
     /// The same text, as a bug to fix or as one to keep fixed.
     public func safeguard(_ isSafeguard: Bool) -> BugText {
-        BugText(name: name, expected: expected, why: why, hints: hints, isSafeguard: isSafeguard)
+        var text = self
+        text.isSafeguard = isSafeguard
+        return text
     }
 }
 

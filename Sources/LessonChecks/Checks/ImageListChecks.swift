@@ -392,7 +392,7 @@ public enum ImageListChecks {
         // Files on disk that the relaunched app does not find: not memory lost, names that change from process to
         // process. Before the bug's own shape, whose hint (keep the icons on disk) the learner has already followed.
         if let lost = evidence.lazy.compactMap(filesNotFoundAfterARelaunch).first { return lost }
-        let ownShape = bug.shape.map { shape in evidence.contains(where: shape.fits) } ?? verdict.isPresent
+        let ownShape = bug.shape.map { shape in evidence.contains(where: shape.holds) } ?? verdict.isPresent
         if ownShape { return nil }
         return anotherBugsShape(bug, evidence: evidence, exercise: exercise, found: found, code: code)
             ?? causeNoBugHas(evidence)
@@ -426,7 +426,7 @@ public enum ImageListChecks {
         }
         // The bugs of the steps up to the exercise before a later step's.
         for other in KnownBug.all.filter({ !later($0) }) + KnownBug.all.filter(later) where other.name != bug.name {
-            guard let shape = other.shape, let report = evidence.first(where: shape.fits) else { continue }
+            guard let shape = other.shape, let report = evidence.first(where: shape.holds) else { continue }
             return MeasuredCause(title: other.name, seen: shape.says(report), hint: nudge(other))
         }
         return nil

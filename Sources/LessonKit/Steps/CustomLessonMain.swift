@@ -167,12 +167,6 @@ public struct CustomLessonRun: Sendable {
     public let options: LessonOptions
     public let console: LessonConsole
     public let trace: OperationTrace
-
-    public init(options: LessonOptions, console: LessonConsole, trace: OperationTrace) {
-        self.options = options
-        self.console = console
-        self.trace = trace
-    }
 }
 
 /// What a custom step's `play` hands back.
