@@ -146,7 +146,9 @@ public struct FixWalk: Sendable {
                 let whole = (line...end).allSatisfy(isAdded)
                 // New comment lines just above the line say what it does: they come with it.
                 var start = line
-                while start > 0, isAdded(start - 1), new[start - 1].trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                while start > 0, isAdded(start - 1),
+                    new[start - 1].trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                {
                     start -= 1
                 }
                 claims.append(Claim(file: file, lines: start...(whole ? end : line), part: index))

@@ -123,7 +123,9 @@ public struct TutorialPage: Sendable {
         var steps: [PageStep] = []
 
         /// A `@Step` of one paragraph, and its media lines.
-        mutating func step(_ paragraph: String, _ shown: PageStep? = nil, media: (inout DirectiveWriter) -> Void = { _ in }) {
+        mutating func step(
+            _ paragraph: String, _ shown: PageStep? = nil, media: (inout DirectiveWriter) -> Void = { _ in }
+        ) {
             out.open("@Step")
             out.paragraph(paragraph)
             steps.append(shown ?? PageStep(text: paragraph, code: nil, highlighted: []))

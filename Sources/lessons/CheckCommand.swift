@@ -74,7 +74,8 @@ enum CheckCommand: LessonsCommand {
         guard let product = try executableProduct(workspace),
             let workbench = playable(product, builtIn: products, copiedInto: scratch.appendingPathComponent("played"))
         else { return Outcome(status: 1, results: nil) }
-        var tally = try played(exercise, workspace, workbench, verdictFile: scratch.appendingPathComponent("verdict.json"))
+        let verdictFile = scratch.appendingPathComponent("verdict.json")
+        var tally = try played(exercise, workspace, workbench, verdictFile: verdictFile)
         try judgeWithOwnBuilds(&tally, exercise, workspace, raceBuild, product: product, scratch: scratch)
         notMeasuredIfChanged(&tally, workspace, since: seen)
         return try concluded(tally, exercise, workspace)
@@ -209,7 +210,9 @@ enum CheckCommand: LessonsCommand {
     }
 
     /// A verdict of files that changed while they were built and played is of no one version of them: not measured.
-    private static func notMeasuredIfChanged(_ tally: inout Tally, _ workspace: Workspace, since seen: WorkbenchSnapshot) {
+    private static func notMeasuredIfChanged(
+        _ tally: inout Tally, _ workspace: Workspace, since seen: WorkbenchSnapshot
+    ) {
         let changed = WorkbenchSnapshot(package: workspace.workbenchPackage).changed(since: seen)
         guard !changed.isEmpty, let measured = tally.results else { return }
         let files = changed.map { WorkbenchLayout.package + "/" + $0 }.joined(separator: ", ")
@@ -479,7 +482,8 @@ enum CheckCommand: LessonsCommand {
         let verdictFile = scratch.appendingPathComponent("raced-verdict.json")
         say("run \(attempt) of \(RaceCheck.runs): Workbench " + arguments.joined(separator: " "))
         try? FileManager.default.removeItem(at: verdictFile)
-        var child = ChildProcess.scenario(workbench, playsStory ? arguments : arguments + ["--verdict", verdictFile.path])
+        let runArguments = playsStory ? arguments : arguments + ["--verdict", verdictFile.path]
+        var child = ChildProcess.scenario(workbench, runArguments)
         child.receivesReport = playsStory
         child.environment.merge(RaceCheck.environment) { $1 }
         // A working directory of its own, as every scenario's: not the package's folder, where the learner's are.
