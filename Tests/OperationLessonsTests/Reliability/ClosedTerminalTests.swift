@@ -95,35 +95,22 @@ import Testing
 
     /// Returns once the stand-in's two processes said they started. The wait is on their word; when its hang guard
     /// (60 s) runs out, what the command ran meanwhile judges it: a command that ended, or whose processes used no
-    /// processor time in that minute, is stuck, and the wait fails (with the screen so far, `PseudoTerminal`); one
+    /// processor time in that minute (the tree's, as its `Watchdog` counts it), is stuck, and the wait fails (with the screen so far, `PseudoTerminal`); one
     /// that ran is waited for again: a command's start is as slow as the machine is busy, and a learner's terminal
     /// has no deadline for it (docs/reliability.md). A command that runs but never starts the stand-in is ended by
     /// the run's own watchdog (`PseudoTerminal.keysGuard`), and the wait then fails.
     static func waitUntilStarted(_ announcements: Announcements, _ what: String, by command: pid_t) async throws {
-        var ran = processorTicks(of: command)
+        let processorTime = Watchdog.Meter.host.processorTime
+        var ran = processorTime(command)
         while true {
             do {
                 _ = try await announcements.line(2, what)
                 return
             } catch {
-                let now = processorTicks(of: command)
+                let now = processorTime(command)
                 guard isAlive(command), now != ran else { throw error }
                 ran = now
             }
-        }
-    }
-
-    /// The processor time `pid` and everything it runs have used, with what their ended children used, in clock
-    /// ticks (`/proc/PID/stat`: utime, stime, cutime, cstime).
-    static func processorTicks(of pid: pid_t) -> Int {
-        ProcessTable.now().running([pid]).reduce(0) { total, pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return total }
-            // After "PID (name) ": state is field 3, utime to cstime fields 14 to 17.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 14 else { return total }
-            return total + fields[11...14].compactMap { Int($0) }.reduce(0, +)
         }
     }
 

@@ -128,11 +128,13 @@ enum PseudoTerminal {
         // The child holds the terminal side now, and whatever it starts inherits it: once they are gone, so is the screen.
         close(terminal)
         terminalClosed = true
-        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite. It judges
-        // how long the program takes to end after its last key. Until then the program waits for this process,
-        // whose turns came after tens of seconds with every suite running in it (a Ctrl-Z sent after a check's
-        // 29 s watchdog had run out), and each wait for a key has a hang guard of its own: meanwhile the
-        // watchdog only keeps a test that is stuck from hanging the suite.
+        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite. It counts
+        // what the program's tree runs, and the stretches in which none of its threads could run, never its
+        // waits for a processor: at load 40 a minute of wall time had run out on programs that were only
+        // starved. It judges how long the program takes to end after its last key. Until then the program
+        // waits for this process (its wait for a key is a stretch blocked, which counts), whose turns came
+        // after tens of seconds with every suite running in it, and each wait for a key has a hang guard of
+        // its own: meanwhile the watchdog only keeps a test that is stuck from hanging the suite.
         let watchdog = Watchdog(limit: Self.keysGuard)
         async let finished = child.finished(watchdog: watchdog)
         // Also when a key fails, before the end is awaited on the way out.
@@ -187,7 +189,7 @@ enum PseudoTerminal {
             restored: stillOpen && after.c_lflag == before.c_lflag, output: text, report: report)
     }
 
-    /// How long a program may take to end after its last key.
+    /// How long a program may take to end after its last key: processor time, or time with every thread blocked.
     static let hangGuard = Duration.seconds(60)
     /// How long the keys may take, each waited for under a hang guard of its own.
     static let keysGuard = Duration.seconds(300)
