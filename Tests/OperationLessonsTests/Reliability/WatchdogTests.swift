@@ -22,11 +22,11 @@ import Testing
     /// Looks at the tree every 250 ms of wall time, in each of which it runs `ran` and its threads can run or
     /// not, until the watchdog's time is up or `longest` has passed: the wall time that took, nil if never.
     static func stopped(running ran: Duration, aThreadCanRun: Bool, longest: Duration = .seconds(600)) -> Duration? {
-        let tree = TreeDouble()
-        let watchdog = Watchdog(limit: limit, meter: tree.meter)
+        let tree = MachineDouble()
+        let watchdog = Watchdog(limit: limit, meter: tree.treeMeter)
         var wall = Duration.zero
         while wall < longest {
-            tree.pass(wall: .milliseconds(250), ran: ran, aThreadCanRun: aThreadCanRun)
+            tree.pass(wall: .milliseconds(250), ran: ran, anotherThreadCanRun: aThreadCanRun)
             wall += .milliseconds(250)
             watchdog.look(at: child)
             if watchdog.remaining <= .zero { return wall }
@@ -57,15 +57,15 @@ import Testing
 
     /// A restart counts the new limit from then; the time before it is forgotten.
     @Test func aRestartCountsFromThen() {
-        let tree = TreeDouble()
-        let watchdog = Watchdog(limit: .seconds(10), meter: tree.meter)
+        let tree = MachineDouble()
+        let watchdog = Watchdog(limit: .seconds(10), meter: tree.treeMeter)
         for _ in 0..<32 {
-            tree.pass(wall: .milliseconds(250), ran: .milliseconds(250), aThreadCanRun: true)
+            tree.pass(wall: .milliseconds(250), ran: .milliseconds(250), anotherThreadCanRun: true)
             watchdog.look(at: Self.child)
         }
         #expect(watchdog.remaining == .seconds(2))
         watchdog.restart(limit: .seconds(60))
-        tree.pass(wall: .milliseconds(250), ran: .milliseconds(250), aThreadCanRun: true)
+        tree.pass(wall: .milliseconds(250), ran: .milliseconds(250), anotherThreadCanRun: true)
         watchdog.look(at: Self.child)
         #expect(watchdog.remaining == .seconds(60) - .milliseconds(250))
     }
@@ -73,9 +73,9 @@ import Testing
     /// The first look counts the child's processor time from its start: a child that ran before the first look
     /// has run it under the watchdog.
     @Test func theFirstLookCountsFromTheChildsStart() {
-        let tree = TreeDouble()
-        let watchdog = Watchdog(limit: .seconds(10), meter: tree.meter)
-        tree.pass(wall: .seconds(1), ran: .seconds(1), aThreadCanRun: true)
+        let tree = MachineDouble()
+        let watchdog = Watchdog(limit: .seconds(10), meter: tree.treeMeter)
+        tree.pass(wall: .seconds(1), ran: .seconds(1), anotherThreadCanRun: true)
         watchdog.look(at: Self.child)
         #expect(watchdog.remaining == .seconds(9))
     }
@@ -120,28 +120,12 @@ import Testing
     }
 }
 
-/// What a watchdog reads of a child's tree, set by the test: its processor time, the awake wall time, and
-/// whether one of its threads could run.
-final class TreeDouble: @unchecked Sendable {
-    private let lock = NSLock()
-    private let start = ContinuousClock.now
-    private var processor = Duration.zero
-    private var awake = Duration.zero
-    private var canRun = false
-
-    var meter: Watchdog.Meter {
-        Watchdog.Meter(
-            processorTime: { _ in self.lock.withLock { self.processor } },
-            awakeTime: { self.lock.withLock { self.start + self.awake } },
-            aThreadCanRun: { _ in self.lock.withLock { self.canRun } })
-    }
-
-    /// `wall` passes, in which the tree runs `ran`; at its end one of its threads can run or not.
-    func pass(wall: Duration, ran: Duration, aThreadCanRun: Bool) {
-        lock.withLock {
-            awake += wall
-            processor += ran
-            canRun = aThreadCanRun
-        }
+extension MachineDouble {
+    /// The hang guard's double read as a child's tree (`HangGuardTests`): what it says of the process, of the tree.
+    var treeMeter: Watchdog.Meter {
+        let meter = self.meter
+        return Watchdog.Meter(
+            processorTime: { _ in meter.processorTime() }, awakeTime: meter.awakeTime,
+            aThreadCanRun: { _ in meter.anotherThreadCanRun() })
     }
 }

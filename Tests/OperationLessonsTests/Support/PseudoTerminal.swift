@@ -149,8 +149,10 @@ enum PseudoTerminal {
                 }
             } else {
                 // Until the words are drawn, or the program has ended without them.
-                try? await drawn.wait("the screen to show '\(key.after)'") {
-                    output.withLock { $0.contains(key.after) } || readerDone.load(ordering: .acquiring)
+                try? await Self.whileItRuns(child.pid) {
+                    try await drawn.wait("the screen to show '\(key.after)'") {
+                        output.withLock { $0.contains(key.after) } || readerDone.load(ordering: .acquiring)
+                    }
                 }
                 let shown = output.withLock { $0.contains(key.after) }
                 #expect(shown, "the screen never showed '\(key.after)'", sourceLocation: sourceLocation)
@@ -187,6 +189,26 @@ enum PseudoTerminal {
         return Run(
             status: end.signal.map { 128 + $0 } ?? end.status, signal: end.signal,
             restored: stillOpen && after.c_lflag == before.c_lflag, output: text, report: report)
+    }
+
+    /// Waits by `wait`, whose hang guard is a minute of wall time; when that runs out, what the program `pid` ran
+    /// meanwhile judges it: a program that ended, or whose tree used no processor time in that minute (as its
+    /// `Watchdog` counts it), is stuck, and the wait fails; one that ran is waited for again: a program is as
+    /// slow as the machine is busy, and a learner's terminal has no deadline for it (docs/reliability.md). A
+    /// program that runs for ever without what is waited for is ended by the run's watchdog (`keysGuard`).
+    static func whileItRuns(_ pid: pid_t, _ wait: () async throws -> Void) async throws {
+        let processorTime = Watchdog.Meter.host.processorTime
+        var ran = processorTime(pid)
+        while true {
+            do {
+                try await wait()
+                return
+            } catch {
+                let now = processorTime(pid)
+                guard isAlive(pid), now != ran else { throw error }
+                ran = now
+            }
+        }
     }
 
     /// How long a program may take to end after its last key: processor time, or time with every thread blocked.
