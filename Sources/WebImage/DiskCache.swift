@@ -3,6 +3,8 @@ import SlowNetwork
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Files in a folder of their own, one per key: step 6's sandbox cache, with
@@ -222,38 +224,54 @@ public final class DiskCache: @unchecked Sendable {
 }
 
 /// A file's last use by the cache's clock, kept in an extended attribute of
-/// the file. A file system without them (or a file written by someone else)
-/// has none: its modification date stands in.
+/// the file (as SDWebImage's `SDDiskCache` keeps its own on Darwin). A file
+/// system without them (or a file written by someone else) has none: its
+/// modification date stands in.
 private enum LastUse {
     static let attribute = "user.webimage.last-use"
 
     static func read(at path: String) -> Date? {
-        guard let get = function("getxattr", as: GetAttribute.self) else { return nil }
         var bits: UInt64 = 0
-        let size = withUnsafeMutableBytes(of: &bits) { get(path, attribute, $0.baseAddress, $0.count) }
+        let size = withUnsafeMutableBytes(of: &bits) { get(path, $0.baseAddress, $0.count) }
         guard size == MemoryLayout<UInt64>.size else { return nil }
         return Date(timeIntervalSince1970: Double(bitPattern: UInt64(littleEndian: bits)))
     }
 
     static func write(_ date: Date, at path: String) {
-        guard let set = function("setxattr", as: SetAttribute.self) else { return }
         var bits = date.timeIntervalSince1970.bitPattern.littleEndian
-        _ = withUnsafeBytes(of: &bits) { set(path, attribute, $0.baseAddress, $0.count, 0) }
+        _ = withUnsafeBytes(of: &bits) { set(path, $0.baseAddress, $0.count) }
     }
 
-    // Glibc's Swift module leaves out <sys/xattr.h>: its two calls are looked up by name.
-    private typealias GetAttribute =
-        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int) -> Int
-    private typealias SetAttribute =
-        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, Int32) -> Int32
+    #if canImport(Glibc)
+        // Glibc's Swift module leaves out <sys/xattr.h>: its two calls are looked up by name (a null handle is
+        // glibc's RTLD_DEFAULT: the process's own symbols).
+        private typealias GetAttribute =
+            @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int) -> Int
+        private typealias SetAttribute =
+            @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, Int32) -> Int32
+        private static let getAttribute = dlsym(nil, "getxattr").map { unsafeBitCast($0, to: GetAttribute.self) }
+        private static let setAttribute = dlsym(nil, "setxattr").map { unsafeBitCast($0, to: SetAttribute.self) }
 
-    private static func function<Function>(_ name: String, as type: Function.Type) -> Function? {
-        #if canImport(Glibc)
-            // A null handle is glibc's RTLD_DEFAULT: the process's own symbols.
-            dlsym(nil, name).map { unsafeBitCast($0, to: type) }
-        #else
-            // Darwin's two calls take two more arguments: not these types.
-            nil
-        #endif
-    }
+        /// The attribute's bytes into `buffer`: their count, or -1.
+        private static func get(_ path: String, _ buffer: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+            getAttribute?(path, attribute, buffer, size) ?? -1
+        }
+
+        private static func set(_ path: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
+            setAttribute?(path, attribute, value, size, 0) ?? -1
+        }
+    #elseif canImport(Darwin)
+        // Darwin's calls take a position (resource forks only) and options besides: 0 for both, a plain attribute
+        // that follows symbolic links, as Linux's.
+        private static func get(_ path: String, _ buffer: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+            getxattr(path, attribute, buffer, size, 0, 0)
+        }
+
+        private static func set(_ path: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
+            setxattr(path, attribute, value, size, 0, 0)
+        }
+    #else
+        private static func get(_ path: String, _ buffer: UnsafeMutableRawPointer?, _ size: Int) -> Int { -1 }
+        private static func set(_ path: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 { -1 }
+    #endif
 }

@@ -13,7 +13,9 @@ import LessonKit
 /// clock waits for a busy app before it ends a run itself
 /// (`ScenarioSetup.hangLimit`). The workbench itself stops a scenario's process at that limit, asking it first
 /// where it was (`watchdog(_:)`); this watch waits a little longer, for what that stop says. Exercises 8 and 9 play
-/// no scenario: their checks time themselves out within a minute, and get two.
+/// no scenario: their checks time themselves out within a minute, and get two. Every limit is counted as a
+/// `Watchdog` counts, in the processor time of the process and what it started and in stretches where none of
+/// their threads could run: an endless loop or a deadlock meets it as on an idle machine, a loaded machine never.
 public final class CheckWatch: @unchecked Sendable {
     public static let hangLimit = Duration.seconds(30)
     public static let otherChecksLimit = Duration.seconds(120)

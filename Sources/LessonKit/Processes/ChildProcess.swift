@@ -12,7 +12,7 @@ import HostOS
 /// `endChildrenOnSignals()` ends them, with everything they started, when the
 /// parent is interrupted or terminated; a program that calls it also adopts
 /// and ends what its children leave behind. A `Watchdog` stops a child that
-/// runs too long.
+/// runs too long, or waits for what never comes.
 public struct ChildProcess: Sendable {
     /// Where a child's standard output or standard error goes.
     public enum Output: Sendable {
@@ -242,7 +242,7 @@ public final class RunningChild: @unchecked Sendable {
     public func wait(watchdog: Watchdog? = nil) -> ChildProcess.Finished {
         var stoppedAfter: Duration?
         while true {
-            let slice = max(min(watchdog?.remaining ?? .seconds(1), .milliseconds(250)), .milliseconds(1))
+            let slice = max(min(watchdog?.remaining ?? .seconds(1), .milliseconds(250)), Watchdog.shortestLook)
             let (seconds, attoseconds) = slice.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             if exited.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { break }
@@ -250,6 +250,7 @@ public final class RunningChild: @unchecked Sendable {
             // the child inherited closes, and what the child left behind holds
             // it too. Those are orphans now: ending them lets the end be heard.
             if !ProcessTable.isRunning(pid) { LiveChildren.endOrphans() }
+            watchdog?.look(at: pid)
             if let watchdog, watchdog.remaining <= .zero {
                 stoppedAfter = JobControl.now - started
                 stop(askingForBacktrace: watchdog.asksForBacktrace)
@@ -319,29 +320,6 @@ public final class RunningChild: @unchecked Sendable {
             return ""
         }
     }
-}
-
-/// A time limit for a child, which can be moved while it runs (a child that
-/// says it starts something long gets the time that thing needs).
-public final class Watchdog: @unchecked Sendable {
-    private let lock = Locked(.seen)
-    /// On `JobControl.now`: the time this program spends stopped by Ctrl-Z is no time the child ran.
-    private var deadline: ContinuousClock.Instant
-    /// Ask the child for a backtrace before stopping it (a Swift program).
-    public let asksForBacktrace: Bool
-
-    public init(limit: Duration, asksForBacktrace: Bool = false) {
-        deadline = JobControl.now + limit
-        self.asksForBacktrace = asksForBacktrace
-    }
-
-    /// A new limit, counted from now.
-    public func restart(limit: Duration) {
-        lock.withLock { deadline = JobControl.now + limit }
-    }
-
-    /// Time left before the child is stopped.
-    public var remaining: Duration { lock.withLock { deadline } - JobControl.now }
 }
 
 /// The children running now, so a signal to this process can end them, and

@@ -13,24 +13,45 @@ import Testing
 /// as it was" (issue 35), tried 20 times each. The command leads the session
 /// of a pseudo-terminal, as a shell in a terminal window does; Ctrl-C is typed
 /// on it, or its controlling side is closed, as a window closes (the kernel
-/// then hangs the session up: SIGHUP). `check` and `watch` run a stand-in
-/// `swift` (`SwiftStandIn`) whose build, or the workbench it leaves, starts a
-/// process in a session of its own and runs for ever; `play` and `run` play
-/// step 5. A try is cheap (no compiler, no grace: the process left behind
-/// takes the signal), so each case is tried 20 times.
+/// then hangs the session up: SIGHUP), or SIGHUP is sent to the command
+/// itself, as a parent that goes or an ssh drop sends it. `check` and `watch`
+/// run a stand-in `swift` (`SwiftStandIn`) whose build, or the workbench it
+/// leaves, starts a process in a session of its own and runs for ever; `play`
+/// and `run` play step 5, ended once its screen is up. (They have no pager and
+/// no prompt: they `exec` the step, whose live screen reads keys.) A try is
+/// cheap (no compiler, no grace: the process left behind takes the signal), so
+/// each case is tried 20 times.
 @Suite(.serialized) struct ClosedTerminalTests {
     static let tries = 20
 
     enum Ending: String, CaseIterable, CustomTestStringConvertible {
         case controlC = "Ctrl-C typed"
         case closed = "the terminal closed"
+        case hangUp = "SIGHUP sent to the command"
         var testDescription: String { rawValue }
+
+        /// The key that ends the command once `ready` returns.
+        func key(once ready: @escaping @Sendable (PseudoTerminal.Running) async throws -> Void) -> PseudoTerminal.Key {
+            switch self {
+            case .controlC: PseudoTerminal.Key(after: "", send: "\u{03}", once: ready)
+            case .closed: .closeTerminal(once: ready)
+            case .hangUp:
+                PseudoTerminal.Key(after: "") { session in
+                    try await ready(session)
+                    kill(try await ClosedTerminalTests.command(of: session), SIGHUP)
+                }
+            }
+        }
+
+        /// Whether the terminal is left to look at afterwards (a closed one is gone).
+        var leavesTheTerminal: Bool { self != .closed }
     }
 
     struct Case: CustomTestStringConvertible, Sendable {
         var command: String
         var phase: WatchSignalTests.Phase
         var testDescription: String { "\(command), \(phase.rawValue)" }
+        var playsAStep: Bool { command == "play" || command == "run" }
     }
 
     static let cases = [
@@ -44,16 +65,35 @@ import Testing
         var survivors: [String] = []
         for attempt in 1...Self.tries {
             let left =
-                played.command == "play" || played.command == "run"
-                ? try await Self.step(played.command, ending: ending)
+                played.playsAStep
+                ? try await Self.step(played, ending: ending)
                 : try await Self.workbench(played, ending: ending)
             if !left.isEmpty { survivors.append("try \(attempt): \(left)") }
         }
         #expect(survivors.isEmpty, "\(survivors.count) of \(Self.tries) tries left: \(survivors)")
     }
 
+    /// The command `setsid` started in its session (`session`), once it runs: once `setsid` has made the terminal
+    /// its controlling one and put the command in its own place (`exec`). Waits as long as `setsid` is there:
+    /// the run's watchdog ends a stuck one.
+    static func command(of session: PseudoTerminal.Running) async throws -> pid_t {
+        let setsid = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(session.pid)/exe")
+        let found = await Rig.onThread { () -> pid_t? in
+            while isAlive(session.pid) {
+                for pid in ProcessTable.now().children(of: session.pid)
+                where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) != setsid {
+                    return pid
+                }
+                usleep(2_000)
+            }
+            return nil
+        }
+        guard let found else { throw TestFailure("setsid ended before the command ran") }
+        return found
+    }
+
     /// `check` or `watch` ended while the stand-in builds or plays; what was left: processes, scratch folders,
-    /// the terminal's modes (after Ctrl-C; a closed terminal has none).
+    /// the terminal's modes (unless it was closed).
     static func workbench(_ played: Case, ending: Ending) async throws -> [String] {
         let root = try SwiftStandIn.sandbox()
         let folder = try ScratchFolder.make("closed-\(played.command)")
@@ -78,78 +118,42 @@ import Testing
         }
         let run = try await PseudoTerminal.run(
             "lessons", arguments: [played.command, "--root", root.path],
-            keys: [
-                ending == .closed
-                    ? .closeTerminal(once: ready)
-                    : PseudoTerminal.Key(after: "", send: "\u{03}", once: ready)
-            ],
+            keys: [ending.key(once: ready)],
             environment: ["PATH": path, "TMPDIR": temporary.path], size: (24, 80), leadsSession: true)
         let started = try await announcements.lines().compactMap { pid_t($0) }
         defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
         var left = started.filter(isAlive).map { "process \($0)" }
         if started.count < 2 { left.append("only \(started.count) of 2 processes said they started") }
         left += try FileManager.default.contentsOfDirectory(atPath: temporary.path).map { "scratch folder \($0)" }
-        if ending == .controlC && !run.restored { left.append("the terminal's modes changed") }
+        if ending.leavesTheTerminal && !run.restored { left.append("the terminal's modes changed") }
         return left
     }
 
-    /// Returns once the stand-in's two processes said they started. The wait is on their word; when its hang guard
-    /// (60 s) runs out, what the command ran meanwhile judges it: a command that ended, or whose processes used no
-    /// processor time in that minute, is stuck, and the wait fails (with the screen so far, `PseudoTerminal`); one
-    /// that ran is waited for again: a command's start is as slow as the machine is busy, and a learner's terminal
-    /// has no deadline for it (docs/reliability.md). A command that runs but never starts the stand-in is ended by
-    /// the run's own watchdog (`PseudoTerminal.keysGuard`), and the wait then fails.
+    /// Returns once the stand-in's two processes said they started, judged as `PseudoTerminal.whileItRuns` judges
+    /// a wait: a command's start is as slow as the machine is busy.
     static func waitUntilStarted(_ announcements: Announcements, _ what: String, by command: pid_t) async throws {
-        var ran = processorTicks(of: command)
-        while true {
-            do {
-                _ = try await announcements.line(2, what)
-                return
-            } catch {
-                let now = processorTicks(of: command)
-                guard isAlive(command), now != ran else { throw error }
-                ran = now
-            }
-        }
-    }
-
-    /// The processor time `pid` and everything it runs have used, with what their ended children used, in clock
-    /// ticks (`/proc/PID/stat`: utime, stime, cutime, cstime).
-    static func processorTicks(of pid: pid_t) -> Int {
-        ProcessTable.now().running([pid]).reduce(0) { total, pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return total }
-            // After "PID (name) ": state is field 3, utime to cstime fields 14 to 17.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 14 else { return total }
-            return total + fields[11...14].compactMap { Int($0) }.reduce(0, +)
-        }
+        try await PseudoTerminal.whileItRuns(command) { _ = try await announcements.line(2, what) }
     }
 
     /// `play 5` or `run 5` (the step in `lessons`'s place) ended once its screen is up: what was left.
-    static func step(_ command: String, ending: Ending) async throws -> [String] {
+    static func step(_ played: Case, ending: Ending) async throws -> [String] {
         let caches = try ScratchFolder.make("closed-caches")
         defer { ScratchFolder.remove(caches) }
         let pids = Mutex<[pid_t]>([])
+        let ended = ending.key(once: { session in
+            // The step, in the place of the lessons that `setsid` started, and what it started.
+            let table = ProcessTable.now()
+            pids.withLock { $0 = table.running(table.children(of: session.pid)) }
+        })
         let run = try await PseudoTerminal.run(
-            "lessons", arguments: [command, "5", "--speed", "0.5"],
-            keys: [
-                .type("", after: "Lesson 05"),
-                PseudoTerminal.Key(
-                    after: "", send: ending == .controlC ? "\u{03}" : nil,
-                    once: { session in
-                        // The step, in the place of the lessons that `setsid` started, and what it started.
-                        let table = ProcessTable.now()
-                        pids.withLock { $0 = table.running(table.children(of: session.pid)) }
-                    }, closesTerminal: ending == .closed),
-            ],
+            "lessons", arguments: [played.command, "5", "--speed", "0.5"],
+            keys: [.type("", after: "Lesson 05"), ended],
             environment: ["XDG_CACHE_HOME": caches.path], size: (24, 80), leadsSession: true)
         let started = pids.withLock { $0 }
         defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
         var left = started.filter(isAlive).map { "process \($0)" }
-        if started.isEmpty { left.append("the step was not found running") }
-        if ending == .controlC && !run.restored { left.append("the terminal's modes changed") }
+        if started.isEmpty { left.append("the command was not found running") }
+        if ending.leavesTheTerminal && !run.restored { left.append("the terminal's modes changed") }
         return left
     }
 }

@@ -128,11 +128,13 @@ enum PseudoTerminal {
         // The child holds the terminal side now, and whatever it starts inherits it: once they are gone, so is the screen.
         close(terminal)
         terminalClosed = true
-        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite. It judges
-        // how long the program takes to end after its last key. Until then the program waits for this process,
-        // whose turns came after tens of seconds with every suite running in it (a Ctrl-Z sent after a check's
-        // 29 s watchdog had run out), and each wait for a key has a hang guard of its own: meanwhile the
-        // watchdog only keeps a test that is stuck from hanging the suite.
+        // A run that hangs is ended by the watchdog, and fails below rather than hanging the suite. It counts
+        // what the program's tree runs, and the stretches in which none of its threads could run, never its
+        // waits for a processor: at load 40 a minute of wall time had run out on programs that were only
+        // starved. It judges how long the program takes to end after its last key. Until then the program
+        // waits for this process (its wait for a key is a stretch blocked, which counts), whose turns came
+        // after tens of seconds with every suite running in it, and each wait for a key has a hang guard of
+        // its own: meanwhile the watchdog only keeps a test that is stuck from hanging the suite.
         let watchdog = Watchdog(limit: Self.keysGuard)
         async let finished = child.finished(watchdog: watchdog)
         // Also when a key fails, before the end is awaited on the way out.
@@ -147,8 +149,10 @@ enum PseudoTerminal {
                 }
             } else {
                 // Until the words are drawn, or the program has ended without them.
-                try? await drawn.wait("the screen to show '\(key.after)'") {
-                    output.withLock { $0.contains(key.after) } || readerDone.load(ordering: .acquiring)
+                try? await Self.whileItRuns(child.pid) {
+                    try await drawn.wait("the screen to show '\(key.after)'") {
+                        output.withLock { $0.contains(key.after) } || readerDone.load(ordering: .acquiring)
+                    }
                 }
                 let shown = output.withLock { $0.contains(key.after) }
                 #expect(shown, "the screen never showed '\(key.after)'", sourceLocation: sourceLocation)
@@ -187,7 +191,27 @@ enum PseudoTerminal {
             restored: stillOpen && after.c_lflag == before.c_lflag, output: text, report: report)
     }
 
-    /// How long a program may take to end after its last key.
+    /// Waits by `wait`, whose hang guard is a minute of wall time; when that runs out, what the program `pid` ran
+    /// meanwhile judges it: a program that ended, or whose tree used no processor time in that minute (as its
+    /// `Watchdog` counts it), is stuck, and the wait fails; one that ran is waited for again: a program is as
+    /// slow as the machine is busy, and a learner's terminal has no deadline for it (docs/reliability.md). A
+    /// program that runs for ever without what is waited for is ended by the run's watchdog (`keysGuard`).
+    static func whileItRuns(_ pid: pid_t, _ wait: () async throws -> Void) async throws {
+        let processorTime = Watchdog.Meter.host.processorTime
+        var ran = processorTime(pid)
+        while true {
+            do {
+                try await wait()
+                return
+            } catch {
+                let now = processorTime(pid)
+                guard isAlive(pid), now != ran else { throw error }
+                ran = now
+            }
+        }
+    }
+
+    /// How long a program may take to end after its last key: processor time, or time with every thread blocked.
     static let hangGuard = Duration.seconds(60)
     /// How long the keys may take, each waited for under a hang guard of its own.
     static let keysGuard = Duration.seconds(300)
