@@ -152,7 +152,9 @@ public final class TableView {
 
     private func layoutRows() {
         let rows = visibleRows
-        for row in visibleCells.keys.sorted() where !rows.contains(row) { recycleCell(at: row) }
+        // Sorted so that the pool hands cells back in the same order every run; on most frames no row leaves.
+        let leaving = visibleCells.keys.filter { !rows.contains($0) }
+        if !leaving.isEmpty { for row in leaving.sorted() { recycleCell(at: row) } }
         for row in rows where visibleCells[row] == nil { installCell(at: row) }
     }
 

@@ -14,11 +14,11 @@ public enum ExclusiveRun {
         do {
             let result = try await body(instruments)
             Instruments.current = nil
-            await ScenarioGate.shared.leave()
+            ScenarioGate.shared.leave()
             return result
         } catch {
             Instruments.current = nil
-            await ScenarioGate.shared.leave()
+            ScenarioGate.shared.leave()
             throw error
         }
     }

@@ -1,34 +1,87 @@
+import Dispatch
+import HarnessSync
+
 /// One scenario at a time in a process.
 ///
 /// Every scenario shares `OperationQueue.main`: a step that blocks it (step 1
 /// does, on purpose) would show up as stalls in any scenario running beside it,
 /// and the instruments are per scenario only if scenarios do not overlap. Tests
 /// may run in parallel; their scenarios wait their turn here.
-actor ScenarioGate {
+///
+/// A table run's turn is handed over on the main queue, where runs play: the
+/// next run starts as the one before ends, and not once a thread of Swift's
+/// cooperative pool (one per core, which the tests of a whole suite starting at
+/// once may all hold) has resumed the task that asked for the run before.
+/// Work that plays in a task of its own (`ExclusiveRun`, `holding`) holds the
+/// gate from its task's resuming to its `leave`.
+final class ScenarioGate: Sendable {
     static let shared = ScenarioGate()
 
     /// True in a task that holds the gate through `holding`: the runs it plays
     /// meanwhile are alone already, and go straight in.
     @TaskLocal static var isHeld = false
 
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func enter() async {
-        if Self.isHeld { return }
-        guard busy else {
-            busy = true
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
+    /// Who waits for the gate, in the order they asked.
+    private enum Waiter {
+        /// A table run, started on the main queue when its turn comes; it leaves through `runEnded`.
+        case run(@Sendable () -> Void)
+        case task(CheckedContinuation<Void, Never>)
     }
 
+    private struct State {
+        var busy = false
+        var waiting: [Waiter] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Waits until the calling task holds the gate (at once inside `holding`).
+    func enter() async {
+        if Self.isHeld { return }
+        await withCheckedContinuation { continuation in
+            if take(orWait: .task(continuation)) { continuation.resume() }
+        }
+    }
+
+    /// Lets go of the gate `enter` gave the calling task.
     func leave() {
         if Self.isHeld { return }
-        if waiting.isEmpty {
-            busy = false
-        } else {
-            waiting.removeFirst().resume()
+        handOver()
+    }
+
+    /// Starts `run` on the main queue once the gate is its own; the run calls
+    /// `runEnded` as it hands its result back.
+    func startOnMainQueue(_ run: @escaping @Sendable () -> Void) {
+        if take(orWait: .run(run)) { DispatchQueue.main.async(execute: run) }
+    }
+
+    /// The run `startOnMainQueue` started has ended: the gate goes to the next in line.
+    func runEnded() { handOver() }
+
+    /// Takes the gate if it is free (true), or puts `waiter` in line.
+    private func take(orWait waiter: Waiter) -> Bool {
+        state.withLock { state in
+            guard state.busy else {
+                state.busy = true
+                return true
+            }
+            state.waiting.append(waiter)
+            return false
+        }
+    }
+
+    private func handOver() {
+        let next = state.withLock { state -> Waiter? in
+            guard !state.waiting.isEmpty else {
+                state.busy = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        switch next {
+        case .run(let run): DispatchQueue.main.async(execute: run)
+        case .task(let continuation): continuation.resume()
+        case nil: break
         }
     }
 
@@ -39,13 +92,7 @@ actor ScenarioGate {
     static func holding<Result>(_ body: () async throws -> Result) async rethrows -> Result {
         if isHeld { return try await body() }
         await shared.enter()
-        do {
-            let result = try await $isHeld.withValue(true) { try await body() }
-            await shared.leave()
-            return result
-        } catch {
-            await shared.leave()
-            throw error
-        }
+        defer { shared.leave() }
+        return try await $isHeld.withValue(true) { try await body() }
     }
 }

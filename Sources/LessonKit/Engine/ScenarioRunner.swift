@@ -110,14 +110,25 @@ public enum ScenarioRunner {
         if !setup.relaunchesAsNewProcess, setup.scenario.relaunches, let newProcesses = setup.newProcesses {
             return await newProcesses(setup)
         }
-        await ScenarioGate.shared.enter()
-        let result = await withCheckedContinuation { (done: CheckedContinuation<ScenarioResult, Never>) in
-            DispatchQueue.main.async {
-                ActiveRun(setup: setup, done: { done.resume(returning: $0) }).start()
+        // Inside `ScenarioGate.holding` the gate is this task's already.
+        let isAlone = ScenarioGate.isHeld
+        return await withCheckedContinuation { (done: CheckedContinuation<ScenarioResult, Never>) in
+            let start: @Sendable () -> Void = {
+                ActiveRun(
+                    setup: setup,
+                    done: { result in
+                        // Handed on as the harness's work: the run's `done` is called in the app's turn.
+                        if !isAlone {
+                            let saved = seam_leave_run()
+                            ScenarioGate.shared.runEnded()
+                            seam_restore(saved)
+                        }
+                        done.resume(returning: result)
+                    }
+                ).start()
             }
+            if isAlone { DispatchQueue.main.async(execute: start) } else { ScenarioGate.shared.startOnMainQueue(start) }
         }
-        await ScenarioGate.shared.leave()
-        return result
     }
 
     /// Why a run in a process that must go on stops at a relaunch it was given no new process for.

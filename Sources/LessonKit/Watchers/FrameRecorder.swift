@@ -75,7 +75,7 @@ final class FrameRecorder {
         figures.blankFrames += blank
         recordStall(from: launchMs, to: firstCommitMs)
         extendScreen(from: launchMs, to: firstCommitMs, states: snapshot.rows.map { _ in .blank })
-        last = (firstCommitMs, snapshot.rows.map(\.row), snapshot.rows.map(state(of:)))
+        last = judged(snapshot, atMs: firstCommitMs)
         noteAllVisible(atMs: firstCommitMs)
     }
 
@@ -87,8 +87,21 @@ final class FrameRecorder {
             recordStall(from: previous.ms, to: ms)
             extendScreen(from: previous.ms, to: ms, states: previous.states)
         }
-        last = (ms, snapshot.rows.map(\.row), snapshot.rows.map(state(of:)))
+        last = judged(snapshot, atMs: ms)
         noteAllVisible(atMs: ms)
+    }
+
+    /// The commit's rows and their verdicts, in one pass over the snapshot: it runs every frame.
+    private func judged(_ snapshot: ScreenSnapshot, atMs ms: Double) -> (ms: Double, rows: [Int], states: [RowState]) {
+        var rows: [Int] = []
+        var states: [RowState] = []
+        rows.reserveCapacity(snapshot.rows.count)
+        states.reserveCapacity(snapshot.rows.count)
+        for visible in snapshot.rows {
+            rows.append(visible.row)
+            states.append(judge.state(of: visible))
+        }
+        return (ms, rows, states)
     }
 
     /// The last commit was on screen for one refresh.
@@ -104,17 +117,25 @@ final class FrameRecorder {
         !snapshot.rows.isEmpty && snapshot.rows.allSatisfy { state(of: $0) == .own }
     }
 
+    /// One pass over the verdicts (`rows` holds each one's row): it runs for every commit.
     private func count(_ states: [RowState], of rows: [Int], refreshes: Int) {
         figures.frames += refreshes
-        if states.contains(.blank) { figures.blankFrames += refreshes }
-        if states.contains(.placeholder) { figures.placeholderFrames += refreshes }
-        if states.contains(where: { if case .wrong = $0 { true } else { false } }) {
-            figures.wrongImageFrames += refreshes
+        var blank = false
+        var placeholder = false
+        var wrong = false
+        for index in states.indices {
+            switch states[index] {
+            case .own: break
+            case .blank: blank = true
+            case .placeholder: placeholder = true
+            case .wrong(let other):
+                wrong = true
+                othersIconRefreshes[OthersIcon.Pair(row: rows[index], showed: other), default: 0] += refreshes
+            }
         }
-        for (row, state) in zip(rows, states) {
-            guard case .wrong(let other) = state else { continue }
-            othersIconRefreshes[OthersIcon.Pair(row: row, showed: other), default: 0] += refreshes
-        }
+        if blank { figures.blankFrames += refreshes }
+        if placeholder { figures.placeholderFrames += refreshes }
+        if wrong { figures.wrongImageFrames += refreshes }
     }
 
     /// Each row that showed another row's icon, by row, with whether it still did on `endScreen`.

@@ -16,12 +16,16 @@ enum RowState: Equatable, Codable {
 final class RowJudge {
     /// Each row's icon URL.
     private let icons: [String]
-    private var expected: [Int: Int] = [:]
+    /// Each row's fingerprint once worked out, by row: looked up for every visible row of every frame.
+    private var expected: [Int?]
     /// The row each icon seen so far belongs to: the reuse bug's late icon
     /// always comes from a row that was on screen, so it is known here.
     private var rowOfIcon: [Int: Int] = [:]
 
-    init(iconURLs: [String]) { icons = iconURLs }
+    init(iconURLs: [String]) {
+        icons = iconURLs
+        expected = Array(repeating: nil, count: iconURLs.count)
+    }
 
     func state(of visible: VisibleRow) -> RowState {
         let own = expectedFingerprint(ofRow: visible.row)
@@ -32,8 +36,8 @@ final class RowJudge {
     }
 
     private func expectedFingerprint(ofRow row: Int) -> Int? {
-        if let known = expected[row] { return known }
         guard icons.indices.contains(row) else { return nil }
+        if let known = expected[row] { return known }
         let fingerprint = Image.fingerprint(of: IconArt.ppm(for: icons[row])) ?? 0
         expected[row] = fingerprint
         if rowOfIcon[fingerprint] == nil { rowOfIcon[fingerprint] = row }
