@@ -29,8 +29,10 @@ import Testing
         _ = await ScenarioRunner.run(
             ScenarioSetup(
                 lesson: "test", title: "foreign task", controller: WaitsForAForeignTask.self, scenario: scenario))
-        // A hang guard, not a timing: the task runs once a cooperative thread is free.
-        #expect(probe.foreignTaskEnded.wait(timeout: .now() + 60) == .success, "the task outside the run never ran")
+        // A hang guard, not a timing: the task runs once a cooperative thread is free. Waited for on a thread of
+        // its own: blocked here, this test would hold one of the two threads the task needs.
+        let ended = await Rig.onThread { probe.foreignTaskEnded.wait(timeout: .now() + 60) }
+        #expect(ended == .success, "the task outside the run never ran")
         #expect(!probe.ranOnTheMainQueue, "the task outside the run was handed to the story's main queue")
     }
 }

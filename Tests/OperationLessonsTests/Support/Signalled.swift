@@ -12,22 +12,42 @@ final class Changes: @unchecked Sendable {
 
     // NSCondition, as ManualClock: Thread Sanitizer on Linux does not see Mutex.
     private let condition = NSCondition()
+    private let limit: TimeInterval
+    private let sayHang: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - limit: the hang guard's limit, in seconds of wall time.
+    ///   - sayHang: where a wait that ran out says so, from the guard's own thread, before the waiting task
+    ///     resumes: its test fails only once a cooperative thread runs it again, which a starved pool never does
+    ///     (docs/performance.md, "The cooperative pool"), so the hang is said first where a person reads it.
+    init(
+        hangGuard limit: TimeInterval = Changes.hangGuard,
+        sayHang: @escaping @Sendable (String) -> Void = Changes.sayOnStandardError
+    ) {
+        self.limit = limit
+        self.sayHang = sayHang
+    }
 
     func notify() {
         condition.withLock { condition.broadcast() }
     }
 
     /// Returns once `holds` is true; throws, naming `what`, if it is still
-    /// false after `hangGuard` seconds.
+    /// false after the hang guard's limit, which it also says at once (`sayHang`).
     func wait(_ what: String, until holds: @escaping @Sendable () -> Bool) async throws {
-        let held = await Rig.onThread { self.blockUntil(holds) }
-        if !held { throw Self.hang(what) }
+        let hang = hang(what)
+        let held = await Rig.onThread {
+            let held = self.blockUntil(holds)
+            if !held { self.sayHang(hang.description) }
+            return held
+        }
+        if !held { throw hang }
     }
 
     /// The same wait, blocking the calling thread: for a test that holds the
-    /// main queue on purpose while the others work. False after `hangGuard` seconds.
+    /// main queue on purpose while the others work. False after the hang guard's limit.
     func blockUntil(_ holds: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: Self.hangGuard)
+        let deadline = Date(timeIntervalSinceNow: limit)
         condition.lock()
         defer { condition.unlock() }
         while !holds() {
@@ -37,8 +57,13 @@ final class Changes: @unchecked Sendable {
         return true
     }
 
-    static func hang(_ what: String) -> TestFailure {
-        TestFailure("hang guard: after \(Int(hangGuard)) s still waiting for \(what)")
+    func hang(_ what: String) -> TestFailure {
+        let seconds = limit.rounded() == limit ? "\(Int(limit))" : "\(limit)"
+        return TestFailure("hang guard: after \(seconds) s still waiting for \(what)")
+    }
+
+    static let sayOnStandardError: @Sendable (String) -> Void = { hang in
+        FileHandle.standardError.write(Data("\(hang) (said by the guard's own thread)\n".utf8))
     }
 
     /// Returns once `queue` holds no operation; throws, naming `what`, after `hangGuard` seconds.
