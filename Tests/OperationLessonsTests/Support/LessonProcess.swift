@@ -13,7 +13,20 @@ enum ThreadSanitizer {
     static var inChildren: Bool { isOn || childrenAreRaceBuilt }
 }
 
+/// Whether this is CI's run (`.ci/run` sets OPERATION_LESSONS_CI=1), which also plays the end-to-end checks that
+/// plain `swift test` leaves out for their builds' cost (`endToEndBuildInCI`).
+enum ContinuousIntegration {
+    static let isOn = ProcessInfo.processInfo.environment["OPERATION_LESSONS_CI"] == "1"
+}
+
 extension Trait where Self == ConditionTrait {
+    /// For an end-to-end `lessons check` whose cost is real workbench builds and whose verdict's logic a test of
+    /// plain `swift test` asserts in process (its doc comment names that test): it runs in CI only. Plain
+    /// `swift test` keeps one check that builds a real workbench and one race build (README, "Two commands").
+    static var endToEndBuildInCI: Self {
+        .enabled(if: ContinuousIntegration.isOn, "CI only: real workbench builds; the verdict is proven in process")
+    }
+
     /// For a test that plays a deliberately racy step (3 and 4 write shared
     /// state from download threads; exercise 11's start shares a class between
     /// tasks; the blogs' `AsyncOperation` keeps its state with no lock) in this process. Under Thread Sanitizer its
