@@ -15,8 +15,14 @@ public enum HostSignals {
         }
     }
 
-    /// Gives each of `numbers` its default action again (`signal(_, SIG_DFL)`).
+    /// Gives each of `numbers` its default action again (`signal(_, SIG_DFL)`), and lets it through on the
+    /// calling thread: a program about to replace itself (`exec`) hands on its mask, and one of these already
+    /// waiting then ends it at once.
     public static func resetToDefault(_ numbers: [Int32]) {
         for number in numbers { signal(number, SIG_DFL) }
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in numbers { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }

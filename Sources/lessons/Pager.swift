@@ -49,7 +49,7 @@ enum Pager {
         guard let descriptor else { return }
         let terminal = HostDescriptor.duplicate(HostDescriptor.standardInput)
         HostDescriptor.move(descriptor, onto: HostDescriptor.standardInput)
-        HostSignals.resetToDefault(ChildProcess.endingSignals)
+        ChildProcess.handOverSignals()
         _ = HostProcess.replace(with: "/bin/sh", arguments: ["/bin/sh", "-c", command])
         // Not started: the keyboard back where it was.
         HostDescriptor.move(terminal, onto: HostDescriptor.standardInput)

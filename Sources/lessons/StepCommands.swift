@@ -114,8 +114,8 @@ enum RunCommand: LessonsCommand {
             throw ChildProcessError("\(executable) is not built; run: swift build")
         }
         if !flags.contains(where: { ["--help", "-h"].contains($0) }) { try? workspace?.played(step: entry.number) }
-        // The step handles its own signals: none of ours stays ignored across exec.
-        HostSignals.resetToDefault(ChildProcess.endingSignals)
+        // The step handles its own signals.
+        ChildProcess.handOverSignals()
         let error = HostProcess.replace(with: executable, arguments: [executable] + flags)
         throw ChildProcessError("cannot start \(executable): \(error)")
     }

@@ -488,11 +488,12 @@ extension ChildProcess {
         ExitCleanup.signalsHandledElsewhere()
         // Ctrl-Z stops the children too, and their watchdogs do not count the time stopped.
         JobControl.passOnStops()
-        let queue = DispatchQueue(label: "ending on a signal")
+        let queue = signalQueue
+        // Blocked, not ignored, until the sources listen: a Ctrl-C typed before libdispatch has set up its
+        // handler waits for them, where an ignored one was dropped and `lessons play` went on to play the step.
+        // A child starts with none blocked (`withNoneBlocked`); `exec` is preceded by `resetToDefault`.
+        HostSignals.block(endingSignals)
         let sources = endingSignals.map { number in
-            // Ignored first, so only the source sees it; a child gets the
-            // default again (libdispatch catches it, and exec resets a caught signal).
-            HostSignals.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 // First: the person who pressed Ctrl-C gets their terminal back while the children end, and
@@ -510,6 +511,16 @@ extension ChildProcess {
         signalSources += sources
     }
 
+    /// For a program about to replace itself (`exec`) with one that handles its own signals: from now on an
+    /// ending signal takes its default action at once, and one already heard is handled first (the program
+    /// then ends here and never replaces itself). One that libdispatch had taken in but not yet handed to its
+    /// source was lost with the process it replaced: `lessons run 5` played on after a Ctrl-C sent 10 ms after
+    /// it started, 20 times of 20.
+    public static func handOverSignals() {
+        HostSignals.resetToDefault(endingSignals)
+        signalQueue.sync {}
+    }
+
     /// Ends what is left of everything this process started, and what that
     /// started (once `endChildrenOnSignals` made it adopt orphans): for a
     /// program that runs code it did not write, on its way out. A learner's
@@ -518,6 +529,9 @@ extension ChildProcess {
     public static func endLeftovers() {
         LiveChildren.endOrphans()
     }
+
+    /// Where the ending signals are handled, one at a time.
+    private static let signalQueue = DispatchQueue(label: "ending on a signal")
 
     /// Kept for the life of the process; written once, at start-up, before any signal can come.
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
