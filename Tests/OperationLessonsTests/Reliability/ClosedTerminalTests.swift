@@ -17,7 +17,7 @@ import Testing
 /// itself, as a parent that goes or an ssh drop sends it. `check` and `watch`
 /// run a stand-in `swift` (`SwiftStandIn`) whose build, or the workbench it
 /// leaves, starts a process in a session of its own and runs for ever; `play`
-/// and `run` play step 5, ended once its screen is up. (They have no pager and
+/// and `run` play step 5, ended as soon as they run or once its screen is up. (They have no pager and
 /// no prompt: they `exec` the step, whose live screen reads keys.) A try is
 /// cheap (no compiler, no grace: the process left behind takes the signal), so
 /// each case is tried 20 times.
@@ -47,9 +47,15 @@ import Testing
         var leavesTheTerminal: Bool { self != .closed }
     }
 
+    /// When the ending comes: as soon as the command runs (before a step's first frame), or while the workbench
+    /// builds, or once the workbench or the step plays.
+    enum Phase: String, Sendable {
+        case starting, building, playing
+    }
+
     struct Case: CustomTestStringConvertible, Sendable {
         var command: String
-        var phase: WatchSignalTests.Phase
+        var phase: Phase
         var testDescription: String { "\(command), \(phase.rawValue)" }
         var playsAStep: Bool { command == "play" || command == "run" }
     }
@@ -57,7 +63,8 @@ import Testing
     static let cases = [
         Case(command: "check", phase: .building), Case(command: "check", phase: .playing),
         Case(command: "watch", phase: .building), Case(command: "watch", phase: .playing),
-        Case(command: "play", phase: .playing), Case(command: "run", phase: .playing),
+        Case(command: "play", phase: .starting), Case(command: "play", phase: .playing),
+        Case(command: "run", phase: .starting), Case(command: "run", phase: .playing),
     ]
 
     @Test(arguments: Ending.allCases, cases)
@@ -135,19 +142,23 @@ import Testing
         try await PseudoTerminal.whileItRuns(command) { _ = try await announcements.line(2, what) }
     }
 
-    /// `play 5` or `run 5` (the step in `lessons`'s place) ended once its screen is up: what was left.
+    /// `play 5` or `run 5` (the step in `lessons`'s place) ended as soon as `lessons` runs, or once the step's
+    /// screen is up: what was left. A Ctrl-C in `lessons`'s first milliseconds was lost, and the step played on
+    /// (`EarlySignalTests`).
     static func step(_ played: Case, ending: Ending) async throws -> [String] {
         let caches = try ScratchFolder.make("closed-caches")
         defer { ScratchFolder.remove(caches) }
         let pids = Mutex<[pid_t]>([])
         let ended = ending.key(once: { session in
             // The step, in the place of the lessons that `setsid` started, and what it started.
+            if played.phase == .starting { _ = try await command(of: session) }
             let table = ProcessTable.now()
             pids.withLock { $0 = table.running(table.children(of: session.pid)) }
         })
+        let screenUp: [PseudoTerminal.Key] = played.phase == .starting ? [] : [.type("", after: "Lesson 05")]
         let run = try await PseudoTerminal.run(
             "lessons", arguments: [played.command, "5", "--speed", "0.5"],
-            keys: [.type("", after: "Lesson 05"), ended],
+            keys: screenUp + [ended],
             environment: ["XDG_CACHE_HOME": caches.path], size: (24, 80), leadsSession: true)
         let started = pids.withLock { $0 }
         defer { for pid in started where isAlive(pid) { kill(pid, SIGKILL) } }
