@@ -39,6 +39,7 @@ import Testing
         #expect(flat.firstMatch(of: #/\d+(-odd)? tests/#) == nil, "the README counts the tests")
         #expect(flat.firstMatch(of: /(under|in) (a|one|two|three) minutes?/) == nil, "the README times swift test")
         #expect(flat.firstMatch(of: /a few seconds/) == nil, "the README times a command")
+        #expect(flat.firstMatch(of: #/\d+(\.\d+)? s of CPU/#) == nil, "the README times tests (docs/performance.md does)")
     }
 
     /// A workbench run ends with the task, and its `--help` states it: the

@@ -150,10 +150,11 @@ import Testing
         defer { ScratchFolder.remove(caches) }
         let pids = Mutex<[pid_t]>([])
         let ended = ending.key(once: { session in
-            // The step, in the place of the lessons that `setsid` started, and what it started.
-            if played.phase == .starting { _ = try await command(of: session) }
+            // The step, in the place of the lessons that `setsid` started, and what it started; as soon as it
+            // runs, the command as `command(of:)` found it, which a table read a moment later could miss.
+            let found = played.phase == .starting ? [try await command(of: session)] : []
             let table = ProcessTable.now()
-            pids.withLock { $0 = table.running(table.children(of: session.pid)) }
+            pids.withLock { $0 = Array(Set(found + table.running(table.children(of: session.pid)))) }
         })
         let screenUp: [PseudoTerminal.Key] = played.phase == .starting ? [] : [.type("", after: "Lesson 05")]
         let run = try await PseudoTerminal.run(
