@@ -37,16 +37,6 @@ extension HostSignals {
         signal(number, SIG_IGN)
     }
 
-    /// From now on `numbers` wait on the calling thread, and on the threads it starts, until a dispatch source
-    /// (or a thread that lets them through) takes them (`pthread_sigmask`). Unlike ignoring them, which drops
-    /// one that comes before the source is listening, a signal that comes meanwhile is kept.
-    public static func block(_ numbers: [Int32]) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in numbers { sigaddset(&set, number) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-
     /// Runs `body` with no signal blocked on the calling thread, then blocks again what was blocked: a child
     /// inherits the mask of the thread that starts it (`pthread_sigmask`).
     public static func withNoneBlocked<T>(_ body: () throws -> T) rethrows -> T {

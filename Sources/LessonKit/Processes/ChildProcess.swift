@@ -489,10 +489,10 @@ extension ChildProcess {
         // Ctrl-Z stops the children too, and their watchdogs do not count the time stopped.
         JobControl.passOnStops()
         let queue = signalQueue
-        // Blocked, not ignored, until the sources listen: a Ctrl-C typed before libdispatch has set up its
-        // handler waits for them, where an ignored one was dropped and `lessons play` went on to play the step.
-        // A child starts with none blocked (`withNoneBlocked`); `exec` is preceded by `resetToDefault`.
-        HostSignals.block(endingSignals)
+        // Neither ignored nor blocked: libdispatch puts its own handler in place as it sets a source up, on its
+        // own thread. Until then a signal ends this process at once, before it has started anything; ignored, it
+        // was dropped, and `lessons play` went on to play the step. Blocked here, it went to a thread that does not
+        // block it, Thread Sanitizer's own, where it was never handled. `exec` is preceded by `handOverSignals`.
         let sources = endingSignals.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
