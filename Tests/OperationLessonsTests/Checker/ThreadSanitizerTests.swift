@@ -146,9 +146,14 @@ struct ThreadSanitizerTests {
         let verdict = RaceCheck.judge(errors: run.errors, crashed: run.crashed, code: code)
         #expect(!verdict.passed)
         #expect(verdict.shape == "a data race on `record.image` (of an `IconRecord`)", "\(run.errors.suffix(3000))")
+        // How many distinct reports the sanitizer writes here depends on the interleavings the run met (2 in
+        // most runs, 3 in CI10's race leg); the verdict says this run's own count, and where the first one is.
+        let reports = Self.raceReports(in: run.errors).count
+        #expect(reports >= 1, "\(run.errors.suffix(3000))")
+        #expect(verdict.measured.hasPrefix("\(reports) Thread Sanitizer report"), "\(verdict.measured)")
         #expect(
-            verdict.measured
-                == "2 Thread Sanitizer reports (first: Tests/Fixtures/RecordRace/RecordViewController.swift:61:26)")
+            verdict.measured.hasSuffix("(first: Tests/Fixtures/RecordRace/RecordViewController.swift:61:26)"),
+            "\(verdict.measured)")
         #expect(verdict.diagnosis == (try Self.recordImageRace(in: run)))
     }
 
