@@ -6,12 +6,17 @@ import Testing
 /// `SlowNetwork.data(for:)` and its story `Clock` on a clock the test moves
 /// by hand (`ManualClock`): a fetch is in flight until the test passes its
 /// due time, so every "still waiting" below is for sure.
+///
+/// Each test's fetch or sleep runs in a task of high priority: at the default one it waited in Swift's pool
+/// behind the first turn of every test of the suite, all started at once, and under Thread Sanitizer that wait
+/// passed the hang guard's minute (CI4, and CI11's Thread Sanitizer leg: all five waits "still waiting for the
+/// request is in flight" while the rest of the suite ran on).
 @Suite struct SuspendingFetchTests {
     static let icon = AppCatalog.bundled().entries[0].icon
 
     @Test func theCallerResumesWhenTheAnswerIsDueWithTheBlockingFetchsBody() async throws {
         let (network, clock) = WebRig.heldNetwork()
-        let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
+        let fetch = Task(priority: .high) { try await network.data(for: URL(string: Self.icon)!) }
         try await network.wait("the request is in flight") { network.counts.inFlight == 1 }
         clock.advance(by: 0.499)
         #expect(network.counts.inFlight == 1, "not due before its 500 ms")
@@ -24,7 +29,7 @@ import Testing
 
     @Test func cancellingTheCallerEndsTheRequestAsCancelledAtOnce() async throws {
         let (network, clock) = WebRig.heldNetwork()
-        let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
+        let fetch = Task(priority: .high) { try await network.data(for: URL(string: Self.icon)!) }
         try await network.wait("the request is in flight") { network.counts.inFlight == 1 }
         clock.advance(by: 0.2)
         fetch.cancel()
@@ -37,7 +42,7 @@ import Testing
 
     @Test func aCallerCancelledBeforeItAsksGetsCancellationErrorAndTheLogSaysSo() async throws {
         let (network, _) = WebRig.heldNetwork()
-        let fetch = Task {
+        let fetch = Task(priority: .high) {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await network.data(for: URL(string: Self.icon)!)
         }
@@ -49,7 +54,7 @@ import Testing
     @Test func offlineTheCallerGetsTheNetworksError() async throws {
         let (network, clock) = WebRig.heldNetwork()
         network.setOffline(true)
-        let fetch = Task { try await network.data(for: URL(string: Self.icon)!) }
+        let fetch = Task(priority: .high) { try await network.data(for: URL(string: Self.icon)!) }
         try await network.wait("the request is in flight") { network.counts.inFlight == 1 }
         clock.advance(by: 60)
         let outcome = await fetch.result
@@ -59,7 +64,7 @@ import Testing
     @Test func taskSleepOnTheStoryClockWakesAtItsStoryDeadline() async throws {
         let (network, clock) = WebRig.heldNetwork()
         let woke = Calls<Double>()
-        let sleeper = Task {
+        let sleeper = Task(priority: .high) {
             try await Task.sleep(for: .seconds(2), clock: network.storyClock)
             woke.add(network.now())
         }
@@ -73,7 +78,7 @@ import Testing
 
     @Test func aCancelledSleepOnTheStoryClockThrowsAtOnce() async throws {
         let (network, clock) = WebRig.heldNetwork()
-        let sleeper = Task { try await Task.sleep(for: .seconds(2), clock: network.storyClock) }
+        let sleeper = Task(priority: .high) { try await Task.sleep(for: .seconds(2), clock: network.storyClock) }
         try await clock.changes.wait("the sleep is scheduled") { clock.pendingCount == 1 }
         sleeper.cancel()
         let outcome = await sleeper.result
