@@ -28,3 +28,27 @@ extension HostProcess {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 }
+
+/// How a child of this process ended: its exit status, or the signal that ended it.
+public struct ChildEnd: Equatable, Sendable {
+    public let status: Int32
+    public let signal: Int32?
+}
+
+extension HostProcess {
+    /// How this process's child `pid` ended, read while leaving it to be collected by whoever waits for it
+    /// (`waitid` with `WNOWAIT`); nil while it runs, or when it is no child of this process to wait for (collected
+    /// already).
+    public static func endOfChild(_ pid: Int32) -> ChildEnd? {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG) == 0 else { return nil }
+        let child = info._sifields._sigchld
+        // Still running: with WNOHANG, `waitid` answers with no child named.
+        guard child.si_pid == pid else { return nil }
+        switch Int(info.si_code) {
+        case Int(CLD_EXITED): return ChildEnd(status: child.si_status, signal: nil)
+        case Int(CLD_KILLED), Int(CLD_DUMPED): return ChildEnd(status: child.si_status, signal: child.si_status)
+        default: return nil
+        }
+    }
+}

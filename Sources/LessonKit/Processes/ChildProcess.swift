@@ -241,20 +241,27 @@ public final class RunningChild: @unchecked Sendable {
     /// and hands back what it wrote.
     public func wait(watchdog: Watchdog? = nil) -> ChildProcess.Finished {
         var stoppedAfter: Duration?
+        var endNotHeard: ChildEnd?
         while true {
             let slice = max(min(watchdog?.remaining ?? .seconds(1), .milliseconds(250)), Watchdog.shortestLook)
             let (seconds, attoseconds) = slice.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             if exited.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { break }
-            // Ended, but not heard of: `Process` hears of an end when a socket
-            // the child inherited closes, and what the child left behind holds
-            // it too. Those are orphans now: ending them lets the end be heard.
-            if !ProcessTable.isRunning(pid) { LiveChildren.endOrphans() }
+            // Ended, but not heard of: `Process` hears of an end when a socket the child inherited closes, and
+            // whatever else inherited it holds it open. What the child left behind is an orphan now, and is
+            // ended; a child another thread started at the same moment may hold it too, for as long as it runs.
+            // The end is read from the kernel then: a child that had ended by itself was once judged a hang, its
+            // unheard end counted as time blocked.
+            if !ProcessTable.isRunning(pid) {
+                LiveChildren.endOrphans()
+                endNotHeard = HostProcess.endOfChild(pid)
+                if endNotHeard != nil { break }
+            }
             watchdog?.look(at: pid)
             if let watchdog, watchdog.remaining <= .zero {
                 stoppedAfter = JobControl.now - started
                 stop(askingForBacktrace: watchdog.asksForBacktrace)
-                exited.wait()
+                endNotHeard = endAfterStop()
                 break
             }
         }
@@ -267,10 +274,23 @@ public final class RunningChild: @unchecked Sendable {
         let errorText = Self.collected(errors)
         let report = reportFile.flatMap { try? Data(contentsOf: $0) }
         ScratchFolder.remove(scratch)
-        let signalled = process.terminationReason == .uncaughtSignal
+        // `Process` has no status to give before it has heard of the end.
+        let (status, signal) =
+            endNotHeard.map { ($0.status, $0.signal) }
+            ?? (process.terminationStatus,
+                process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
         return ChildProcess.Finished(
-            status: process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
-            output: outputText, errors: errorText, report: report, stoppedAfter: stoppedAfter)
+            status: status, signal: signal, output: outputText, errors: errorText, report: report,
+            stoppedAfter: stoppedAfter)
+    }
+
+    /// Waits for the end of a child that was just stopped: the end `Process` hears of, nil, or else the one the
+    /// kernel has (see `wait`).
+    private func endAfterStop() -> ChildEnd? {
+        while exited.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
+            if let end = HostProcess.endOfChild(pid) { return end }
+        }
+        return nil
     }
 
     /// `wait`, awaited: the blocking wait happens on a thread of its own, never

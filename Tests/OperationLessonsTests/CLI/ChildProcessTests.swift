@@ -211,6 +211,31 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
 
     static let shell = URL(fileURLWithPath: "/bin/sh")
 
+    /// A child that ended by itself has ended, whatever still holds what it inherited. `Process` hears of an end
+    /// when a socket the child inherited closes; what the child left in a session of its own holds it open, and
+    /// so, for as long as it runs, does a child that another thread started at the same moment. Until then the
+    /// end, not heard, counted as time blocked: in CI a watchdog "stopped" `lessons watch` a minute after it had
+    /// quit, on `q`, with status 1.
+    @Test func aChildThatEndedIsHeardWhileWhatItLeftHoldsWhatItInherited() async throws {
+        let folder = try ScratchFolder.make("unheard-end")
+        defer { ScratchFolder.remove(folder) }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        // The grandchild says its pid, and keeps every descriptor the shell inherited, but the outputs.
+        let child = try ChildProcess(
+            Self.shell,
+            ["-c", #"setsid sh -c 'echo $$ > "$0"; exec sleep 120' "$0" </dev/null >/dev/null 2>&1 & exit 3"#,
+             announcements.path]
+        ).launch()
+        defer { if child.isRunning { child.send(SIGKILL) } }
+        let grandchild = try #require(pid_t(try await announcements.line(1, "the grandchild in a session of its own")))
+        defer { if isAlive(grandchild) { kill(grandchild, SIGKILL) } }
+        let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
+        #expect(finished.stoppedAfter == nil, "the child ended by itself")
+        #expect(finished.status == 3 && finished.signal == nil)
+        #expect(isAlive(grandchild), "what it left in a session of its own is not this test's to end")
+    }
+
     /// A grandchild in a session of its own that ignores SIGTERM (as `swiftc`
     /// makes a group of its own under `swift-build`): its parent goes at the
     /// first signal, and it is killed all the same once the grace is over.
