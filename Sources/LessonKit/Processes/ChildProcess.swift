@@ -508,14 +508,12 @@ extension ChildProcess {
         ExitCleanup.signalsHandledElsewhere()
         // Ctrl-Z stops the children too, and their watchdogs do not count the time stopped.
         JobControl.passOnStops()
-        let queue = signalQueue
-        // Neither ignored nor blocked: libdispatch puts its own handler in place as it sets a source up, on its
-        // own thread. Until then a signal ends this process at once, before it has started anything; ignored, it
-        // was dropped, and `lessons play` went on to play the step. Blocked here, it went to a thread that does not
-        // block it, Thread Sanitizer's own, where it was never handled. `exec` is preceded by `handOverSignals`.
-        let sources = endingSignals.map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
+        // Handled from here on, before anything is started: until now a signal ended this process by its default
+        // action. Neither ignored (it was dropped, and `lessons play` went on to play the step) nor blocked (it
+        // went to a thread that does not block it, Thread Sanitizer's own, where it was never handled).
+        SignalRelay.install(endingSignals)
+        let waiter = Thread {
+            while let number = SignalRelay.next() {
                 // First: the person who pressed Ctrl-C gets their terminal back while the children end, and
                 // keeps it so (a SIGCONT, which a closed terminal sends with SIGHUP, no longer makes it raw).
                 JobControl.leaveTheTerminalAlone()
@@ -525,20 +523,20 @@ extension ChildProcess {
                 beforeExit()
                 SignalSafe.exit(128 + number)
             }
-            source.resume()
-            return source
         }
-        signalSources += sources
+        waiter.name = "ending signals"
+        waiter.start()
     }
 
     /// For a program about to replace itself (`exec`) with one that handles its own signals: from now on an
-    /// ending signal takes its default action at once, and one already heard is handled first (the program
-    /// then ends here and never replaces itself). One that libdispatch had taken in but not yet handed to its
-    /// source was lost with the process it replaced: `lessons run 5` played on after a Ctrl-C sent 10 ms after
-    /// it started, 20 times of 20.
+    /// ending signal takes its default action at once, and one already heard ends the program here, which then
+    /// never replaces itself (`SignalRelay` knows it the moment its handler returns). One that libdispatch had
+    /// taken in but not yet handed to its source was lost with the process it replaced: `lessons run 5` played on
+    /// after a Ctrl-C sent 10 ms after it started, 20 times of 20.
     public static func handOverSignals() {
         HostSignals.resetToDefault(endingSignals)
-        signalQueue.sync {}
+        // The thread that waits for signals is ending this process: it exits.
+        while SignalRelay.heard != nil { Thread.sleep(forTimeInterval: 60) }
     }
 
     /// Ends what is left of everything this process started, and what that
@@ -550,11 +548,6 @@ extension ChildProcess {
         LiveChildren.endOrphans()
     }
 
-    /// Where the ending signals are handled, one at a time.
-    private static let signalQueue = DispatchQueue(label: "ending on a signal")
-
-    /// Kept for the life of the process; written once, at start-up, before any signal can come.
-    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 }
 
 public struct ChildProcessError: Error, CustomStringConvertible, Sendable {

@@ -43,7 +43,7 @@ public enum JobControl {
             return !state.installed
         }
         guard first else { return }
-        // Ignored first, so only the sources see them (as `ChildProcess.endChildrenOnSignals` does).
+        // Ignored first, so only the source sees it.
         HostSignals.ignore(HostSignals.terminalStop)
         let stop = DispatchSource.makeSignalSource(signal: HostSignals.terminalStop, queue: signals)
         stop.setEventHandler { heardStop() }
