@@ -28,12 +28,8 @@ public enum SignalRelay {
                 _ = write(relayWriteEnd, &byte, 1)
             }
         }
-        // Let through on this thread, and the threads it starts from now on: one that came blocked, from a parent
-        // that started this process with them blocked, is handled now.
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in numbers { sigaddset(&set, number) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        // One already waiting, from a parent that started this process with them blocked, is handled now.
+        HostSignals.letThrough(numbers)
     }
 
     /// Waits for the next signal relayed, and returns its number; nil if the relay is not installed.

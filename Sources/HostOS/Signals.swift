@@ -20,6 +20,11 @@ public enum HostSignals {
     /// waiting then ends it at once.
     public static func resetToDefault(_ numbers: [Int32]) {
         for number in numbers { signal(number, SIG_DFL) }
+        letThrough(numbers)
+    }
+
+    /// Unblocks `numbers` on the calling thread (`pthread_sigmask`); the threads it starts from now on inherit that.
+    static func letThrough(_ numbers: [Int32]) {
         var set = sigset_t()
         sigemptyset(&set)
         for number in numbers { sigaddset(&set, number) }
