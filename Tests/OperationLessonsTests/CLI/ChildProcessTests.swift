@@ -83,6 +83,27 @@ final class Announcements: @unchecked Sendable {
     }
 }
 
+extension Announcements {
+    /// `script` played by `/bin/sh` with the path of announcements in a scratch folder (`name`) as its `$0`; `body`
+    /// gets the shell and the pids on the first line announced (`what`, at least one). None of them outlives the
+    /// call, nor does the folder.
+    static func shell<Result>(
+        _ name: String, _ script: String, announcing what: String,
+        _ body: (RunningChild, [pid_t]) async throws -> Result
+    ) async throws -> Result {
+        let folder = try ScratchFolder.make(name)
+        defer { ScratchFolder.remove(folder) }
+        let announcements = try Announcements(in: folder)
+        defer { announcements.stop() }
+        let shell = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script, announcements.path]).launch()
+        defer { if shell.isRunning { shell.send(SIGKILL) } }
+        let announced = try await announcements.line(1, what).split(separator: " ").compactMap { pid_t($0) }
+        defer { for pid in announced where isAlive(pid) { kill(pid, SIGKILL) } }
+        try #require(!announced.isEmpty, "\(what): no pid")
+        return try await body(shell, announced)
+    }
+}
+
 /// `source` written to `file` and compiled beside it (`Stuck.swift` to
 /// `Stuck`), for a test: a third of a second of `swiftc`.
 func compiledSwift(_ source: String, at file: URL) async throws -> URL {
@@ -190,26 +211,18 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
 
     /// Stopping a child ends what it started too: its whole process group.
     @Test func stoppingAChildEndsItsChildren() async throws {
-        let folder = try ScratchFolder.make("grandchildren")
-        defer { ScratchFolder.remove(folder) }
-        let announcements = try Announcements(in: folder)
-        defer { announcements.stop() }
         // The shell says its two children once both are started.
-        let child = try ChildProcess(
-            Self.shell, ["-c", "sleep 300 & first=$!; sleep 300 & echo \"$first $!\" > \"$0\"; wait", announcements.path]
-        ).launch()
-        defer { if child.isRunning { child.send(SIGKILL) } }
-        let grandchildren = try await announcements.line(1, "the shell's two sleeps").split(separator: " ")
-            .compactMap { pid_t($0) }
-        defer { for pid in grandchildren where isAlive(pid) { kill(pid, SIGKILL) } }
-        try #require(grandchildren.count == 2)
-        let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
-        #expect(finished.stoppedAfter != nil)
-        #expect(finished.signal == SIGTERM)
-        #expect(grandchildren.allSatisfy { !isAlive($0) })
+        try await Announcements.shell(
+            "grandchildren", "sleep 300 & first=$!; sleep 300 & echo \"$first $!\" > \"$0\"; wait",
+            announcing: "the shell's two sleeps"
+        ) { child, grandchildren in
+            try #require(grandchildren.count == 2)
+            let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
+            #expect(finished.stoppedAfter != nil)
+            #expect(finished.signal == SIGTERM)
+            #expect(grandchildren.allSatisfy { !isAlive($0) })
+        }
     }
-
-    static let shell = URL(fileURLWithPath: "/bin/sh")
 
     /// A child that ended by itself has ended, whatever still holds what it inherited. `Process` hears of an end
     /// when a socket the child inherited closes; what the child left in a session of its own holds it open, and
@@ -217,49 +230,38 @@ func compiledSwift(_ source: String, at file: URL) async throws -> URL {
     /// end, not heard, counted as time blocked: in CI a watchdog "stopped" `lessons watch` a minute after it had
     /// quit, on `q`, with status 1.
     @Test func aChildThatEndedIsHeardWhileWhatItLeftHoldsWhatItInherited() async throws {
-        let folder = try ScratchFolder.make("unheard-end")
-        defer { ScratchFolder.remove(folder) }
-        let announcements = try Announcements(in: folder)
-        defer { announcements.stop() }
         // The grandchild says its pid, and keeps every descriptor the shell inherited, but the outputs.
-        let child = try ChildProcess(
-            Self.shell,
-            ["-c", #"setsid sh -c 'echo $$ > "$0"; exec sleep 120' "$0" </dev/null >/dev/null 2>&1 & exit 3"#,
-             announcements.path]
-        ).launch()
-        defer { if child.isRunning { child.send(SIGKILL) } }
-        let grandchild = try #require(pid_t(try await announcements.line(1, "the grandchild in a session of its own")))
-        defer { if isAlive(grandchild) { kill(grandchild, SIGKILL) } }
-        let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
-        #expect(finished.stoppedAfter == nil, "the child ended by itself")
-        #expect(finished.status == 3 && finished.signal == nil)
-        #expect(isAlive(grandchild), "what it left in a session of its own is not this test's to end")
+        try await Announcements.shell(
+            "unheard-end", #"setsid sh -c 'echo $$ > "$0"; exec sleep 120' "$0" </dev/null >/dev/null 2>&1 & exit 3"#,
+            announcing: "the grandchild in a session of its own"
+        ) { child, announced in
+            let grandchild = announced[0]
+            let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
+            #expect(finished.stoppedAfter == nil, "the child ended by itself")
+            #expect(finished.status == 3 && finished.signal == nil)
+            #expect(isAlive(grandchild), "what it left in a session of its own is not this test's to end")
+        }
     }
 
     /// A grandchild in a session of its own that ignores SIGTERM (as `swiftc`
     /// makes a group of its own under `swift-build`): its parent goes at the
     /// first signal, and it is killed all the same once the grace is over.
-    /// It holds what it inherited, so the stop is heard only once it is gone:
-    /// before, that was when its `sleep 120` ended.
+    /// It holds what it inherited: once, the stop was heard only when its
+    /// `sleep 120` ended.
     @Test func stoppingAChildEndsWhatItStartedInAGroupOfItsOwnIgnoringTheSignal() async throws {
-        let folder = try ScratchFolder.make("grandchild")
-        defer { ScratchFolder.remove(folder) }
-        let announcements = try Announcements(in: folder)
-        defer { announcements.stop() }
         // The grandchild says its pid once it ignores the signal; `sleep` keeps the pid and the ignoring.
-        let child = try ChildProcess(
-            Self.shell,
-            ["-c", #"setsid sh -c "trap '' TERM; echo \$\$ > \"\$0\"; exec sleep 120" "$0" & wait"#, announcements.path]
-        ).launch()
-        defer { if child.isRunning { child.send(SIGKILL) } }
-        let grandchild = try #require(pid_t(try await announcements.line(1, "the grandchild ignoring SIGTERM")))
-        defer { if isAlive(grandchild) { kill(grandchild, SIGKILL) } }
-        let asked = ContinuousClock.now
-        let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
-        #expect(finished.signal == SIGTERM)
-        #expect(!isAlive(grandchild), "the grandchild was left running")
-        // A hang guard, far above the 3 s grace: the grandchild's own end is 120 s away.
-        #expect(ContinuousClock.now - asked < .seconds(60), "the stop was heard only when the grandchild ended")
+        try await Announcements.shell(
+            "grandchild", #"setsid sh -c "trap '' TERM; echo \$\$ > \"\$0\"; exec sleep 120" "$0" & wait"#,
+            announcing: "the grandchild ignoring SIGTERM"
+        ) { child, announced in
+            let grandchild = announced[0]
+            let asked = ContinuousClock.now
+            let finished = await child.finished(watchdog: Watchdog(limit: .milliseconds(200)))
+            #expect(finished.signal == SIGTERM)
+            #expect(!isAlive(grandchild), "the grandchild was left running")
+            // A hang guard, far above the 3 s grace: the grandchild's own end is 120 s away.
+            #expect(ContinuousClock.now - asked < .seconds(60), "the stop was heard only when the grandchild ended")
+        }
     }
 }
 

@@ -84,26 +84,21 @@ import Testing
     /// the tree's and it can run; once it is killed and collected by the shell, its time stays in the tree's (the
     /// shell's ended children's time), and nothing in the tree can run.
     @Test func theHostMeterReadsATreesProcessorTimeAndWhetherItCanRun() async throws {
-        let folder = try ScratchFolder.make("watchdog-tree")
-        defer { ScratchFolder.remove(folder) }
-        let announcements = try Announcements(in: folder)
-        defer { announcements.stop() }
-        let shell = try ChildProcess(
-            URL(fileURLWithPath: "/bin/sh"),
-            ["-c", #"sleep 300 & (while :; do :; done) & echo "$!" > "$0"; wait"#, announcements.path]
-        ).launch()
-        defer { if shell.isRunning { shell.send(SIGKILL) } }
-        let spinner = try #require(pid_t(try await announcements.line(1, "the spinner")))
-        defer { if isAlive(spinner) { kill(spinner, SIGKILL) } }
-        let host = Watchdog.Meter.host
-        #expect(await Self.within { host.processorTime(shell.pid) >= .milliseconds(50) }, "the spinner never ran 50 ms")
-        #expect(host.aThreadCanRun(shell.pid), "the spinner runs or waits for a processor")
-        let ran = host.processorTime(shell.pid)
-        kill(spinner, SIGKILL)
-        #expect(await Self.within { !host.aThreadCanRun(shell.pid) }, "a thread of the shell and its sleep can run")
-        #expect(host.processorTime(shell.pid) >= ran, "the spinner's time left the tree with it")
-        shell.send(SIGKILL)
-        _ = await shell.finished()
+        try await Announcements.shell(
+            "watchdog-tree", #"sleep 300 & (while :; do :; done) & echo "$!" > "$0"; wait"#, announcing: "the spinner"
+        ) { shell, announced in
+            let spinner = announced[0]
+            let host = Watchdog.Meter.host
+            #expect(
+                await Self.within { host.processorTime(shell.pid) >= .milliseconds(50) }, "the spinner never ran 50 ms")
+            #expect(host.aThreadCanRun(shell.pid), "the spinner runs or waits for a processor")
+            let ran = host.processorTime(shell.pid)
+            kill(spinner, SIGKILL)
+            #expect(await Self.within { !host.aThreadCanRun(shell.pid) }, "a thread of the shell and its sleep can run")
+            #expect(host.processorTime(shell.pid) >= ran, "the spinner's time left the tree with it")
+            shell.send(SIGKILL)
+            _ = await shell.finished()
+        }
     }
 
     /// Whether `condition` held within a minute of wall time, looking every 10 ms (a hang guard: under load
