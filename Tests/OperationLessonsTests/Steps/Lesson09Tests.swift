@@ -197,7 +197,13 @@ import Testing
         #expect(run.output.contains("The button was pressed 1 time."))
     }
 
-    @Test func aSignalFromOutsideStillRestoresTheTerminal() async throws {
+    /// Left out of the Thread Sanitizer leg, as the suites that only launch executables are (`.ci/run`): there the
+    /// step is TSan-built, and the sanitizer runs a signal's handler only once the thread it landed on next calls
+    /// into it. Once, in a CI run of round 4, step 9 did not end within 60 s of the SIGTERM, and the watchdog's
+    /// own SIGTERM then ended it (143); 75 runs alone beside two `yes` did not fail. The first leg plays it on the
+    /// build a learner runs.
+    @Test(.disabled(if: ThreadSanitizer.isOn, "a signal's handler waits for the sanitizer (see above)"))
+    func aSignalFromOutsideStillRestoresTheTerminal() async throws {
         let run = try await Self.runOnTerminal(arguments: [], keys: [(after: "[ start ]", send: nil)])
         #expect(run.status == 128 + SIGTERM)
         #expect(run.restored)
