@@ -130,15 +130,18 @@ final class MachineDouble: @unchecked Sendable {
 /// loop, on a worker or on the main queue, and a deadlock are each still stopped, saying what hung and on what.
 @Suite struct HangGuardOnTheClockTests {
     /// The story wants time (it waits a second of it) while `operation` keeps it still, on `queue`; the
-    /// guard's limit 0.3 s. What the clock said when it gave up.
-    static func stuck(_ operation: Operation, on queue: OperationQueue, until release: () -> Void) async
-        -> String?
-    {
+    /// guard's limit 0.3 s. What the clock said when it gave up. The wait begins once `started` is set (by the
+    /// operation, as it runs): the guard counts this process's processor time, the tests' beside it too, and
+    /// under load it once gave up while the operation's thread had yet to start ("0 running, 1 ready to start").
+    static func stuck(
+        _ operation: Operation, on queue: OperationQueue, started: Latch? = nil, until release: () -> Void
+    ) async -> String? {
         await ExclusiveRun.run { _ in
             let clock = SleepClock(hangSeconds: 0.3)
             defer { clock.shutDown() }
             clock.watch(queue)
             clock.storyTurn { queue.addOperation(operation) }
+            if let started { await Rig.onThread { started.wait() } }
             let moved = await clock.wait(atMost: 1)
             release()
             await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
@@ -154,9 +157,12 @@ final class MachineDouble: @unchecked Sendable {
     @Test func anEndlessLoopOnAWorkerRunsOutItsProcessorTime() async throws {
         let queue = OperationQueue()
         queue.name = "spinning queue"
-        let stop = Latch()
-        let stuck = try #require(
-            await Self.stuck(BlockOperation { while !stop.isSet {} }, on: queue, until: stop.set))
+        let (started, stop) = (Latch(), Latch())
+        let spinning = BlockOperation {
+            started.set()
+            while !stop.isSet {}
+        }
+        let stuck = try #require(await Self.stuck(spinning, on: queue, started: started, until: stop.set))
         #expect(
             stuck == "the app ran for 0.3 seconds of processor time without the story moving on: "
                 + "spinning queue: 1 running, 0 ready to start")
@@ -176,18 +182,20 @@ final class MachineDouble: @unchecked Sendable {
     @Test func aDeadlockIsStoppedNamingWhatWaits() async throws {
         let queue = OperationQueue()
         queue.name = "deadlocked queue"
-        let (first, second) = (Latch(), Latch())
+        let (first, second, started) = (Latch(), Latch(), Latch())
         let pair = BlockOperation()
         pair.addExecutionBlock {
+            started.set()
             second.wait()
             first.set()
         }
         pair.addExecutionBlock {
+            started.set()
             first.wait()
             second.set()
         }
         let stuck = try #require(
-            await Self.stuck(pair, on: queue) {
+            await Self.stuck(pair, on: queue, started: started) {
                 first.set()
                 second.set()
             })
