@@ -122,7 +122,7 @@ import Testing
         return folder
     }
 
-    @Test func aScriptReplaysOnAnEightyColumnTerminal() async throws {
+    @Test(.onATerminal) func aScriptReplaysOnAnEightyColumnTerminal() async throws {
         let folder = try Self.scratchCaches()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = folder.appendingPathComponent("session.keys")
@@ -140,7 +140,7 @@ import Testing
 
     /// Every key says under the table what it did, even those the table may
     /// not show at once: a memory warning, rows slowed whose icons are there.
-    @Test func everyKeySaysWhatItDid() async throws {
+    @Test(.onATerminal) func everyKeySaysWhatItDid() async throws {
         let folder = try Self.scratchCaches()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try await PseudoTerminal.run(
@@ -161,7 +161,7 @@ import Testing
     /// `r` relaunches the app as a new process, as a scenario's relaunch does: the step's executable replaces
     /// itself, the keys and the raw terminal carried across; step 6 finds its 8 files again, and the terminal is
     /// put back as it was after `q`.
-    @Test func rRelaunchesAsANewProcess() async throws {
+    @Test(.onATerminal) func rRelaunchesAsANewProcess() async throws {
         let folder = try Self.scratchCaches()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try await PseudoTerminal.run(
@@ -178,7 +178,7 @@ import Testing
     }
 
     /// Live: the keys line under the table, ↓ and m typed, ? for the keys, q for the report.
-    @Test func theKeysPlayTheTableLive() async throws {
+    @Test(.onATerminal) func theKeysPlayTheTableLive() async throws {
         let folder = try Self.scratchCaches()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try await PseudoTerminal.run(
@@ -212,7 +212,7 @@ import Testing
         #expect(exercise.playCommand == WorkbenchLayout.run + " --play")
     }
 
-    @Test func exerciseNinesMachineIsPlayedByHandAndEveryKeySaysWhatItDid() async throws {
+    @Test(.onATerminal) func exerciseNinesMachineIsPlayedByHandAndEveryKeySaysWhatItDid() async throws {
         let run = try await PseudoTerminal.run(
             "LotteryWorkbenchFixture", arguments: ["--play", "--speed", "4"],
             keys: [

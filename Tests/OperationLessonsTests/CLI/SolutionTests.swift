@@ -32,7 +32,7 @@ import Testing
         #expect(!run.standardOutput.contains("paged:"), "off a terminal, never paged")
     }
 
-    @Test func onATerminalTheLearnersPagerShowsItAndAnEmptyPagerNone() async throws {
+    @Test(.onATerminal) func onATerminalTheLearnersPagerShowsItAndAnEmptyPagerNone() async throws {
         let root = try await Self.solvedWithOtherComments()
         defer { try? FileManager.default.removeItem(at: root) }
         let arguments = ["solution", "3", "--force", "--root", root.path]

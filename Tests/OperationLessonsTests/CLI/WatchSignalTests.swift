@@ -81,7 +81,7 @@ enum SwiftStandIn {
 
     /// Which thread takes the signal varies from run to run, and decided whether the handler that ended
     /// nothing ran (3 runs of 4 before the fix): each command is ended twice.
-    @Test(arguments: [SIGINT, SIGHUP], Phase.allCases)
+    @Test(.onATerminal, arguments: [SIGINT, SIGHUP], Phase.allCases)
     func endingTheWatchOrTheCheckLeavesNothingRunningAndTheTerminalAsItWas(signal: Int32, phase: Phase) async throws {
         for command in ["watch", "watch", "check"] {
             let root = try SwiftStandIn.sandbox()
@@ -157,7 +157,7 @@ enum SwiftStandIn {
     /// Ctrl-Z, then `fg`: the shell takes the terminal back for its prompt while
     /// the watch is stopped (line editing and echo, as bash does), and gives it
     /// back to the watch unchanged; the watch's keys work without Enter again.
-    @Test func afterCtrlZAndFgTheKeysWorkWithoutEnter() async throws {
+    @Test(.onATerminal) func afterCtrlZAndFgTheKeysWorkWithoutEnter() async throws {
         let root = try ExerciseCommandTests.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
         let keyLine = WorkbenchWatch.keyLine(solved: false)
@@ -189,7 +189,7 @@ enum SwiftStandIn {
     /// colour are shown, not obeyed, and the verdict is read on the screen it
     /// was typed on. (Exercises 8–10 play the learner's code in the workbench
     /// `lessons check` runs, whose output it passes on.)
-    @Test func whatTheLearnersCodePrintsCannotChangeTheTerminal() async throws {
+    @Test(.onATerminal) func whatTheLearnersCodePrintsCannotChangeTheTerminal() async throws {
         let root = try SwiftStandIn.sandbox()
         let folder = try ScratchFolder.make("escapes")
         defer {

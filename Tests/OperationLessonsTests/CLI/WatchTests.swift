@@ -175,7 +175,7 @@ import Testing
 
     /// The real command on a terminal, on a copy of the exercise folders
     /// (whose workbench cannot build there: a check with no verdict, quickly).
-    @Test func theKeysWorkOnATerminalAndLeaveItAsItWas() async throws {
+    @Test(.onATerminal) func theKeysWorkOnATerminalAndLeaveItAsItWas() async throws {
         let root = try ExerciseCommandTests.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
         let keyLine = WorkbenchWatch.keyLine(solved: false)

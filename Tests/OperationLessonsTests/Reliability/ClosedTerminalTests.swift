@@ -22,10 +22,7 @@ import Testing
 /// cheap (no compiler, no grace: the process left behind takes the signal), so
 /// each case is tried 20 times.
 @Suite(.serialized) struct ClosedTerminalTests {
-    /// Issue 35's 20, in the first leg of `.ci/run` and in plain `swift test`. The Thread Sanitizer leg plays each
-    /// case 5 times: there a try costs about 1.6 s (every `lessons` TSan-built), and its 20 took 766 s of the
-    /// leg's 900 s limit in a run of round 4.
-    static let tries = ThreadSanitizer.isOn ? 5 : 20
+    static let tries = 20
 
     enum Ending: String, CaseIterable, CustomTestStringConvertible {
         case controlC = "Ctrl-C typed"
@@ -63,19 +60,15 @@ import Testing
         var playsAStep: Bool { command == "play" || command == "run" }
     }
 
-    /// The starting phase is left out of `.ci/run`'s Thread Sanitizer leg (`OPERATION_LESSONS_TSAN`): there a
-    /// Ctrl-C in `lessons`'s first milliseconds was still lost once (CI12: 1 try of 20 stopped after 66.6 s),
-    /// most likely because the sanitizer holds a signal back until its thread calls into it, and `lessons`
-    /// replaced itself meanwhile. No learner runs `lessons` under the sanitizer; the first leg plays the phase.
     static let cases =
         [
             Case(command: "check", phase: .building), Case(command: "check", phase: .playing),
             Case(command: "watch", phase: .building), Case(command: "watch", phase: .playing),
             Case(command: "play", phase: .starting), Case(command: "play", phase: .playing),
             Case(command: "run", phase: .starting), Case(command: "run", phase: .playing),
-        ].filter { $0.phase != .starting || !ThreadSanitizer.isOn }
+        ]
 
-    @Test(arguments: Ending.allCases, cases)
+    @Test(.onATerminal, arguments: Ending.allCases, cases)
     func nothingTheCommandStartedSurvivesItsTerminal(ending: Ending, case played: Case) async throws {
         var survivors: [String] = []
         for attempt in 1...Self.tries {

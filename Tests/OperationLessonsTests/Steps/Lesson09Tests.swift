@@ -175,7 +175,7 @@ import Testing
 
     // MARK: the terminal
 
-    @Test func theScriptedRunOnATerminalExitsZeroAndLeavesNoRawMode() async throws {
+    @Test(.onATerminal) func theScriptedRunOnATerminalExitsZeroAndLeavesNoRawMode() async throws {
         let run = try await Self.runOnTerminal(
             arguments: ["--json", "--speed", "4", "--script", "start,wait 0.4,pause,wait 0.2,resume,wait 0.4,quit"])
         #expect(run.status == 0)
@@ -188,7 +188,7 @@ import Testing
         #expect(run.report?["mainThreadViolations"] as? Int == 0)
     }
 
-    @Test func pressingQQuitsTheKeyboardRunAndRestoresTheTerminal() async throws {
+    @Test(.onATerminal) func pressingQQuitsTheKeyboardRunAndRestoresTheTerminal() async throws {
         let run = try await Self.runOnTerminal(
             arguments: [], keys: [(after: "[ start ]", send: " "), (after: "[ pause ]", send: "q")])
         #expect(run.status == 0)
@@ -197,12 +197,7 @@ import Testing
         #expect(run.output.contains("The button was pressed 1 time."))
     }
 
-    /// Left out of the Thread Sanitizer leg, as the suites that only launch executables are (`.ci/run`): there the
-    /// step is TSan-built, and the sanitizer runs a signal's handler only once the thread it landed on next calls
-    /// into it. Once, in a CI run of round 4, step 9 did not end within 60 s of the SIGTERM, and the watchdog's
-    /// own SIGTERM then ended it (143); 75 runs alone beside two `yes` did not fail. The first leg plays it on the
-    /// build a learner runs.
-    @Test(.disabled(if: ThreadSanitizer.isOn, "a signal's handler waits for the sanitizer (see above)"))
+    @Test(.onATerminal)
     func aSignalFromOutsideStillRestoresTheTerminal() async throws {
         let run = try await Self.runOnTerminal(arguments: [], keys: [(after: "[ start ]", send: nil)])
         #expect(run.status == 128 + SIGTERM)
