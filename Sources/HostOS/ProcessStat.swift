@@ -19,19 +19,48 @@ public struct ProcessStat: Sendable {
 
     /// How many threads of `pid` can run (`canRun`, from each `/proc/PID/task/TID/stat`), counted up to `limit`.
     public static func threadsThatCanRun(in pid: Int32, upTo limit: Int = .max) -> Int {
-        guard let tasks = opendir("/proc/\(pid)/task") else { return 0 }
-        defer { closedir(tasks) }
         var count = 0
-        while count < limit, let entry = readdir(tasks) {
+        for thread in threads(of: pid) where count < limit {
+            if read("/proc/\(pid)/task/\(thread)/stat")?.canRun == true { count += 1 }
+        }
+        return count
+    }
+
+    /// The processes `pid`'s threads started that are still its children, from each thread's
+    /// `/proc/PID/task/TID/children`: a look at one process, where the parent field means reading every process
+    /// on the machine. Nil where the kernel keeps no such list (built without `CONFIG_PROC_CHILDREN`).
+    public static func children(of pid: Int32) -> [Int32]? {
+        guard kernelListsChildren else { return nil }
+        var children: [Int32] = []
+        for thread in threads(of: pid) {
+            let descriptor = open("/proc/\(pid)/task/\(thread)/children", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var list: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let count = Glibc.read(descriptor, &buffer, buffer.count), count > 0 {
+                list += buffer[..<count]
+            }
+            children += list.split(separator: UInt8(ascii: " ")).compactMap { Int32(text($0)) }
+        }
+        return children
+    }
+
+    /// Whether this kernel lists a thread's children (this process's main thread's list is there).
+    private static let kernelListsChildren = access("/proc/\(getpid())/task/\(getpid())/children", R_OK) == 0
+
+    /// The ids of `pid`'s threads (`/proc/PID/task`), none once it is gone.
+    private static func threads(of pid: Int32) -> [Int32] {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(tasks) }
+        var threads: [Int32] = []
+        while let entry = readdir(tasks) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard Int32(name) != nil, let thread = read("/proc/\(pid)/task/\(name)/stat"), thread.canRun else {
-                continue
-            }
-            count += 1
+            if let thread = Int32(name) { threads.append(thread) }
         }
-        return count
+        return threads
     }
 
     /// Whether it has ended (a zombie, or on its way out).

@@ -22,6 +22,22 @@ struct ProcessTable {
         return table
     }
 
+    /// `root` and everything it started, at any depth, that has not ended: the same as `now().running([root])`,
+    /// read from the kernel's list of each process's children in the tree rather than from every process on the
+    /// machine (a watchdog looks four times a second, and the test suite runs dozens of children at once).
+    static func running(under root: pid_t) -> [pid_t] {
+        var found: [pid_t] = []
+        var seen: Set<pid_t> = []
+        var next = [root]
+        while let pid = next.popLast() {
+            guard seen.insert(pid).inserted else { continue }
+            guard let children = ProcessStat.children(of: pid) else { return now().running([root]) }
+            if isRunning(pid) { found.append(pid) }
+            next += children
+        }
+        return found
+    }
+
     /// Whether `pid` is there and has not ended.
     static func isRunning(_ pid: pid_t) -> Bool {
         ProcessStat.of(pid).map { !$0.hasEnded } ?? false

@@ -53,11 +53,11 @@ public final class Watchdog: @unchecked Sendable {
 
         public static let host = Meter(
             processorTime: { root in
-                ProcessTable.now().running([root]).reduce(.zero) { $0 + (ProcessStat.of($1)?.processorTime ?? .zero) }
+                ProcessTable.running(under: root).reduce(.zero) { $0 + (ProcessStat.of($1)?.processorTime ?? .zero) }
             },
             awakeTime: { JobControl.now },
             aThreadCanRun: { root in
-                ProcessTable.now().running([root]).contains { ProcessStat.threadsThatCanRun(in: $0, upTo: 1) > 0 }
+                ProcessTable.running(under: root).contains { ProcessStat.threadsThatCanRun(in: $0, upTo: 1) > 0 }
             })
     }
 
