@@ -82,20 +82,45 @@ import Testing
 
     /// The host's meter on a real tree, a shell with a child that spins and one that sleeps: the spinner's time is
     /// the tree's and it can run; once it is killed and collected by the shell, its time stays in the tree's (the
-    /// shell's ended children's time), and nothing in the tree can run.
+    /// shell's ended children's time), and nothing in the tree can run. The spinner starts on the test's word and
+    /// the looks run on a thread of their own: while the test waited for a turn of Swift's shared threads, with
+    /// every suite running, a spinner started at once spun a processor for up to 36 s.
     @Test func theHostMeterReadsATreesProcessorTimeAndWhetherItCanRun() async throws {
-        try await Announcements.shell(
-            "watchdog-tree", #"sleep 300 & (while :; do :; done) & echo "$!" > "$0"; wait"#, announcing: "the spinner"
-        ) { shell, announced in
+        let go = FileManager.default.temporaryDirectory.appendingPathComponent("watchdog-go-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: go) }
+        let script = "sleep 300 & (while [ ! -e '\(go.path)' ]; do sleep 0.05; done; while :; do :; done) & "
+            + #"echo "$!" > "$0"; wait"#
+        try await Announcements.shell("watchdog-tree", script, announcing: "the spinner") { shell, announced in
             let spinner = announced[0]
             let host = Watchdog.Meter.host
-            #expect(
-                await Self.within { host.processorTime(shell.pid) >= .milliseconds(50) }, "the spinner never ran 50 ms")
-            #expect(host.aThreadCanRun(shell.pid), "the spinner runs or waits for a processor")
-            let ran = host.processorTime(shell.pid)
-            kill(spinner, SIGKILL)
-            #expect(await Self.within { !host.aThreadCanRun(shell.pid) }, "a thread of the shell and its sleep can run")
-            #expect(host.processorTime(shell.pid) >= ran, "the spinner's time left the tree with it")
+            let seen = await Rig.onThread {
+                // Counted from the word: the spinner's wait for it ran the tree's `sleep`s.
+                let waited = host.processorTime(shell.pid)
+                _ = FileManager.default.createFile(atPath: go.path, contents: nil)
+                let ran = Self.within { host.processorTime(shell.pid) >= waited + .milliseconds(50) }
+                let canRun = host.aThreadCanRun(shell.pid)
+                let before = host.processorTime(shell.pid)
+                kill(spinner, SIGKILL)
+                let stopped = Self.within { !host.aThreadCanRun(shell.pid) }
+                return (ran: ran, canRun: canRun, stopped: stopped, kept: host.processorTime(shell.pid) >= before)
+            }
+            #expect(seen.ran, "the spinner never ran 50 ms")
+            #expect(seen.canRun, "the spinner runs or waits for a processor")
+            #expect(seen.stopped, "a thread of the shell and its sleep can run")
+            #expect(seen.kept, "the spinner's time left the tree with it")
+            shell.send(SIGKILL)
+            _ = await shell.finished()
+        }
+    }
+
+    /// The kernel's lists of each process's children find the tree the whole process table finds: a shell, its
+    /// sleep, and a subshell with a sleep of its own.
+    @Test func theChildrenListsFindTheTreeTheWholeTableFinds() async throws {
+        let script = #"sleep 300 & (sleep 300 & echo "$!" > "$0"; wait) & wait"#
+        try await Announcements.shell("process-tree", script, announcing: "the inner sleep") { shell, announced in
+            let table = ProcessTable.now().running([shell.pid])
+            #expect(table.count == 4 && table.contains(announced[0]), "\(table)")
+            #expect(Set(ProcessTable.running(under: shell.pid)) == Set(table))
             shell.send(SIGKILL)
             _ = await shell.finished()
         }
@@ -103,15 +128,13 @@ import Testing
 
     /// Whether `condition` held within a minute of wall time, looking every 10 ms (a hang guard: under load
     /// the spinner and the shell wait their turns).
-    static func within(_ condition: @escaping @Sendable () -> Bool) async -> Bool {
-        await Rig.onThread {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !condition() {
-                if ContinuousClock.now > deadline { return false }
-                usleep(10_000)
-            }
-            return true
+    static func within(_ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            if ContinuousClock.now > deadline { return false }
+            usleep(10_000)
         }
+        return true
     }
 }
 
