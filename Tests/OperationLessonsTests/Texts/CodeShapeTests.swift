@@ -98,7 +98,12 @@ private struct SharedSource {
     /// The steps' own code mirrors the tutorials and is left out.
     nonisolated(unsafe) static let tutorialCode = #/^(Lesson[0-9]|Exercise[0-9]|Variants)/#
 
-    static func files() throws -> [SharedSource] {
+    /// Every shared file, read and outlined once for the tests that ask.
+    static func files() throws -> [SharedSource] { try all.get() }
+
+    private static let all = Result { try read() }
+
+    private static func read() throws -> [SharedSource] {
         let sources = Rig.packageRoot.appendingPathComponent("Sources")
         let paths = try FileManager.default.subpathsOfDirectory(atPath: sources.path)
         return try paths.sorted().filter { $0.hasSuffix(".swift") && !$0.contains(tutorialCode) }.map { path in
@@ -144,12 +149,12 @@ struct SwiftOutline {
         var depth = 0
         for (index, line) in Self.blanked(text).components(separatedBy: "\n").enumerated() {
             let number = index + 1
-            if let match = line.firstMatch(of: Self.typeDeclaration) {
+            if Self.holds(line, Self.typeWords), let match = line.firstMatch(of: Self.typeDeclaration) {
                 let isExtension = match.output[1].substring == "extension"
                 types.append(TypeDeclaration(name: String(match.output[2].substring ?? ""), line: number))
                 // An extension's properties are all computed or static: its body is walked as nobody's.
                 pending = isExtension ? nil : (.type(types.count - 1), depth)
-            } else if let match = line.firstMatch(of: Self.functionDeclaration) {
+            } else if Self.holds(line, Self.functionWords), let match = line.firstMatch(of: Self.functionDeclaration) {
                 let name = String(match.output[1].substring ?? "").replacing(#/\s+/#, with: " ")
                 functions.append(FunctionDeclaration(name: name, line: number))
                 pending = (.function(functions.count - 1), depth)
@@ -178,9 +183,19 @@ struct SwiftOutline {
         }
     }
 
+    /// The words without which a line declares no type, no function, no property: looked for before the
+    /// declarations' patterns, which cost most of this suite's time when tried on every line.
+    static let typeWords = ["struct", "class", "actor", "enum", "extension"]
+    static let functionWords = ["func", "init", "deinit"]
+    static let propertyWords = ["let", "var"]
+
+    private static func holds(_ line: String, _ words: [String]) -> Bool {
+        words.contains { line.contains($0) }
+    }
+
     /// The name a line declares as a stored property, or nil.
     private static func storedProperty(_ line: String) -> String? {
-        guard let match = line.firstMatch(of: propertyDeclaration) else { return nil }
+        guard holds(line, propertyWords), let match = line.firstMatch(of: propertyDeclaration) else { return nil }
         let modifiers = String(match.output[1].substring ?? "").split(separator: " ")
         guard !modifiers.contains("static") && !modifiers.contains("class") else { return nil }
         let rest = String(match.output[4].substring ?? "")
