@@ -7,19 +7,18 @@ import TableKit
 /// play a story of their own and for tests that drive operation queues or
 /// touch UI themselves.
 public enum ExclusiveRun {
-    public static func run<Result>(_ body: (Instruments) async throws -> Result) async rethrows -> Result {
-        await ScenarioGate.shared.enter()
-        let instruments = Instruments()
-        Instruments.current = instruments
-        do {
-            let result = try await body(instruments)
-            Instruments.current = nil
-            ScenarioGate.shared.leave()
-            return result
-        } catch {
-            Instruments.current = nil
-            ScenarioGate.shared.leave()
-            throw error
+    public static func run<Result, Failure>(
+        _ body: (Instruments) async throws(Failure) -> Result
+    ) async throws(Failure) -> Result {
+        try await ScenarioGate.asHolder { () async throws(Failure) -> Result in
+            await ScenarioGate.shared.enter()
+            let instruments = Instruments()
+            Instruments.current = instruments
+            defer {
+                Instruments.current = nil
+                ScenarioGate.shared.leave()
+            }
+            return try await body(instruments)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import DispatchSeam
 import HarnessSync
 
 /// One scenario at a time in a process.
@@ -13,7 +14,8 @@ import HarnessSync
 /// cooperative pool (one per core, which the tests of a whole suite starting at
 /// once may all hold) has resumed the task that asked for the run before.
 /// Work that plays in a task of its own (`ExclusiveRun`, `holding`) holds the
-/// gate from its task's resuming to its `leave`.
+/// gate from its task's resuming to its `leave`, and that task runs on the
+/// gate's own queue (`HolderExecutor`), never waiting for a thread of the pool.
 final class ScenarioGate: Sendable {
     static let shared = ScenarioGate()
 
@@ -89,10 +91,41 @@ final class ScenarioGate: Sendable {
     /// (threads that keep the cores busy, tasks that crowd the main queue)
     /// starts once they are next, and not while they wait behind other tests'
     /// runs, which it would slow.
-    static func holding<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+    static func holding<Value, Failure>(_ body: () async throws(Failure) -> Value) async throws(Failure) -> Value {
         if isHeld { return try await body() }
-        await shared.enter()
-        defer { shared.leave() }
-        return try await $isHeld.withValue(true) { try await body() }
+        return try await asHolder { () async throws(Failure) -> Value in
+            await shared.enter()
+            defer { shared.leave() }
+            // `withValue` rethrows untyped errors: the body's own comes back through a `Result`.
+            let outcome = await $isHeld.withValue(true) { () async -> Result<Value, Failure> in
+                do throws(Failure) { return .success(try await body()) } catch { return .failure(error) }
+            }
+            return try outcome.get()
+        }
+    }
+
+    /// Runs `body`, which takes the gate, on the holder's queue: from its turn at the gate to its `leave`, the
+    /// holder's task never waits for a thread of Swift's cooperative pool. That pool has a thread per core, and
+    /// the tests of a whole suite, started at once, may hold them all: a holder resumed there waited 25.6 s for
+    /// one at the start of a `swift test`, with the gate held and every other run waiting behind it.
+    static func asHolder<Value, Failure>(_ body: () async throws(Failure) -> Value) async throws(Failure) -> Value {
+        try await withTaskExecutorPreference(HolderExecutor.shared, operation: body)
+    }
+
+    /// The holder's queue: a serial queue of its own, whose blocks libdispatch runs on its overcommitting pool
+    /// (a thread when one is asked for), at the default priority the pool's threads have.
+    private final class HolderExecutor: TaskExecutor {
+        static let shared = HolderExecutor()
+        private let queue = DispatchQueue(label: "scenario gate holder", qos: .default)
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            // The holder's turn is the harness's work, whatever thread resumed it (a run's `done`, in the app's
+            // turn): the seam must not count it as the run's.
+            let saved = seam_leave_run()
+            queue.async { job.runSynchronously(on: executor) }
+            seam_restore(saved)
+        }
     }
 }
