@@ -33,13 +33,16 @@ public struct AppCatalog: Sendable {
         return url
     }
 
-    public static func bundled() -> AppCatalog {
+    /// The bundled catalog, read once a process: the file ships with the package and every run reads the same.
+    public static func bundled() -> AppCatalog { bundledCatalog }
+
+    private static let bundledCatalog: AppCatalog = {
         do {
             return try load(from: bundledURL)
         } catch {
             preconditionFailure("the bundled catalog is broken: \(error)")
         }
-    }
+    }()
 
     /// Reads and validates a catalog plist, throwing an error that names the
     /// file and says what is wrong with it.
@@ -127,26 +130,26 @@ public struct AppCatalog: Sendable {
     /// hundreds of tags in them. A binary property list has no tags: 0.
     static func xmlDepth(of data: Data, over limit: Int) -> Int {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            func starts(with tag: [UInt8], at position: Int) -> Bool {
+                guard position + tag.count <= bytes.count else { return false }
+                for offset in tag.indices where bytes[position + offset] != tag[offset] { return false }
+                return true
+            }
+            func opens(_ tag: [UInt8], at position: Int) -> Bool {
+                let end = position + tag.count
+                // `<array>` or `<array attr…>`, not `<array/>` or `<arrayish>`.
+                guard starts(with: tag, at: position), end < bytes.count else { return false }
+                return bytes[end] == UInt8(ascii: ">") || bytes[end] == UInt8(ascii: " ")
+            }
             var depth = 0
             var deepest = 0
             var index = 0
-            func starts(with tag: String, at position: Int) -> Bool {
-                let tag = Array(tag.utf8)
-                guard position + tag.count <= bytes.count else { return false }
-                return (0..<tag.count).allSatisfy { bytes[position + $0] == tag[$0] }
-            }
-            func opens(at position: Int, _ name: String) -> Bool {
-                let end = position + name.count
-                // `<array>` or `<array attr…>`, not `<array/>` or `<arrayish>`.
-                guard starts(with: name, at: position), end < bytes.count else { return false }
-                return bytes[end] == UInt8(ascii: ">") || bytes[end] == UInt8(ascii: " ")
-            }
             while index < bytes.count, deepest <= limit {
                 if bytes[index] == UInt8(ascii: "<") {
-                    if opens(at: index, "<array") || opens(at: index, "<dict") {
+                    if opens(Tag.array, at: index) || opens(Tag.dictionary, at: index) {
                         depth += 1
                         deepest = max(deepest, depth)
-                    } else if starts(with: "</array>", at: index) || starts(with: "</dict>", at: index) {
+                    } else if starts(with: Tag.arrayEnd, at: index) || starts(with: Tag.dictionaryEnd, at: index) {
                         depth = max(depth - 1, 0)
                     }
                 }
@@ -154,6 +157,14 @@ public struct AppCatalog: Sendable {
             }
             return deepest
         }
+    }
+
+    /// The tags `xmlDepth` counts, as bytes once (made from text at each `<`, they were most of a run's reading).
+    private enum Tag {
+        static let array = Array("<array".utf8)
+        static let dictionary = Array("<dict".utf8)
+        static let arrayEnd = Array("</array>".utf8)
+        static let dictionaryEnd = Array("</dict>".utf8)
     }
 
     private static func megabytes(_ bytes: Int) -> String {
