@@ -2,6 +2,7 @@ import Foundation
 import LessonSupport
 import SlowNetwork
 import Testing
+import XCTest
 
 @testable import LessonKit
 
@@ -103,7 +104,7 @@ enum NewProcessRuns {
             hangLimitSeconds: setup.hangLimit.components.seconds)
         var child = ChildProcess.scenario(
             URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
-            ["--testing-library", "swift-testing", "--filter", "NewProcessEntry"])
+            ["--testing-library", "xctest", "OperationLessonsTests.NewProcessEntry/testPlayTheStoryAsked"])
         do {
             child.environment[variable] = String(decoding: try JSONEncoder().encode(story), as: UTF8.self)
             // The story's own hang guard stops a story that does not move; this one stops a child that never ends.
@@ -144,14 +145,45 @@ enum NewProcessRuns {
     }
 }
 
-/// The child's side of `NewProcessRuns`: runs only in a process started to
-/// play one story (skipped in every other run of the tests).
-@Suite struct NewProcessEntry {
-    @Test(.enabled(if: NewProcessRuns.asked != nil, "plays a story only in a process started for it"))
-    func playTheStoryAsked() async throws {
-        let story = try #require(NewProcessRuns.asked)
-        let controller = try #require(
-            _typeByName(story.controller) as? any LessonController.Type, "no controller is named \(story.controller)")
+/// The child's side of `NewProcessRuns`: does nothing in any other run of the tests. An XCTest case, because a
+/// child of a relaunching story starts at least twice (its first launch, then each relaunch replaces it with this
+/// binary again): through XCTest's list of cases a start costs 8 ms of CPU, through Swift Testing's discovery of
+/// every test (its `--filter` names them all) 78 ms, most of what a relaunching story cost.
+final class NewProcessEntry: XCTestCase {
+    /// Plays the story, hands its result over on the report channel and ends the process: as a step's executable,
+    /// this thread then serves the main queue, where the story plays, and never returns.
+    func testPlayTheStoryAsked() {
+        guard NewProcessRuns.asked != nil else { return }
+        Task.detached { await NewProcessEntry.playAndEnd() }
+        dispatchMain()
+    }
+
+    /// Ends the process: 0 once the result is handed over, 1 with why on standard error (which the parent reports
+    /// when it is handed nothing).
+    private static func playAndEnd() async {
+        var status: Int32 = 0
+        do {
+            try await play(NewProcessRuns.asked)
+        } catch {
+            FileHandle.standardError.write(Data("the story could not be played: \(error)\n".utf8))
+            status = 1
+        }
+        exit(status)
+    }
+
+    struct Refused: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func play(_ story: NewProcessRuns.Story?) async throws {
+        guard let story else { throw Refused(description: "no story could be read from \(NewProcessRuns.variable)") }
+        try await play(story)
+    }
+
+    private static func play(_ story: NewProcessRuns.Story) async throws {
+        guard let controller = _typeByName(story.controller) as? any LessonController.Type else {
+            throw Refused(description: "no controller is named \(story.controller)")
+        }
         let catalog = try story.catalog.map { try AppCatalog.load(from: URL(fileURLWithPath: $0)) } ?? .bundled()
         var setup = ScenarioSetup(
             lesson: story.lesson, title: story.title, controller: controller, scenario: story.scenario.scenario,
@@ -168,7 +200,8 @@ enum NewProcessRuns {
         if story.cachesDirectory == nil { try? FileManager.default.removeItem(at: Self.cachesDirectory) }
         let handed = NewProcessRuns.Result(
             report: result.report, timeline: result.timeline, keys: setup.scenario.keys?.carried)
-        #expect(ReportChannel.send(String(decoding: try JSONEncoder().encode(handed), as: UTF8.self), program: "tests"))
+        guard ReportChannel.send(String(decoding: try JSONEncoder().encode(handed), as: UTF8.self), program: "tests")
+        else { throw Refused(description: "the report channel took nothing") }
     }
 
     /// A caches folder of the child's own, the same for each of its processes (the PID survives `execv`).
