@@ -47,14 +47,19 @@ final class ManualClock: WatchedNetworkClock, @unchecked Sendable {
     /// Called once a suspending request's end is logged.
     func finishTask(_ token: Int) { changes.notify() }
 
+    /// Work due now goes to its queue under the lock, as `advance` sends what fell due: the two in the order
+    /// the lock takes them. Sent after it, a fetch's second piece, asked for as `advance` passed its instant,
+    /// reached the delivery queue before the first, which `advance` had taken: the piece after the end was
+    /// dropped (`ImageDownloadOperationTests` once saw three of four progress reports).
     func run(at instant: StoryTime, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        let runsNow = condition.withLock { () -> Bool in
-            guard !isShutDown else { return false }
-            if instant <= timeline.now { return true }
-            timeline.deliver(at: instant, on: queue, work)
-            return false
+        condition.withLock {
+            guard !isShutDown else { return }
+            if instant <= timeline.now {
+                queue.async(execute: work)
+            } else {
+                timeline.deliver(at: instant, on: queue, work)
+            }
         }
-        if runsNow { queue.async(execute: work) }
         changes.notify()
     }
 
@@ -63,10 +68,10 @@ final class ManualClock: WatchedNetworkClock, @unchecked Sendable {
 
     /// Moves time on by `seconds`: what fell due runs, in the order of its instants.
     func advance(by seconds: Double) {
-        let due = condition.withLock { () -> StoryTimeline.Due in
-            defer { condition.broadcast() }
-            return timeline.advance(to: timeline.now + .seconds(seconds))
+        condition.withLock {
+            let due = timeline.advance(to: timeline.now + .seconds(seconds))
+            for delivery in due.deliveries { delivery.queue.async(execute: delivery.work) }
+            condition.broadcast()
         }
-        for delivery in due.deliveries { delivery.queue.async(execute: delivery.work) }
     }
 }
