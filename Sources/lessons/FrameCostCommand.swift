@@ -60,7 +60,7 @@ enum FrameCostCommand: LessonsCommand {
         say(
             "Step \(entry.id) \(entry.title) · scenario scroll-end-to-end · what a frame cost, in wall-clock ms")
         say(FrameCost.header)
-        let progress = Progress(total: options.rows.count)
+        let progress = ProgressLine(total: options.rows.count)
         var failed = false
         for rows in options.rows {
             let catalog = folder.appendingPathComponent("catalog-\(rows).plist")

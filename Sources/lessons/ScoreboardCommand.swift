@@ -54,7 +54,7 @@ enum ScoreboardCommand: LessonsCommand {
     }
 
     private static func table(_ options: Options, _ steps: [LessonEntry], _ children: StepProcess) -> Int32 {
-        let progress = Progress(total: steps.count)
+        let progress = ProgressLine(total: steps.count)
         let rows = runConcurrently(count: steps.count, jobs: options.jobs) { index in
             let entry = steps[index]
             progress.started("step \(entry.id) \(entry.title) · \(options.scenario)")
@@ -83,7 +83,7 @@ enum ScoreboardCommand: LessonsCommand {
     private static func matrix(_ options: Options, steps: [LessonEntry], children: StepProcess) -> Int32 {
         let bugs = KnownBug.all
         let runs = BugMatrix.runs(bugs: bugs, steps: steps.map(\.number))
-        let progress = Progress(total: runs.count)
+        let progress = ProgressLine(total: runs.count)
         let outcomes = runConcurrently(count: runs.count, jobs: options.jobs) { index in
             let run = runs[index]
             guard let entry = LessonCatalog.entry(run.lesson) else {

@@ -58,7 +58,7 @@ enum TimelinesCommand: LessonsCommand {
         guard let (folder, out) = outputFolder(options) else { return 1 }
         say("Writing \(steps.count) timeline pictures to \(out)/.")
         var failures = 0
-        let progress = Progress(total: steps.count)
+        let progress = ProgressLine(total: steps.count)
         for entry in steps {
             let drawn = try await draw(
                 entry, to: folder.appendingPathComponent(pictureName(entry)), options, children: children,
@@ -95,7 +95,7 @@ enum TimelinesCommand: LessonsCommand {
     /// Draws one step's picture into `file`: a step with a comparison as the pair, another on its own. False
     /// when its run failed (said already).
     private static func draw(
-        _ entry: LessonEntry, to file: URL, _ options: Options, children: StepProcess, progress: Progress
+        _ entry: LessonEntry, to file: URL, _ options: Options, children: StepProcess, progress: ProgressLine
     ) async throws -> Bool {
         let scenario =
             entry.showsImageList

@@ -8,6 +8,6 @@ StandardStreams.checkAtStart()
 // Ctrl-C, SIGTERM, SIGHUP: the children (a step, the workbench, `swift build`)
 // end too, the scratch folders go, a progress line is wiped, and a live
 // screen (compare's) gets its cursor and colours back.
-ChildProcess.endChildrenOnSignals(beforeExit: { Progress.wipeLine() })
+ChildProcess.endChildrenOnSignals(beforeExit: { ProgressLine.wipeLine() })
 let status = await Lessons.main(Array(CommandLine.arguments.dropFirst()))
 exit(StandardStreams.exitStatus(status, program: "lessons"))
