@@ -120,6 +120,8 @@ public enum FrameStream {
     public final class Reader: @unchecked Sendable {
         private let lock = Locked(.seen)
         private var pending = Data()
+        /// How much of `pending` is known to hold no line's end.
+        private var searched = 0
         private var images: [Int: Image] = [placeholderID: .placeholder]
         private var frames: [ScreenFrame] = []
         private var ending: End?
@@ -132,11 +134,25 @@ public enum FrameStream {
             lock.withLock {
                 guard problem == nil else { return }
                 pending.append(data)
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = pending[pending.startIndex..<newline]
-                    pending = Data(pending[pending.index(after: newline)...])
+                while let newline = nextLineEnd() {
+                    let line = pending.prefix(newline)
+                    pending = Data(pending.dropFirst(newline + 1))
+                    searched = 0
                     read(line)
                 }
+                searched = pending.count
+            }
+        }
+
+        /// Where the next line ends in `pending` (its offset), looking only past what earlier pieces left: the
+        /// last line, the report and its timeline, comes in hundreds of pieces, and searched from its start at
+        /// each it was 58 % of the CPU of a `lessons compare 5 --json` (1.5 s).
+        private func nextLineEnd() -> Int? {
+            pending.withUnsafeBytes { bytes -> Int? in
+                guard let start = bytes.baseAddress, searched < bytes.count,
+                    let found = memchr(start + searched, Int32(UInt8(ascii: "\n")), bytes.count - searched)
+                else { return nil }
+                return start.distance(to: UnsafeRawPointer(found))
             }
         }
 
