@@ -27,6 +27,13 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: ContinuousIntegration.isOn, "CI only: real workbench builds; the verdict is proven in process")
     }
 
+    /// For the check that every code pane of the web course compiles: a `swiftc -typecheck` of each of its 30-odd
+    /// intermediate states, 7 s of CPU alone, a tenth of the rest of plain `swift test`'s. CI's, with the rest of
+    /// the web course's checks (`.ci/run`: its first leg plays this, its site leg the pages in a browser).
+    static var webCourseCompileInCI: Self {
+        .enabled(if: ContinuousIntegration.isOn, "CI only: compiles every code pane of the web course")
+    }
+
     /// For a test that plays a deliberately racy step (3 and 4 write shared
     /// state from download threads; exercise 11's start shares a class between
     /// tasks; the blogs' `AsyncOperation` keeps its state with no lock) in this process. Under Thread Sanitizer its

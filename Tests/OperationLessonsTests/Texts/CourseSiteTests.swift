@@ -167,7 +167,7 @@ import Testing
     /// Every intermediate file a code step shows compiles, with the rest of its step's files as they are at that
     /// point (typechecked against the package's own build, in the step's language mode): a part never uses what a
     /// later part adds, and no two parts share a change.
-    @Test func everyIntermediateFileCompiles() async throws {
+    @Test(.webCourseCompileInCI) func everyIntermediateFileCompiles() async throws {
         let arguments = SiteBuilder.importArguments(Rig.productsDirectory)
         var checked = 0
         for page in try Self.catalog.get().pages {
