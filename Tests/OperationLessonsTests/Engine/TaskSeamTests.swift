@@ -15,10 +15,12 @@ import Testing
         let probe = ForeignTaskProbe.shared
         probe.reset()
         _ = ForeignTaskProbe.mainQueueKey
-        // Outside the run: a thread of the test's own starts a task once the run has begun.
+        // Outside the run: a thread of the test's own starts a task once the run has begun. At a priority above
+        // the tests' own, so on threads of its own: at the default one it waited for one of the two threads every
+        // test shares, up to the run's 10 s bound, the scenario gate held (10.0 s at a whole suite's start).
         Thread.detachNewThread {
             probe.runBegan.wait()
-            Task.detached {
+            Task.detached(priority: .high) {
                 probe.ranOnTheMainQueue = DispatchQueue.getSpecific(key: ForeignTaskProbe.mainQueueKey) != nil
                 probe.foreignTaskRan.signal()
                 probe.foreignTaskEnded.signal()
