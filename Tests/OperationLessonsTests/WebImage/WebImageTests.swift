@@ -325,10 +325,9 @@ final class HandClock: @unchecked Sendable {
     /// the newcomer gets a download of its own, and its image, not "cancelled".
     @Test func aCancelledDownloadIsNotJoined() async throws {
         try await ExclusiveRun.run { _ in
-            // Two seconds' latency: each fetch stays in flight long enough for the
-            // cancels below to land while it runs, however late a busy machine
-            // runs this test.
-            let network = WebRig.network(latency: 2)
+            // Held: a fetch stays in flight until the clock moves, however late a busy machine runs this test
+            // (a wall-clock network of two seconds' latency held the scenario gate those two seconds).
+            let (network, clock) = WebRig.heldNetwork()
             defer { network.shutdown() }
             let downloader = ImageDownloader(network: network)
             // Held, so the cancelled operation stays on the list until the queue starts it.
@@ -339,6 +338,8 @@ final class HandClock: @unchecked Sendable {
             let second = Calls<Outcome>()
             _ = downloader.downloadImage(with: WebRig.url(0), completion: second.add)
             downloader.isSuspended = false
+            try await network.wait("the newcomer's fetch is under way") { network.counts.inFlight == 1 }
+            clock.advance(by: 10)
             let outcome = try await second.wait(for: 1)
             #expect(try outcome[0].get().image.fingerprint == WebRig.fingerprint(0))
             let cancelled = try await first.wait(for: 1)
