@@ -63,9 +63,12 @@ public struct CodeAside: Sendable {
 public struct LearnerCode: Sendable {
     /// Each file's text, by file name.
     let files: [String: String]
+    /// Each file's text without its spacing, made once: every hint's places are looked for in it.
+    private let unspacedFiles: [String: String]
 
     public init(files: [String: String]) {
         self.files = files
+        unspacedFiles = files.mapValues(Self.unspaced)
     }
 
     /// The Swift files under `folder`; none when it cannot be read.
@@ -84,16 +87,13 @@ public struct LearnerCode: Sendable {
     /// The file that has `name`, spacing aside: `file` first, where the step has it.
     func file(containing name: String, preferring file: String) -> String? {
         let wanted = Self.unspaced(name)
-        return ([file] + files.keys.sorted()).first { files[$0].map { Self.unspaced($0).contains(wanted) } ?? false }
+        return ([file] + files.keys.sorted()).first { unspacedFiles[$0]?.contains(wanted) ?? false }
     }
 
     /// Whether any file has one of `texts`, spacing aside.
     func mentions(_ texts: [String]) -> Bool {
         let wanted = texts.map(Self.unspaced)
-        return files.values.contains { file in
-            let text = Self.unspaced(file)
-            return wanted.contains { text.contains($0) }
-        }
+        return unspacedFiles.values.contains { text in wanted.contains { text.contains($0) } }
     }
 
     private static func unspaced(_ text: String) -> String {

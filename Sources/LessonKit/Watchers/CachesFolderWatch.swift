@@ -18,7 +18,7 @@ final class CachesFolderWatch {
         filesAtStart = CacheFolder.files(in: folder).count
         var rows: [Int: [Int]] = [:]
         for (row, icon) in icons.enumerated() {
-            guard let fingerprint = Image.fingerprint(of: IconArt.ppm(for: icon)) else { continue }
+            guard let fingerprint = IconFingerprint.of(icon) else { continue }
             rows[fingerprint, default: []].append(row)
         }
         rowsOfFingerprint = rows

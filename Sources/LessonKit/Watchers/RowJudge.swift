@@ -38,7 +38,7 @@ final class RowJudge {
     private func expectedFingerprint(ofRow row: Int) -> Int? {
         guard icons.indices.contains(row) else { return nil }
         if let known = expected[row] { return known }
-        let fingerprint = Image.fingerprint(of: IconArt.ppm(for: icons[row])) ?? 0
+        let fingerprint = IconFingerprint.of(icons[row]) ?? 0
         expected[row] = fingerprint
         if rowOfIcon[fingerprint] == nil { rowOfIcon[fingerprint] = row }
         return fingerprint

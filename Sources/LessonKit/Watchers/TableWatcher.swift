@@ -19,7 +19,7 @@ final class TableWatcher: TableViewObserver {
     private lazy var iconOfFingerprint: [Int: String] = {
         var icons: [Int: String] = [:]
         for icon in self.icons {
-            if let fingerprint = Image.fingerprint(of: IconArt.ppm(for: icon)) { icons[fingerprint] = icon }
+            if let fingerprint = IconFingerprint.of(icon) { icons[fingerprint] = icon }
         }
         return icons
     }()
