@@ -371,11 +371,15 @@ struct StoredProperty {
         }
     }
 
+    /// A `var` or `let` line: its name, and what follows it. Made once: a regex literal is parsed again each time
+    /// it is reached, and this one is reached at every line a race's owner is looked for in.
+    private nonisolated(unsafe) static let declaration =
+        #/^\s*(?:@[A-Za-z]+ )*(?:[a-z]+(?:\([a-z]+\))? )*(?:var|let) ([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$/#
+
     /// What `var name: T = …` or `var name = T()` says of its type, after the name; nil when the line declares
     /// no property of that name.
     private static func declaredType(of name: String, in line: Substring) -> Substring? {
-        let words = #/^\s*(?:@[A-Za-z]+ )*(?:[a-z]+(?:\([a-z]+\))? )*(?:var|let) ([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$/#
-        guard let match = line.firstMatch(of: words), match.1 == name else { return nil }
+        guard let match = line.firstMatch(of: declaration), match.1 == name else { return nil }
         return match.2.drop { $0 == ":" || $0 == "=" || $0 == " " }
     }
 
