@@ -26,13 +26,19 @@ struct ProcessTable {
     /// read from the kernel's list of each process's children in the tree rather than from every process on the
     /// machine (a watchdog looks four times a second, and the test suite runs dozens of children at once).
     static func running(under root: pid_t) -> [pid_t] {
+        tree(under: root).filter(isRunning)
+    }
+
+    /// `root` and everything it started, at any depth, still there: running, or ended and not yet collected by its
+    /// parent. An ended child's processor time is its own until its parent collects it, and then the parent's.
+    static func tree(under root: pid_t) -> [pid_t] {
         var found: [pid_t] = []
         var seen: Set<pid_t> = []
         var next = [root]
         while let pid = next.popLast() {
             guard seen.insert(pid).inserted else { continue }
-            guard let children = ProcessStat.children(of: pid) else { return now().running([root]) }
-            if isRunning(pid) { found.append(pid) }
+            guard let children = ProcessStat.children(of: pid) else { return now().tree([root]) }
+            found.append(pid)
             next += children
         }
         return found
@@ -55,12 +61,17 @@ struct ProcessTable {
 
     /// `roots` and everything they started, at any depth, that has not ended.
     func running(_ roots: [pid_t]) -> [pid_t] {
+        tree(roots).filter(running.contains)
+    }
+
+    /// `roots` and everything they started, at any depth, ended or not.
+    func tree(_ roots: [pid_t]) -> [pid_t] {
         var found: [pid_t] = []
         var seen: Set<pid_t> = []
         var next = roots
         while let pid = next.popLast() {
             guard seen.insert(pid).inserted else { continue }
-            if running.contains(pid) { found.append(pid) }
+            found.append(pid)
             next += children(of: pid)
         }
         return found

@@ -53,7 +53,8 @@ public final class Watchdog: @unchecked Sendable {
 
         public static let host = Meter(
             processorTime: { root in
-                ProcessTable.running(under: root).reduce(.zero) { $0 + (ProcessStat.of($1)?.processorTime ?? .zero) }
+                // Ended children too: between its end and its parent's `wait`, a child's time is only its own.
+                ProcessTable.tree(under: root).reduce(.zero) { $0 + (ProcessStat.of($1)?.processorTime ?? .zero) }
             },
             awakeTime: { JobControl.now },
             aThreadCanRun: { root in

@@ -81,8 +81,9 @@ import Testing
     }
 
     /// The host's meter on a real tree, a shell with a child that spins and one that sleeps: the spinner's time is
-    /// the tree's and it can run; once it is killed and collected by the shell, its time stays in the tree's (the
-    /// shell's ended children's time), and nothing in the tree can run. The spinner starts on the test's word and
+    /// the tree's and it can run; once it is killed, its time stays in the tree's, and nothing in the tree can run.
+    /// The shell is stopped first, so the ended spinner waits uncollected: its time is then its own, not yet the
+    /// shell's (a look in that moment found it in neither, once, under load). The spinner starts on the test's word and
     /// the looks run on a thread of their own: while the test waited for a turn of Swift's shared threads, with
     /// every suite running, a spinner started at once spun a processor for up to 36 s.
     @Test func theHostMeterReadsATreesProcessorTimeAndWhetherItCanRun() async throws {
@@ -99,6 +100,7 @@ import Testing
                 _ = FileManager.default.createFile(atPath: go.path, contents: nil)
                 let ran = Self.within { host.processorTime(shell.pid) >= waited + .milliseconds(50) }
                 let canRun = host.aThreadCanRun(shell.pid)
+                kill(shell.pid, SIGSTOP)
                 let before = host.processorTime(shell.pid)
                 kill(spinner, SIGKILL)
                 let stopped = Self.within { !host.aThreadCanRun(shell.pid) }
