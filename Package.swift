@@ -66,6 +66,13 @@ let appSanitizerLink: [LinkerSetting] = raceBuild ? [.unsafeFlags(["-sanitize=th
 /// What a fixture that plays a controller in the harness links. (Declared before `package`: a manifest's globals
 /// are set in order, and one read before its line is not set yet.)
 let fixtureApp: [Target.Dependency] = ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]
+/// The small libraries every frame of every play runs through (the table, the network, the harness's locks, its
+/// calls to the host, the terminal's drawing) are compiled optimised in the debug build too: unoptimised, their
+/// generic code was about a fifth of a play's processor time. LessonKit stays as `swift build` compiles it: optimised
+/// too, it halved a play again but made a cold build of the libraries three times as long (docs/performance.md).
+/// What a learner reads, steps through and races (the steps, the exercises' starts, `WebImage`, the fixtures) is
+/// never optimised here.
+let harness: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
 let package = Package(
     name: "OperationLessons",
@@ -78,18 +85,19 @@ let package = Package(
     targets: [
         .target(
             name: "SlowNetwork", dependencies: ["HarnessSync", "HostOS", "UnseenSync"],
-            resources: [.copy("Resources/apps.plist")]
+            resources: [.copy("Resources/apps.plist")],
+            swiftSettings: harness
         ),
-        .target(name: "TableKit", dependencies: ["HarnessSync", "UnseenSync"]),
+        .target(name: "TableKit", dependencies: ["HarnessSync", "UnseenSync"], swiftSettings: harness),
         // Drawing in a terminal: the table's rows and icons, text made safe and measured in columns, wrapping.
-        .target(name: "TerminalKit", dependencies: ["HostOS", "TableKit"]),
+        .target(name: "TerminalKit", dependencies: ["HostOS", "TableKit"], swiftSettings: harness),
         // The harness's own locks, hidden from Thread Sanitizer so that only the app's order its threads.
         .target(name: "UnseenSync"),
         // The harness's one lock type (`Locked`), hidden from Thread Sanitizer unless it says otherwise.
-        .target(name: "HarnessSync", dependencies: ["UnseenSync"]),
+        .target(name: "HarnessSync", dependencies: ["UnseenSync"], swiftSettings: harness),
         // What the harness asks of the host OS (threads, files, signals, the terminal, processes): the one module that
         // imports Glibc, a file per concern.
-        .target(name: "HostOS"),
+        .target(name: "HostOS", swiftSettings: harness),
         // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
         .target(name: "LessonSupport", dependencies: ["HarnessSync", "SlowNetwork", "TableKit"]),
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
