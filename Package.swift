@@ -66,13 +66,6 @@ let appSanitizerLink: [LinkerSetting] = raceBuild ? [.unsafeFlags(["-sanitize=th
 /// What a fixture that plays a controller in the harness links. (Declared before `package`: a manifest's globals
 /// are set in order, and one read before its line is not set yet.)
 let fixtureApp: [Target.Dependency] = ["LessonKit", "LessonSupport", "SlowNetwork", "TableKit"]
-/// The harness's calls to the host and its drawing in a terminal (HostOS, TerminalKit) are compiled optimised in the
-/// debug build too: every watchdog look parses `/proc`, and every live screen measures its text a character at a
-/// time, through generic code that was slow unoptimised. The libraries the app's own threads run through
-/// (SlowNetwork, TableKit, HarnessSync) stay as `swift build` compiles them: optimised, they changed the app's timing,
-/// and step 4's race crashed a relaunch 11 times in 12 instead of 5 (docs/performance.md, "Round 7"). What a learner
-/// reads, steps through and races is never optimised here.
-let harness: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
 let package = Package(
     name: "OperationLessons",
@@ -89,14 +82,14 @@ let package = Package(
         ),
         .target(name: "TableKit", dependencies: ["HarnessSync", "UnseenSync"]),
         // Drawing in a terminal: the table's rows and icons, text made safe and measured in columns, wrapping.
-        .target(name: "TerminalKit", dependencies: ["HostOS", "TableKit"], swiftSettings: harness),
+        .target(name: "TerminalKit", dependencies: ["HostOS", "TableKit"]),
         // The harness's own locks, hidden from Thread Sanitizer so that only the app's order its threads.
         .target(name: "UnseenSync"),
         // The harness's one lock type (`Locked`), hidden from Thread Sanitizer unless it says otherwise.
         .target(name: "HarnessSync", dependencies: ["UnseenSync"]),
         // What the harness asks of the host OS (threads, files, signals, the terminal, processes): the one module that
         // imports Glibc, a file per concern.
-        .target(name: "HostOS", swiftSettings: harness),
+        .target(name: "HostOS"),
         // What a step's code needs and nothing more: its controller's protocol, its environment, its log.
         .target(name: "LessonSupport", dependencies: ["HarnessSync", "SlowNetwork", "TableKit"]),
         // Step 10's image-loading library, built from steps 4–7: Swift 6, race-free.
