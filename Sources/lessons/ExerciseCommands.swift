@@ -482,10 +482,13 @@ enum HintCommand: LessonsCommand {
         var number = 0
         for bug in shown {
             number += 1
+            let step = exercise.fixingStep(bug)
             lines += HintText.bug(
                 bug, level: level, lastCheck: failed?.first { $0.bug == bug.name },
-                number: (bug.isSafeguard ? "Keep right: " : "\(number). "), step: "step \(fixingStep(bug, exercise))",
-                width: StandardStream.output.terminal.columns, code: code)
+                number: (bug.isSafeguard ? "Keep right: " : "\(number). "), step: "step \(step)",
+                fix: Exercise.codeFolders(ofStep: step, root: workspace.root),
+                width: StandardStream.output.terminal.columns,
+                code: code)
             lines.append("")
         }
         let keeps = exercise.bugs.filter(\.isSafeguard)
@@ -505,14 +508,6 @@ enum HintCommand: LessonsCommand {
         lines.append("Check it: swift run lessons check, or on every save: swift run lessons watch")
         say(lines.joined(separator: "\n"))
         return 0
-    }
-
-    /// The step whose code fixes `bug`: its own exercise's, or for an
-    /// earlier fix kept, the earlier step's.
-    static func fixingStep(_ bug: BugText, _ exercise: Exercise) -> Int {
-        if let known = KnownBug.named(bug.name) { return known.fixedIn }
-        if bug.name == RaceCheck.bug.name { return ImageListChecks.raceFixedIn }
-        return exercise.number
     }
 }
 

@@ -14,13 +14,12 @@ public struct Hints: Sendable {
     public let place: CodePlace
     /// Level 2: the API that fixes it, and how it is used.
     public let api: String
-    /// Level 3: the fixing step's code. Each snippet is found in its files
-    /// (comments and spacing aside: `HintTests` reads them).
-    public let code: [String]
+    /// Level 3: the fixing step's code, read from its files when printed.
+    public let code: [CodeExcerpt]
 
     public static let levels = 3
 
-    public init(question: String, aside: CodeAside? = nil, place: CodePlace, api: String, code: [String]) {
+    public init(question: String, aside: CodeAside? = nil, place: CodePlace, api: String, code: [CodeExcerpt]) {
         self.question = question
         self.aside = aside
         self.place = place
@@ -166,14 +165,14 @@ public enum HintText {
     /// One bug: its name, what the last check measured and saw (if it
     /// failed), then level 1 (the question, where to look; what the check
     /// saw instead, when it recognised another shape), level 2 (the why
-    /// and the API), level 3 (the code, from `step`: its excerpts, "…" between
+    /// and the API), level 3 (the code, read from `step`'s folders `fix`: its excerpts, "…" between
     /// two, since each is from another place). A line of code too long for
     /// `width` is broken where Swift reads on (`CodeLine.fitted`). Given the
     /// learner's files (`code`), the place to look is named only where they
     /// have it, and otherwise by its role (`CodePlace.said(in:)`).
     public static func bug(
-        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, width: Int? = nil,
-        code: LearnerCode? = nil
+        _ bug: BugText, level: Int, lastCheck: CheckResult?, number: String, step: String, fix: [URL],
+        width: Int? = nil, code: LearnerCode? = nil
     ) -> [String] {
         // A row the check titled by what it measured (a race on a record, not on a cache) keeps that title.
         var lines = ["\(number)\(lastCheck.flatMap { $0.passed ? nil : $0.shape } ?? bug.name)"]
@@ -205,8 +204,17 @@ public enum HintText {
         }
         if level >= 3 {
             lines.append("   Code, as \(step) has it:")
-            for (index, snippet) in bug.hints.code.enumerated() {
+            for (index, excerpt) in bug.hints.code.enumerated() {
                 if index > 0 { lines.append("       …") }
+                let snippet: String
+                do {
+                    snippet = try excerpt.quoted(from: fix)
+                } catch {
+                    let unread = "       (Not shown: \(error).)"
+                    lines +=
+                        width.map { TerminalText.wrappedLine(unread, width: $0, continuation: "        ") } ?? [unread]
+                    continue
+                }
                 for line in snippet.split(separator: "\n", omittingEmptySubsequences: false).map({
                     $0.isEmpty ? "" : "       " + $0
                 }) {

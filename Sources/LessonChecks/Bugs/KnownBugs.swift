@@ -24,16 +24,8 @@ extension KnownBug {
                         + "… }`. A `sync` hop (`DispatchQueue.global().sync`) does not help: it waits until its block has "
                         + "run.",
                     code: [
-                        "lazy var queue = OperationQueue()",
-                        """
-                        queue.addOperation {
-                            let data = URL(string: app.icon).flatMap { try? self.network.data(contentsOf: $0) }
-                            let image = data.flatMap { Image(data: $0) }
-                            OperationQueue.main.addOperation {
-                                cell.imageView.image = image
-                            }
-                        }
-                        """,
+                        .line("lazy var queue = OperationQueue()", in: "AppsViewController.swift"),
+                        .block("queue.addOperation {", in: "AppsViewController.swift"),
                     ])),
             fixedIn: 2, scenario: .standard,
             measure: Measure(.maxMainStallMs, unit: "ms", format: { "longest main-queue stall \(Int($0)) ms" }),
@@ -63,7 +55,7 @@ extension KnownBug {
                         "`Image.placeholder` is a grey tile made for this: give it to `cell.imageView.image` before the "
                         + "download starts.",
                     code: [
-                        "cell.imageView.image = Image.placeholder"
+                        .line("cell.imageView.image = Image.placeholder", in: "AppsViewController.swift")
                     ])),
             fixedIn: 2, scenario: .standard,
             measure: Measure(.blankFrames, unit: "blank frame"),
@@ -92,15 +84,10 @@ extension KnownBug {
                         + "block, and the copy would keep it) with `var image: Image?`, set when the download ends; "
                         + "`cellForRowAt` shows it and returns before it thinks of the network.",
                     code: [
-                        "final class AppInfo: Decodable {",
-                        "var image: Image?",
-                        """
-                        if let image = app.image {
-                            cell.imageView.image = image
-                            return cell
-                        }
-                        """,
-                        "app.image = data.flatMap { Image(data: $0) }",
+                        .line("final class AppInfo: Decodable {", in: "AppInfo.swift"),
+                        .line("var image: Image?", in: "AppInfo.swift"),
+                        .block("if let image = app.image {", in: "AppsViewController.swift"),
+                        .line("app.image = data.flatMap { Image(data: $0) }", in: "AppsViewController.swift"),
                     ])),
             fixedIn: 3, scenario: .standard,
             measure: Measure(name: "requests − uniqueURLs", unit: "repeated download") {
@@ -133,7 +120,7 @@ extension KnownBug {
                         + "shows it now (or none, if it has scrolled away); with the icon kept on the model, "
                         + "`cellForRowAt` shows it.",
                     code: [
-                        "self.tableView.reloadRows(at: [indexPath])"
+                        .line("self.tableView.reloadRows(at: [indexPath])", in: "AppsViewController.swift")
                     ])),
             fixedIn: 3, scenario: .fastScrollSlowRows,
             measure: Measure(.wrongImageFrames, unit: "frame with another row's icon"),
@@ -162,13 +149,9 @@ extension KnownBug {
                         "One dictionary the controller owns, `[String: Image]` keyed by icon URL, instead of a property "
                         + "on each model object; `override func didReceiveMemoryWarning()` empties it with `removeAll()`.",
                     code: [
-                        "var imageCache: [String: Image] = [:]",
-                        "if let image = imageCache[app.icon] {",
-                        """
-                        override func didReceiveMemoryWarning() {
-                            imageCache.removeAll()
-                        }
-                        """,
+                        .line("var imageCache: [String: Image] = [:]", in: "AppsViewController.swift"),
+                        .line("if let image = imageCache[app.icon] {", in: "AppsViewController.swift"),
+                        .block("override func didReceiveMemoryWarning() {", in: "AppsViewController.swift"),
                     ])),
             fixedIn: 4, scenario: .memoryWarningThenScroll,
             measure: Measure(
@@ -195,16 +178,11 @@ extension KnownBug {
                         + "URL. Make the download a `BlockOperation`, put it in the pool before `queue.addOperation(_:)`, "
                         + "look there before starting one, and take it out when the download ends.",
                     code: [
-                        "var operations: [String: Operation] = [:]",
-                        """
-                        if operations[app.icon] != nil {
-                            return cell
-                        }
-                        """,
-                        """
-                        operations[app.icon] = operation
-                        queue.addOperation(operation)
-                        """,
+                        .line("var operations: [String: Operation] = [:]", in: "AppsViewController.swift"),
+                        .block("if operations[app.icon] != nil {", in: "AppsViewController.swift"),
+                        .lines(
+                            from: "operations[app.icon] = operation", through: "queue.addOperation(operation)",
+                            in: "AppsViewController.swift"),
                     ])),
             fixedIn: 5, scenario: .scrollBackWhileLoading,
             measure: Measure(.duplicateRequests, unit: "duplicate in flight"),
@@ -233,11 +211,9 @@ extension KnownBug {
                         "Reload the row only when the download brought an image: `guard let image else { return }` "
                         + "before `reloadRows(at:)`.",
                     code: [
-                        """
-                        guard let image else { return }
-                        imageCache[icon] = image
-                        tableView.reloadRows(at: [indexPath])
-                        """
+                        .lines(
+                            from: "guard let image else { return }", through: "tableView.reloadRows(at: [indexPath])",
+                            in: "AppsViewController.swift")
                     ])),
             fixedIn: 5, scenario: .offlineBrowse,
             measure: Measure(name: "requests − uniqueURLs", unit: "repeated request") {
@@ -272,15 +248,12 @@ extension KnownBug {
                         + "queue. Copy what the download needs into a local constant first (`let network = self.network`), "
                         + "so it needs no `self`.",
                     code: [
-                        """
-                        let network = self.network
-                        let operation = BlockOperation { [weak self] in
-                        """,
-                        """
-                        OperationQueue.main.addOperation { [weak self] in
-                            self?.downloadFinished(icon: app.icon, image: image, at: indexPath)
-                        }
-                        """,
+                        .lines(
+                            from: "let network = self.network",
+                            through: "let operation = BlockOperation { [weak self] in", in: "AppsViewController.swift"),
+                        .lines(
+                            from: "OperationQueue.main.addOperation { [weak self] in", through: "}",
+                            in: "AppsViewController.swift"),
                     ])),
             fixedIn: 5, scenario: .leaveWhileLoading,
             measure: Measure(
@@ -311,11 +284,9 @@ extension KnownBug {
                         "Take the entry out of the pool (`operations[icon] = nil`) however the download ended, before "
                         + "looking at the image: \"if there is an if, there must be an else\".",
                     code: [
-                        """
-                        func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {
-                            operations[icon] = nil
-                            guard let image else { return }
-                        """
+                        .lines(
+                            from: "func downloadFinished(icon: String, image: Image?, at indexPath: IndexPath) {",
+                            through: "guard let image else { return }", in: "AppsViewController.swift")
                     ])),
             fixedIn: 5, origin: .variant(flag: "naive-pool"), scenario: .failOnce,
             measure: Measure(
@@ -353,22 +324,10 @@ extension KnownBug {
                         + "there with `data.write(to: file, options: .atomic)`, and in `cellForRowAt` read them with "
                         + "`Data(contentsOf: file)` after memory and before the network.",
                     code: [
-                        "cachesDirectory = environment.cachesDirectory",
-                        """
-                        let file = cacheFile(for: app.icon)
-                        if let data = try? Data(contentsOf: file), let image = Image(data: data) {
-                            imageCache[app.icon] = image
-                            cell.imageView.image = image
-                            return cell
-                        }
-                        """,
-                        """
-                        if let data, image != nil {
-                            try? FileManager.default.createDirectory(
-                                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                            try? data.write(to: file, options: .atomic)
-                        }
-                        """,
+                        .line("cachesDirectory = environment.cachesDirectory", in: "AppsViewController.swift"),
+                        .lines(
+                            from: "let file = cacheFile(for: app.icon)", through: "}", in: "AppsViewController.swift"),
+                        .block("if let data, image != nil {", in: "AppsViewController.swift"),
                     ])),
             fixedIn: 6, scenario: .relaunch,
             measure: Measure(.requestsAfterRelaunch, unit: "request after the relaunch"),
@@ -399,17 +358,7 @@ extension KnownBug {
                         + "`hashValue` is seeded per process; FNV-1a is a few lines), written in hex, which cannot hold "
                         + "`/` or `..`.",
                     code: [
-                        """
-                        func cacheFileName(for icon: String) -> String {
-                            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-                            for byte in icon.utf8 {
-                                hash ^= UInt64(byte)
-                                hash &*= 0x100_0000_01b3
-                            }
-                            let hex = String(hash, radix: 16)
-                            return String(repeating: "0", count: 16 - hex.count) + hex + ".ppm"
-                        }
-                        """
+                        .block("func cacheFileName(for icon: String) -> String {", in: "AppsViewController.swift")
                     ])),
             fixedIn: 6, origin: .variant(flag: "last-component-names"), scenario: .relaunch,
             measure: Measure(.wrongImageFrames, unit: "frame with another row's icon"),
@@ -444,13 +393,9 @@ extension KnownBug {
                         "Read the Caches folder in `cellForRowAt`, before the network: `Data(contentsOf: file)`, then "
                         + "`Image(data:)`; bytes that do not decode count as a miss.",
                     code: [
-                        """
-                        if let data = try? Data(contentsOf: file), let image = Image(data: data) {
-                            imageCache[app.icon] = image
-                            cell.imageView.image = image
-                            return cell
-                        }
-                        """
+                        .block(
+                            "if let data = try? Data(contentsOf: file), let image = Image(data: data) {",
+                            in: "AppsViewController.swift")
                     ])),
             fixedIn: 6, scenario: .offlineRelaunch,
             measure: Measure(
@@ -479,25 +424,22 @@ extension KnownBug {
                         "A download already running when the memory warning comes carries on to the end. What could it "
                         + "ask before it hands its icon over?",
                     place: CodePlace(
-                        "BlockOperation", in: "AppsViewController.swift", role: "where your download hands its icon over"),
+                        "BlockOperation", in: "AppsViewController.swift",
+                        role: "where your download hands its icon over"),
                     api:
                         "`cancel()` only sets `isCancelled`: the work must look at it. Write an `Operation` subclass "
                         + "whose `main()` checks `isCancelled` before the fetch and after it, and reports on the main "
                         + "queue to a `weak` delegate (a `BlockOperation` can do the same through a `[weak operation]` "
                         + "its block captures); `queue.cancelAllOperations()` in `didReceiveMemoryWarning()`.",
                     code: [
-                        "class DownloadOperation: Operation, @unchecked Sendable {",
-                        """
-                        override func main() {
-                            if isCancelled { return }
-                            let data = URL(string: icon).flatMap { try? network.data(contentsOf: $0) }
-                            if isCancelled { return }
-                        """,
-                        """
-                        queue.cancelAllOperations()
-                        operations.removeAll()
-                        imageCache.removeAll()
-                        """,
+                        .line(
+                            "class DownloadOperation: Operation, @unchecked Sendable {", in: "DownloadOperation.swift"),
+                        .lines(
+                            from: "override func main() {", through: "let image = data.flatMap { Image(data: $0) }",
+                            in: "DownloadOperation.swift"),
+                        .lines(
+                            from: "queue.cancelAllOperations()", through: "imageCache.removeAll()",
+                            in: "AppsViewController.swift"),
                     ])),
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(.staleDeliveries, unit: "icon delivered after the warning"),
@@ -530,17 +472,10 @@ extension KnownBug {
                         + "one, and a `main()` that checks `isCancelled` first returns at once. Empty the pool with it "
                         + "(`operations.removeAll()`): a cancelled entry left there would block its icon for good.",
                     code: [
-                        """
-                        override func didReceiveMemoryWarning() {
-                            queue.cancelAllOperations()
-                            operations.removeAll()
-                            imageCache.removeAll()
-                        }
-                        """,
-                        """
-                        override func main() {
-                            if isCancelled { return }
-                        """,
+                        .block("override func didReceiveMemoryWarning() {", in: "AppsViewController.swift"),
+                        .lines(
+                            from: "override func main() {", through: "if isCancelled { return }",
+                            in: "DownloadOperation.swift"),
                     ])),
             fixedIn: 7, scenario: .memoryWarningMidDownload,
             measure: Measure(.requestsAfterMemoryWarning, unit: "download started after the warning"),
@@ -574,19 +509,10 @@ extension KnownBug {
                         + "`scrollViewDidEndDecelerating(_:)`. A suspended queue starts nothing; the downloads already "
                         + "running carry on.",
                     code: [
-                        """
-                        override func scrollViewWillBeginDragging(_ tableView: TableView) {
-                            queue.isSuspended = true
-                        }
-
-                        override func scrollViewDidEndDragging(_ tableView: TableView, willDecelerate decelerate: Bool) {
-                            if !decelerate { queue.isSuspended = false }
-                        }
-
-                        override func scrollViewDidEndDecelerating(_ tableView: TableView) {
-                            queue.isSuspended = false
-                        }
-                        """,
+                        .lines(
+                            from: "override func scrollViewWillBeginDragging(_ tableView: TableView) {",
+                            through: "override func scrollViewDidEndDecelerating(_ tableView: TableView) {",
+                            in: "AppsViewController.swift")
                     ])),
             fixedIn: 7, scenario: .standard,
             measure: Measure(.requestsStartedWhileScrolling, unit: "download started while scrolling"),
@@ -613,12 +539,10 @@ extension KnownBug {
                         + "only when `decelerate` is false, and otherwise in `scrollViewDidEndDecelerating(_:)`, which "
                         + "comes when it stops.",
                     code: [
-                        "if !decelerate { queue.isSuspended = false }",
-                        """
-                        override func scrollViewDidEndDecelerating(_ tableView: TableView) {
-                            queue.isSuspended = false
-                        }
-                        """,
+                        .line("if !decelerate { queue.isSuspended = false }", in: "AppsViewController.swift"),
+                        .block(
+                            "override func scrollViewDidEndDecelerating(_ tableView: TableView) {",
+                            in: "AppsViewController.swift"),
                     ])),
             fixedIn: 7, origin: .variant(flag: "resume-on-drag-end"), scenario: .fastScrollSlowRows,
             measure: Measure(.requestsStartedWhileScrolling, unit: "download started while scrolling"),
@@ -651,14 +575,10 @@ extension KnownBug {
                         + "calls back. `isAsynchronous`, `isExecuting` and `isFinished` are then yours, announced with "
                         + "`willChangeValue(forKey:)` and `didChangeValue(forKey:)`.",
                     code: [
-                        "public override var isAsynchronous: Bool { true }",
-                        """
-                        let task = network.fetch(url) { [self] received, expected in
-                            if !isCancelled { progress(received, expected) }
-                        } completion: { [self] result in
-                            complete(with: result)
-                        }
-                        """,
+                        .line("public override var isAsynchronous: Bool { true }", in: "ImageDownloadOperation.swift"),
+                        .lines(
+                            from: "let task = network.fetch(url) { [self] received, expected in", through: "}",
+                            in: "ImageDownloadOperation.swift"),
                     ])),
             fixedIn: 10, scenario: .standard,
             measure: Measure(.peakBlockedThreads, unit: "thread blocked at once")),
@@ -682,11 +602,10 @@ extension KnownBug {
                         + "and returns a `DownloadToken` per caller; every caller's completion runs when it ends, and "
                         + "`cancel(_:)` cancels the download only when its last caller has gone.",
                     code: [
-                        "download.callers.append((id, progress, completion))",
-                        """
-                        download.callers.removeAll { $0.id == token.id }
-                        guard download.callers.isEmpty else { return nil }
-                        """,
+                        .line("download.callers.append((id, progress, completion))", in: "ImageDownloader.swift"),
+                        .lines(
+                            from: "download.callers.removeAll { $0.id == token.id }",
+                            through: "guard download.callers.isEmpty else { return nil }", in: "ImageDownloader.swift"),
                     ])),
             fixedIn: 10, scenario: .sharedIcon,
             measure: Measure(
@@ -712,11 +631,7 @@ extension KnownBug {
                         "`OperationQueue.main.addOperation { … }` runs its block on the main queue: download on the "
                         + "queue's thread, then set the cell's image (or reload the row) inside that block.",
                     code: [
-                        """
-                        OperationQueue.main.addOperation {
-                            cell.imageView.image = image
-                        }
-                        """
+                        .block("OperationQueue.main.addOperation {", in: "AppsViewController.swift")
                     ])),
             fixedIn: 2, origin: .hastyFix, scenario: .standard,
             measure: Measure(.mainThreadViolations, unit: "main-queue violation"),

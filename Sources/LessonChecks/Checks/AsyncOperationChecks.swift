@@ -52,21 +52,11 @@ public enum AsyncOperationChecks {
                 + "operation's own (ready, executing, finished) under `lock`; set it to executing in `start()`, "
                 + "and to finished at the end of `complete(with:)`.",
             code: [
-                """
-                private enum State {
-                    case ready, executing, finished
-                }
-
-                private var state = State.ready
-
-                public override var isAsynchronous: Bool { true }
-                public override var isExecuting: Bool { lock.withLock { state == .executing } }
-                public override var isFinished: Bool { lock.withLock { state == .finished } }
-                """,
-                """
-                completion(result)
-                move(to: .finished)
-                """,
+                .lines(
+                    from: "private enum State {",
+                    through: "public override var isFinished: Bool { lock.withLock { state == .finished } }",
+                    in: "ImageDownloadOperation.swift"),
+                .lines(from: "completion(result)", through: "move(to: .finished)", in: "ImageDownloadOperation.swift"),
             ]))
     public static let announces = BugText(
         name: "state changed without a word: nobody hears it finish",
@@ -91,15 +81,7 @@ public enum AsyncOperationChecks {
                 + "around every change of the state, the did after the new value is set, and outside the lock: on "
                 + "Linux, `didChangeValue(forKey: \"isFinished\")` is the only thing the queue hears.",
             code: [
-                """
-                private func move(to new: State) {
-                    willChangeValue(forKey: "isExecuting")
-                    willChangeValue(forKey: "isFinished")
-                    lock.withLock { state = new }
-                    didChangeValue(forKey: "isExecuting")
-                    didChangeValue(forKey: "isFinished")
-                }
-                """
+                .block("private func move(to new: State) {", in: "ImageDownloadOperation.swift")
             ]))
     public static let cancelledBeforeStart = BugText(
         name: "cancelled before it starts, it never finishes",
@@ -124,10 +106,9 @@ public enum AsyncOperationChecks {
                 + "`.failure(.cancelled)` (which finishes the operation) and return, before any fetch and before "
                 + "the state says executing.",
             code: [
-                """
-                guard !isCancelled else { return complete(with: .failure(.cancelled)) }
-                move(to: .executing)
-                """
+                .lines(
+                    from: "guard !isCancelled else { return complete(with: .failure(.cancelled)) }",
+                    through: "move(to: .executing)", in: "ImageDownloadOperation.swift")
             ]))
 
     static func conditions() -> NetworkConditions {

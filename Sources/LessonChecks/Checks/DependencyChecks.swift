@@ -42,10 +42,9 @@ public enum DependencyChecks {
                 + "has finished, even one on another queue. Add the dependencies before the operations go to their "
                 + "queues; the order they are added in then does not matter.",
             code: [
-                """
-                unzip.addDependency(download)
-                install.addDependency(unzip)
-                """
+                .lines(
+                    from: "unzip.addDependency(download)", through: "install.addDependency(unzip)",
+                    in: "DependencyCycle.swift")
             ]))
     public static let cycle = BugText(
         name: "a dependency cycle hangs without a word",
@@ -67,13 +66,11 @@ public enum DependencyChecks {
                 + "`Error` whose description names the operations on it (their `name`), before either queue sees "
                 + "one.",
             code: [
-                """
-                static func cycle(among operations: [Operation]) -> [Operation]? {
-                    var finished = Set<ObjectIdentifier>()
-                    var path: [Operation] = []
-                """,
-                "if let index = path.firstIndex(where: { $0 === operation }) {",
-                "try DependencyCheck.checkForCycles([download, unzip, install])",
+                .lines(
+                    from: "static func cycle(among operations: [Operation]) -> [Operation]? {",
+                    through: "var path: [Operation] = []", in: "DependencyCycle.swift"),
+                .line("if let index = path.firstIndex(where: { $0 === operation }) {", in: "DependencyCycle.swift"),
+                .line("try DependencyCheck.checkForCycles([download, unzip, install])", in: "DependencyCycle.swift"),
             ]))
 
     static func conditions(seed: UInt64) -> NetworkConditions {

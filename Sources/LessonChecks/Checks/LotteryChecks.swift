@@ -38,7 +38,7 @@ public enum LotteryChecks {
                 + "`queue.isSuspended` itself on each tick and end; resuming then starts a new rolling operation, "
                 + "as `start()` does when `operationCount` is 0.",
             code: [
-                "while !queue.isSuspended && !rolling.isCancelled {"
+                .line("while !queue.isSuspended && !rolling.isCancelled {", in: "LotteryViewController.swift")
             ]))
     public static let mainQueue = BugText(
         name: "the digits are written off the main queue",
@@ -55,10 +55,10 @@ public enum LotteryChecks {
                 "Roll on the queue's thread, then hand the digits to the main queue to show: "
                 + "`OperationQueue.main.addOperation { … }`.",
             code: [
-                """
-                let digits = nextDigits()
-                OperationQueue.main.addOperation { self.show(digits) }
-                """
+                .lines(
+                    from: "let digits = nextDigits()",
+                    through: "OperationQueue.main.addOperation { self.show(digits) }", in: "LotteryViewController.swift"
+                )
             ]))
 
     public static func check(narrate: ((String) -> Void)? = nil, machine: any ScreenController.Type) async

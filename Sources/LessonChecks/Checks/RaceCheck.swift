@@ -56,8 +56,10 @@ public enum RaceCheck {
                 "An `NSLock` the operation owns: every read of the state (`isExecuting`, `isFinished`) and every "
                 + "change of it (`move(to:)`) takes it; the announcements are made outside it.",
             code: [
-                "public override var isFinished: Bool { lock.withLock { state == .finished } }",
-                "lock.withLock { state = new }",
+                .line(
+                    "public override var isFinished: Bool { lock.withLock { state == .finished } }",
+                    in: "ImageDownloadOperation.swift"),
+                .line("lock.withLock { state = new }", in: "ImageDownloadOperation.swift"),
             ]),
         isSafeguard: true)
 
@@ -135,15 +137,12 @@ public enum RaceCheck {
                 + "(`OperationQueue.main.addOperation { … }`) and write the dictionaries there, where they are "
                 + "read: touched from one queue only, they need no lock.",
             code: [
-                """
-                OperationQueue.main.addOperation { [weak self] in
-                    self?.downloadFinished(icon: app.icon, image: image, at: indexPath)
-                }
-                """,
-                """
-                imageCache[icon] = image
-                tableView.reloadRows(at: [indexPath])
-                """,
+                .lines(
+                    from: "OperationQueue.main.addOperation { [weak self] in", through: "}",
+                    in: "AppsViewController.swift"),
+                .lines(
+                    from: "imageCache[icon] = image", through: "tableView.reloadRows(at: [indexPath])",
+                    in: "AppsViewController.swift"),
             ]))
 
     /// TSan's word for a race on a Swift variable is "Swift access race"; on

@@ -34,9 +34,9 @@ public enum Swift6Check {
                 + "each call is `await`ed, even a call to a method that is not `async`. Nothing else changes: the "
                 + "loader's tasks, continuations and cancellation handler stay as they are.",
             code: [
-                "actor IconLoader {",
-                "Task { await self.leave(url, caller) }",
-                "Task { await loader.setPaused(paused) }",
+                .line("actor IconLoader {", in: "IconLoader.swift"),
+                .line("Task { await self.leave(url, caller) }", in: "IconLoader.swift"),
+                .line("Task { await loader.setPaused(paused) }", in: "AppsViewController.swift"),
             ]))
 
     /// One error the compiler gave in the learner's files.

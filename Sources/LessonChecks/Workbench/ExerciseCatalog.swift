@@ -178,3 +178,19 @@ public enum ExerciseCatalog {
     /// "2–4, 8, 9".
     public static var numbers: String { all.map { String($0.number) }.joined(separator: ", ") }
 }
+
+extension Exercise {
+    /// The step whose code fixes `bug`: this exercise's, or for an earlier fix kept, the earlier step's.
+    public func fixingStep(_ bug: BugText) -> Int {
+        if let known = KnownBug.named(bug.name) { return known.fixedIn }
+        if bug.name == RaceCheck.bug.name { return ImageListChecks.raceFixedIn }
+        return number
+    }
+
+    /// The folders of a step's code under the package at `root`, where its hints' code is read: its own and its
+    /// libraries'.
+    public static func codeFolders(ofStep number: Int, root: URL) -> [URL] {
+        guard let entry = LessonCatalog.entry(number) else { return [] }
+        return ([entry.target] + entry.libraries).map { root.appendingPathComponent("Sources/\($0)") }
+    }
+}

@@ -61,14 +61,14 @@ import Testing
             bug: bug.name, passed: false, measured: "0 duplicates in flight · 10 requests for 9 icons",
             expected: bug.text.expected, hint: "Row 8's first download brought its icon, yet no row showed it.",
             isSafeguard: false, diagnosis: "row 8's icon was downloaded again")
-        let lines = HintText.bug(bug.text, level: 1, lastCheck: seen, number: "1. ", step: "step 5")
+        let lines = HintText.bug(bug.text, level: 1, lastCheck: seen, number: "1. ", step: "step 5", fix: [])
         #expect(lines.contains("   So:    Row 8's first download brought its icon, yet no row showed it."))
         #expect(!lines.contains { $0.hasPrefix("   Ask:") || $0.hasPrefix("   Look:") }, "\(lines)")
         // Failed in the bug's own shape, the bug's own question.
         let own = CheckResult(
             bug: bug.name, passed: false, measured: "1 duplicate in flight", expected: bug.text.expected,
             hint: bug.text.hint, isSafeguard: false)
-        let ownLines = HintText.bug(bug.text, level: 1, lastCheck: own, number: "1. ", step: "step 5")
+        let ownLines = HintText.bug(bug.text, level: 1, lastCheck: own, number: "1. ", step: "step 5", fix: [])
         #expect(ownLines.contains("   Ask:   \(bug.text.hints.question)"))
     }
 }

@@ -70,24 +70,41 @@ import Testing
         return files
     }
 
+    /// The code of a hint's last level, as it is read from the folders of `fixedIn`.
+    static func quoted(_ hint: Case) throws -> [String] {
+        try hint.text.hints.code.map { try $0.quoted(from: hint.fixedIn.map(Rig.packageRoot.appendingPathComponent)) }
+    }
+
     @Test(arguments: cases)
     func eachHintPointsAtRealCodeAndQuotesTheFix(_ hint: Case) throws {
         let hints = hint.text.hints
         #expect(!hints.question.isEmpty && hints.question.contains("?"), "level 1 asks a question")
         #expect(!hints.api.isEmpty && !hints.code.isEmpty)
-        // Level 1 gives no code away: no snippet of level 3 is in the question.
-        for snippet in hints.code { #expect(!hints.question.contains(snippet)) }
+        // The code is the fixing step's: each excerpt is read from its folders.
+        let quoted = try Self.quoted(hint)
+        // Level 1 gives no code away: no excerpt of level 3 is in the question.
+        for snippet in quoted { #expect(!hints.question.contains(snippet)) }
 
         let looked = try Self.sources(hint.lookIn).filter { $0.key.hasSuffix("/" + hints.place.file) }
         #expect(!looked.isEmpty, "\(hints.place.file) is in none of \(hint.lookIn)")
         #expect(
             looked.values.contains { $0.contains(hints.place.name) },
             "\(hints.place) is not in \(hint.lookIn)")
+    }
 
-        let fix = try Self.sources(hint.fixedIn).values.map(Self.normalized)
-        for snippet in hints.code {
-            #expect(
-                fix.contains { $0.contains(Self.normalized(snippet)) }, "not in \(hint.fixedIn):\n\(snippet)")
+    /// `lessons hint` reads each excerpt from the folders of the step it names as the fix, for every bug of every
+    /// exercise: the same code as above, and found.
+    @Test func everyExercisesHintsAreReadFromTheStepTheyName() throws {
+        for exercise in ExerciseCatalog.all {
+            for bug in exercise.bugs {
+                let step = exercise.fixingStep(bug)
+                let folders = Exercise.codeFolders(ofStep: step, root: Rig.packageRoot)
+                for excerpt in bug.hints.code {
+                    #expect(throws: Never.self, "exercise \(exercise.number), \(bug.name), step \(step)") {
+                        try excerpt.quoted(from: folders)
+                    }
+                }
+            }
         }
     }
 
@@ -112,7 +129,10 @@ import Testing
         let rendered = results.rendered(exercise: 2)
         for bug in KnownBug.all.prefix(2) {
             #expect(rendered.contains(bug.text.hints.question))
-            for snippet in bug.text.hints.code { #expect(!rendered.contains(snippet)) }
+            let quoted = try bug.text.hints.code.map {
+                try $0.quoted(from: Exercise.codeFolders(ofStep: bug.fixedIn, root: Rig.packageRoot))
+            }
+            for snippet in quoted { #expect(!rendered.contains(snippet)) }
         }
     }
 }
