@@ -13,7 +13,6 @@ enum TimelinesCommand: LessonsCommand {
     struct Options {
         var out: String?
         var scenario: String?
-        var speed = 1.0
         var seed: UInt64 = 1
     }
 
@@ -28,10 +27,6 @@ enum TimelinesCommand: LessonsCommand {
                 .value(
                     "--scenario", .scenario, \.scenario,
                     help: "play this script on every image-list step (default: as lessons compare N plays it)"),
-                .value(
-                    "--speed", .number("X", in: 0.1...1000), \.speed,
-                    help: "play steps \(LessonCatalog.phrase(LessonCatalog.storySteps.map(\.number))), whose clock is the "
-                        + "wall's, X times faster (default: 1)"),
                 .value("--seed", .seed, \.seed, help: "the seed for jitter and faults (default: 1)"),
             ])
     }
@@ -116,7 +111,7 @@ enum TimelinesCommand: LessonsCommand {
         }
         let flags =
             scenario.map { ScoreboardCommand.flags($0, options.seed) }
-            ?? ["--speed", options.speed.clean, "--seed", String(options.seed)]
+            ?? ["--seed", String(options.seed)]
         let outcome = children.run(entry, arguments: flags + ["--timeline", file.path])
         progress.finished()
         progress.end()

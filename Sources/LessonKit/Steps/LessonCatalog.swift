@@ -123,9 +123,6 @@ public enum LessonCatalog {
     /// The step that fixes the data race of shared state written from download threads.
     public static var dataRaceFixedIn: Int { all.first(where: \.fixesTheDataRace)?.number ?? Int.max }
 
-    /// The steps that tell a story of their own rather than play the image list.
-    public static var storySteps: [LessonEntry] { all.filter { $0.story != nil } }
-
     /// "2-7, 10 and 11": step numbers as a sentence names them, a run of three or more as a range.
     public static func phrase(_ numbers: [Int]) -> String {
         var runs: [[Int]] = []

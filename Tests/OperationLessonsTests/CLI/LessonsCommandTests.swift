@@ -112,7 +112,7 @@ import Testing
         let root = try ExerciseCommandTests.sandbox()
         defer { try? FileManager.default.removeItem(at: root) }
         let run = try await PseudoTerminal.run(
-            "lessons", arguments: ["timelines", "--speed", "4"], environment: ["COLUMNS": "80"], directory: root)
+            "lessons", arguments: ["timelines"], environment: ["COLUMNS": "80"], directory: root)
         #expect(run.status == 0, "\(run.output.suffix(500))")
         let count = LessonCatalog.all.count
         #expect(run.output.contains("Writing \(count) timeline pictures to .operationlessons/timelines/"))
@@ -120,8 +120,8 @@ import Testing
             atPath: root.appendingPathComponent(".operationlessons/timelines").path)
         #expect(pictures.count == count && pictures.contains("08-dependencies.svg"))
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("docs").path))
-        // The line of each job, counted from 0 s. No job here takes a second for sure (step 8 played its story
-        // on the wall clock once; on the story clock it ends in under one idle): `ProgressLineTests` counts one.
+        // The line of each job, counted from 0 s. No job here takes a second for sure (step 8's story, on the
+        // story clock, ends in under one idle): `ProgressLineTests` counts one.
         #expect(run.output.contains("[8/\(count)] step 08 dependencies … 0 s"))
     }
 }
