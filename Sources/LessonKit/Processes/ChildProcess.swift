@@ -382,16 +382,14 @@ enum LiveChildren {
     /// What Ctrl-Z stops (`JobControl`): the children started here, which pass the stop on below them, and
     /// whatever else runs below this process (adopted orphans, what a learner's code started), which is stopped.
     static func stopTargets() -> (own: [pid_t], others: [pid_t]) {
-        let table = ProcessTable.now()
         let own = Array(lock.withLock { state.pids }).filter(ProcessTable.isRunning)
-        let theirs = Set(table.running(own))
-        return (own, table.running(table.children(of: HostProcess.id)).filter { !theirs.contains($0) })
+        let theirs = Set(own.flatMap(ProcessTable.running(under:)))
+        return (own, continueTargets().filter { !theirs.contains($0) })
     }
 
     /// What `fg` continues: everything below this process.
     static func continueTargets() -> [pid_t] {
-        let table = ProcessTable.now()
-        return table.running(table.children(of: HostProcess.id))
+        ProcessTable.children(of: HostProcess.id).flatMap(ProcessTable.running(under:))
     }
 
     static func ended(_ pid: pid_t) {
@@ -420,17 +418,18 @@ enum LiveChildren {
     }
 
     /// What `pids` have running now: themselves, everything they started, and
-    /// the orphans this process adopted (whose starters have ended).
+    /// the orphans this process adopted (whose starters have ended). Walked
+    /// down from each, never read from every process on the machine: `end`
+    /// asks 50 times a second while its children go.
     private static func remnants(of pids: [pid_t]) -> Set<pid_t> {
-        let table = ProcessTable.now()
-        return Set(table.running(pids + orphans(in: table)))
+        Set((pids + orphans()).flatMap(ProcessTable.running(under:)))
     }
 
     /// This process's children that `ChildProcess` did not start: adopted orphans.
-    private static func orphans(in table: ProcessTable) -> [pid_t] {
+    private static func orphans() -> [pid_t] {
         guard adopting else { return [] }
         let known = lock.withLock { state.pids }
-        return table.children(of: HostProcess.id).filter { !known.contains($0) }
+        return ProcessTable.children(of: HostProcess.id).filter { !known.contains($0) }
     }
 
     /// Sends `signal` to each child and what it started, waits up to `grace`
@@ -457,10 +456,9 @@ enum LiveChildren {
         guard adopting else { return }
         // An orphan's own children are orphaned in turn when it goes: a few rounds.
         for _ in 0..<8 {
-            let table = ProcessTable.now()
-            let orphans = orphans(in: table)
+            let orphans = orphans()
             guard !orphans.isEmpty else { return }
-            for pid in table.running(orphans) { HostSignals.send(HostSignals.kill, to: pid) }
+            for pid in orphans.flatMap(ProcessTable.running(under:)) { HostSignals.send(HostSignals.kill, to: pid) }
             for pid in orphans { HostProcess.collectEnd(of: pid) }
         }
     }

@@ -29,6 +29,12 @@ struct ProcessTable {
         tree(under: root).filter(isRunning)
     }
 
+    /// The processes `parent` has as children now (adopted orphans, and ended ones not yet collected, too): the
+    /// kernel's list of them, or where it keeps none, read from every process.
+    static func children(of parent: pid_t) -> [pid_t] {
+        ProcessStat.children(of: parent) ?? now().children(of: parent)
+    }
+
     /// `root` and everything it started, at any depth, still there: running, or ended and not yet collected by its
     /// parent. An ended child's processor time is its own until its parent collects it, and then the parent's.
     static func tree(under root: pid_t) -> [pid_t] {
