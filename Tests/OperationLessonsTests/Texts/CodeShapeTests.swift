@@ -163,14 +163,14 @@ struct SwiftOutline {
             {
                 types[type].storedProperties.append(property)
             }
-            for character in line {
-                if character == "{" {
+            for byte in line.utf8 {
+                if byte == UInt8(ascii: "{") {
                     depth += 1
                     if let (what, atDepth) = pending, atDepth == depth - 1 {
                         open.append((depth, what))
                         pending = nil
                     }
-                } else if character == "}" {
+                } else if byte == UInt8(ascii: "}") {
                     if let last = open.last, last.depth == depth {
                         if case .function(let function) = last.what {
                             functions[function].lines = number - functions[function].line + 1
@@ -208,51 +208,66 @@ struct SwiftOutline {
         return String(match.output[3].substring ?? "")
     }
 
-    /// The text with comments removed and string literals emptied, line breaks kept.
+    /// The text with comments removed and string literals emptied, line breaks kept. Read as UTF-8 bytes: every
+    /// delimiter is ASCII, and no byte of a longer character is (a character at a time, this was most of the suite).
     static func blanked(_ text: String) -> String {
-        var out = ""
-        var rest = Substring(text)
-        func skip(through end: String) {
-            let skipped = rest.range(of: end).map { rest[..<$0.upperBound] } ?? rest
-            out += String(repeating: "\n", count: skipped.count { $0 == "\n" })
-            rest = rest[skipped.endIndex...]
-        }
-        while let character = rest.first {
-            if rest.hasPrefix("//") {
-                rest = rest[(rest.firstIndex(of: "\n") ?? rest.endIndex)...]
-            } else if rest.hasPrefix("/*") {
-                skip(through: "*/")
-            } else if rest.hasPrefix("\"\"\"") {
-                rest = rest.dropFirst(3)
-                out += "\"\""
-                skip(through: "\"\"\"")
-            } else if character == "\"" {
-                rest = rest.dropFirst()
-                out += "\"\""
-                skipStringLiteral(&rest)
-            } else {
-                out.append(character)
-                rest = rest.dropFirst()
+        let bytes = Array(text.utf8)
+        let (slash, star, quote, newline) = (UInt8(ascii: "/"), UInt8(ascii: "*"), UInt8(ascii: "\""), UInt8(ascii: "\n"))
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        func byte(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
+        /// Past the next `end` (its line breaks kept), or to the end.
+        func skip(through end: [UInt8]) {
+            while index < bytes.count {
+                if bytes[index] == end[0], bytes[index...].starts(with: end) {
+                    index += end.count
+                    return
+                }
+                if bytes[index] == newline { out.append(newline) }
+                index += 1
             }
         }
-        return out
+        while let first = byte(0) {
+            if first == slash && byte(1) == slash {
+                index = bytes[index...].firstIndex(of: newline) ?? bytes.count
+            } else if first == slash && byte(1) == star {
+                skip(through: [star, slash])
+            } else if first == quote && byte(1) == quote && byte(2) == quote {
+                index += 3
+                out += [quote, quote]
+                skip(through: [quote, quote, quote])
+            } else if first == quote {
+                index += 1
+                out += [quote, quote]
+                index = endOfStringLiteral(bytes, from: index)
+            } else {
+                out.append(first)
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Past a one-line string literal's closing quote, its interpolations' parentheses matched.
-    private static func skipStringLiteral(_ rest: inout Substring) {
+    /// Where a one-line string literal starting at `start` ends: past its closing quote, its interpolations'
+    /// parentheses matched, or at the end of its line.
+    private static func endOfStringLiteral(_ bytes: [UInt8], from start: Int) -> Int {
         var interpolation = 0
-        while let character = rest.first, character != "\n" {
-            rest = rest.dropFirst()
-            if character == "\\" {
-                if rest.first == "(" { interpolation += 1 }
-                rest = rest.dropFirst()
-            } else if interpolation > 0 && character == "(" {
+        var index = start
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\n") {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "\\") {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "(") { interpolation += 1 }
+                index += 1
+            } else if interpolation > 0 && byte == UInt8(ascii: "(") {
                 interpolation += 1
-            } else if interpolation > 0 && character == ")" {
+            } else if interpolation > 0 && byte == UInt8(ascii: ")") {
                 interpolation -= 1
-            } else if interpolation == 0 && character == "\"" {
-                return
+            } else if interpolation == 0 && byte == UInt8(ascii: "\"") {
+                return index
             }
         }
+        return index
     }
 }
