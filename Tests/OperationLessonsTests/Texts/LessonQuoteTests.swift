@@ -46,13 +46,27 @@ import Testing
         String(line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)])
     }
 
+    /// Each ```swift block of a text, with the line above it (where a quote names its file), read line by line: a
+    /// regex tried at every position of a lesson text was most of this suite's time.
+    static func swiftBlocks(in text: String) -> [(label: String, code: String)] {
+        let lines = text.components(separatedBy: "\n")
+        var blocks: [(String, String)] = []
+        var index = 1
+        while index < lines.count {
+            guard lines[index] == "```swift" else {
+                index += 1
+                continue
+            }
+            guard let end = lines[(index + 1)...].firstIndex(where: { $0.hasPrefix("```") }) else { break }
+            blocks.append((lines[index - 1], lines[(index + 1)..<end].map { $0 + "\n" }.joined()))
+            index = end + 1
+        }
+        return blocks
+    }
+
     @Test(arguments: lessons)
     func everyQuotedSwiftExcerptIsInItsFileAsQuoted(_ path: String) throws {
-        let text = try Self.text(path)
-        let block = try Regex(#"(?:([^\n]*)\n)```swift\n(.*?)```"#).dotMatchesNewlines()
-        for match in text.matches(of: block) {
-            let label = String(match.output[1].substring ?? "")
-            let code = String(match.output[2].substring ?? "")
+        for (label, code) in Self.swiftBlocks(in: try Self.text(path)) {
             if label.hasPrefix("<!-- sketch:") { continue }
             guard let file = label.firstMatch(of: #/^<!-- quote (\S+) -->$/#)?.output.1 else {
                 Issue.record("\(path): a ```swift block has neither `<!-- quote PATH -->` nor `<!-- sketch: … -->`: \(code.prefix(60))")
