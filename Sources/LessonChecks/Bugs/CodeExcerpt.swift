@@ -74,8 +74,13 @@ public struct CodeExcerpt: Sendable, Equatable, CustomStringConvertible {
         }
         let source = try String(contentsOf: url, encoding: .utf8)
         guard let lines = lines(in: source) else {
+            let hasFirst = source.components(separatedBy: "\n").contains {
+                $0.trimmingCharacters(in: .whitespaces) == first
+            }
             throw Unreadable(
-                description: "\(url.path) no longer has a line reading \"\(first)\" where the hint expects")
+                description: hasFirst
+                    ? "\(url.path) no longer has the end of the lines from \"\(first)\" that the hint quotes"
+                    : "\(url.path) no longer has a line reading \"\(first)\" where the hint expects")
         }
         return lines.joined(separator: "\n")
     }

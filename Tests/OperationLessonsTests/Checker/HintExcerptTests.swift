@@ -102,6 +102,7 @@ import Testing
             code: [
                 .line("var cache: [String: Int] = [:]", in: "Loader.swift"),
                 .line("var store: [String: Int] = [:]", in: "Loader.swift"), .line("fetch()", in: "Fetcher.swift"),
+                .lines(from: "final class Loader {", through: "func save() {", in: "Loader.swift"),
             ])
         let bug = BugText(name: "a cache", expected: "kept", why: "It is kept.", hints: hints)
         let lines = HintText.bug(bug, level: 3, lastCheck: nil, number: "1. ", step: "step 4", fix: [folder])
@@ -110,7 +111,8 @@ import Testing
             code == [
                 "       var cache: [String: Int] = [:]", "       …",
                 "       (Not shown: \(folder.path)/Loader.swift no longer has a line reading \"var store: [String: Int] = [:]\" where the hint expects.)",
-                "       …", "       (Not shown: Fetcher.swift is in none of \(folder.lastPathComponent).)",
+                "       …", "       (Not shown: Fetcher.swift is in none of \(folder.lastPathComponent).)", "       …",
+                "       (Not shown: \(folder.path)/Loader.swift no longer has the end of the lines from \"final class Loader {\" that the hint quotes.)",
             ])
     }
 }
